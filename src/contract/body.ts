@@ -1,0 +1,40 @@
+import type { BodyRule } from './operations.js';
+
+function valueAt(body: Record<string, unknown>, path: string): unknown {
+  let current: unknown = body;
+  for (const key of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/**
+ * Every way `body` breaks the spec's stated rules for one operation, each naming the field.
+ * Types are the entity schema's business; this checks presence, absence and emptiness.
+ */
+export function bodyProblems(rule: BodyRule | undefined, body: unknown): string[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return ['the request body must be a JSON object'];
+  }
+  const record = body as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const field of rule?.required ?? []) {
+    const value = valueAt(record, field);
+    if (value === undefined || value === null || value === '')
+      problems.push(`${field} is required`);
+  }
+  for (const field of rule?.forbidden ?? []) {
+    if (valueAt(record, field) !== undefined) problems.push(`${field} must not be supplied`);
+  }
+  for (const field of rule?.nonEmpty ?? []) {
+    const value = valueAt(record, field);
+    if (value !== undefined && (!Array.isArray(value) || value.length === 0)) {
+      problems.push(`${field} needs at least one entry`);
+    }
+  }
+  for (const field of rule?.notTrue ?? []) {
+    if (valueAt(record, field) === true) problems.push(`${field} must not be true`);
+  }
+  return problems;
+}

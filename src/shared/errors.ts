@@ -1,0 +1,85 @@
+/**
+ * Every error we raise carries a stable `code`, the context a person needs to find the record
+ * (resource, id) and a hint saying what to do. Transient errors are retried; permanent ones are
+ * dead-lettered or reported at once. Nothing else in the code decides retryability.
+ */
+export interface ErrorContext {
+  resource?: string;
+  id?: string;
+  status?: number;
+  bodyExcerpt?: string;
+  hint?: string;
+  cause?: unknown;
+}
+
+export abstract class HomecareError extends Error {
+  abstract readonly code: string;
+  abstract readonly transient: boolean;
+  readonly resource: string | undefined;
+  readonly id: string | undefined;
+  readonly status: number | undefined;
+  readonly bodyExcerpt: string | undefined;
+  readonly hint: string | undefined;
+
+  constructor(message: string, context: ErrorContext = {}) {
+    super(message, context.cause === undefined ? undefined : { cause: context.cause });
+    this.name = new.target.name;
+    this.resource = context.resource;
+    this.id = context.id;
+    this.status = context.status;
+    this.bodyExcerpt = context.bodyExcerpt;
+    this.hint = context.hint;
+  }
+}
+
+/** Worth another try later: network failures, 5xx, 408, 429. */
+export class TransientError extends HomecareError {
+  readonly code: string;
+  readonly transient = true;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(
+    message: string,
+    context: ErrorContext & { code?: string; retryAfterMs?: number } = {},
+  ) {
+    super(message, context);
+    this.code = context.code ?? 'TRANSIENT';
+    this.retryAfterMs = context.retryAfterMs;
+  }
+}
+
+/** Will fail the same way every time: a contract refusal, a 4xx, a body we cannot read. */
+export class PermanentError extends HomecareError {
+  readonly code: string;
+  readonly transient = false;
+
+  constructor(message: string, context: ErrorContext & { code?: string } = {}) {
+    super(message, context);
+    this.code = context.code ?? 'PERMANENT';
+  }
+}
+
+/** The operator's setup is wrong (config, database file, folders); lists every problem found. */
+export class SetupError extends HomecareError {
+  readonly code: string;
+  readonly transient = false;
+  readonly problems: readonly string[];
+
+  constructor(
+    message: string,
+    problems: readonly string[] = [],
+    context: ErrorContext & { code?: string } = {},
+  ) {
+    super(message, context);
+    this.code = context.code ?? 'SETUP';
+    this.problems = problems;
+  }
+}
+
+export function isTransient(error: unknown): boolean {
+  return error instanceof HomecareError && error.transient;
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
