@@ -9,3 +9,4 @@ export * from './enums.js';
 export * from './productGroup.js';
 export * from './personalFields.js';
 export * from './body.js';
+export * from './schemas/index.js';

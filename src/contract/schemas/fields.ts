@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * Field helpers. The platform leaves most fields optional and may send null for an empty one,
+ * so every field is optional and nullable unless the spec states a rule; unknown fields pass
+ * through untouched (we forward what the platform sends, we do not prune it).
+ */
+export const str = z.string().nullish();
+export const num = z.number().nullish();
+export const bool = z.boolean().nullish();
+export const strings = z.array(z.string()).nullish();
+export const numbers = z.array(z.number()).nullish();
+/** Enumerations the platform may return by value or by name (e.g. therapyId). */
+export const numOrStr = z.union([z.number(), z.string()]).nullish();
+export const list = <T extends z.ZodType>(item: T) => z.array(item).nullish();
+export const obj = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
+export const intIn = (min: number, max: number) => z.number().int().min(min).max(max).nullish();
+
+/** Entity base fields (spec document 2, "Shared conventions"). */
+export const base = {
+  _id: str,
+  timestamp: str,
+  archived: bool,
+  createdAt: str,
+  createdBy: str,
+  updatedAt: str,
+  updatedBy: str,
+};
+
+export const address = obj({
+  gender: num,
+  title: num,
+  name: str,
+  address: str,
+  additionalAddress: str,
+  additionalAddress2: str,
+  postalCodeId: str,
+  postalCode: str,
+  city: str,
+});
+
+export const billingAddress = address.extend({ account: str });
+export const trackingInfo = obj({ trackingLink: str, trackingCode: str });
+
+export const quantityPerUnit = obj({
+  _id: str,
+  pcn: str,
+  quantity: num,
+  /** A string in responses; requests may send the number of the enumeration value. */
+  unit: numOrStr,
+  archived: bool,
+});
+
+export const attribute = obj({
+  attributeTemplateId: str,
+  name: str,
+  dataType: num,
+  value: z.unknown(),
+});
+
+export const duration = obj({ amount: num, timePeriod: num });

@@ -1,0 +1,74 @@
+import type { z } from 'zod';
+import type { ResourceName } from '../resources.js';
+
+/**
+ * Which fields identify a record and its version, per resource. Most entities carry `_id` and
+ * `timestamp`; a few lists (history, documents, attachments, customer mappings) carry others.
+ */
+interface Identity {
+  id: readonly string[];
+  version: readonly string[];
+}
+
+const DEFAULT_IDENTITY: Identity = { id: ['_id'], version: ['timestamp', 'updatedAt'] };
+
+export const RECORD_IDENTITY: Partial<Record<ResourceName, Identity>> = {
+  patientHistory: { id: ['entity', 'entityId', 'createdAt', 'status'], version: ['createdAt'] },
+  document: { id: ['_id'], version: ['updatedAt', 'createdAt'] },
+  attachment: { id: ['_id'], version: ['metadata.updatedAt', 'uploadDate', 'metadata.createdAt'] },
+  patientCustomerMapping: { id: ['_id'], version: ['updatedAt'] },
+};
+
+function valueAt(record: Record<string, unknown>, path: string): unknown {
+  let current: unknown = record;
+  for (const key of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+const present = (value: unknown): value is string | number =>
+  (typeof value === 'string' && value !== '') || typeof value === 'number';
+
+export type RecordCheck =
+  | { ok: true; id: string; version: string; record: Record<string, unknown> }
+  | { ok: false; id: string | undefined; reason: string };
+
+/**
+ * Validates one record of `resource` as the platform returned it and finds its identity and
+ * version. A record that fails is quarantined by the caller with `reason`.
+ */
+export function checkRecord(
+  resource: ResourceName,
+  schema: z.ZodType<Record<string, unknown>>,
+  raw: unknown,
+): RecordCheck {
+  const identity = RECORD_IDENTITY[resource] ?? DEFAULT_IDENTITY;
+  const rawRecord = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const idParts = identity.id.map((field) => valueAt(rawRecord, field));
+  const id = idParts.every(present) ? idParts.map(String).join('/') : undefined;
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.map(String).join('.') || '(record)'}: ${i.message}`);
+    return {
+      ok: false,
+      id,
+      reason: `${resource} record does not match the contract: ${first.join('; ')}`,
+    };
+  }
+  if (id === undefined) {
+    return { ok: false, id, reason: `${resource} record has no ${identity.id.join(' + ')}` };
+  }
+  const version = identity.version.map((field) => valueAt(rawRecord, field)).find(present);
+  if (version === undefined) {
+    return {
+      ok: false,
+      id,
+      reason: `${resource} record ${id} has none of ${identity.version.join(', ')}`,
+    };
+  }
+  return { ok: true, id, version: String(version), record: parsed.data };
+}
