@@ -1,0 +1,59 @@
+import type { ResourceName } from '../contract/index.js';
+
+/** One record version on its way to the ERP, already enriched with the ERP's own keys. */
+export interface OutboundRecord {
+  resource: ResourceName;
+  /** The platform's `_id` (or composite id, see RECORD_IDENTITY in src/contract). */
+  id: string;
+  /** The record's version (`timestamp`/`updatedAt`), as the ledger keys it. */
+  version: string;
+  record: Record<string, unknown>;
+  /** Binary companions of a record, e.g. a document's PDF and XML, or an attachment's file. */
+  files?: ReadonlyArray<{ suffix: string; contentType: string; data: Uint8Array }>;
+}
+
+/** What became of one record handed to the adapter. */
+export type DeliveryOutcome =
+  | { status: 'delivered' }
+  /** Try again later (ERP down, 5xx, time-out); nothing was lost. */
+  | { status: 'retry'; reason: string; retryAfterMs?: number }
+  /** The ERP refused the record for good; it is dead-lettered with the reason. */
+  | { status: 'rejected'; reason: string; httpStatus?: number; body?: string };
+
+/**
+ * How records reach the ERP. `deliver` must be idempotent per (resource, id, version): the same
+ * version handed over twice (after a crash) must not reach the ERP as two records. It resolves
+ * only when the ERP has the records durably (file fsynced and renamed, 2xx received).
+ */
+export interface ErpAdapter {
+  readonly name: 'file' | 'rest';
+  /** One batch = the records of one pull run of one resource, in ledger order. */
+  deliver(batch: readonly OutboundRecord[], runId: string): Promise<DeliveryOutcome[]>;
+  close(): Promise<void>;
+}
+
+/** The kinds of message the ERP sends back (design.md, "Inbox"). */
+export const INBOX_KINDS = [
+  'orderStatus',
+  'erpOrder',
+  'article',
+  'patient',
+  'patientNote',
+  'device',
+  'integratedCare',
+  'attachment',
+  'productGroup',
+  'contractArticleGroup',
+  'insuranceContract',
+] as const;
+export type InboxKind = (typeof INBOX_KINDS)[number];
+
+/** A validated message from the ERP, from a file or from POST /erp/<kind>. */
+export interface InboxMessage {
+  kind: InboxKind;
+  source: 'file' | 'http';
+  /** File name, or a request id for HTTP. */
+  name: string;
+  sha256: string;
+  body: Record<string, unknown>;
+}

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { checkRecord, entitySchema } from '../contract/index.js';
+import type { Clock } from '../shared/clock.js';
+import { errorMessage } from '../shared/errors.js';
+import type { PullTarget } from './targets.js';
+import {
+  nextWatermark,
+  pullSince,
+  queryFor,
+  reconcileSince,
+  type WindowSettings,
+} from './window.js';
+
+/** A validated record version ready for the ledger and the mirror. */
+export interface PulledRecord {
+  id: string;
+  version: string;
+  record: Record<string, unknown>;
+}
+
+export interface QuarantinedRecord {
+  id: string | undefined;
+  reason: string;
+  raw: unknown;
+}
+
+export interface BatchCounts {
+  fresh: number;
+  repeats: number;
+}
+
+/** What the puller needs from the store; the store module implements it over SQLite. */
+export interface PullStore {
+  watermark(target: PullTarget): string | undefined;
+  /**
+   * Commits one batch in one transaction: new versions into ledger and mirror (repeats are
+   * no-ops), bad records into quarantine and, when `advanceTo` is given, the checkpoint.
+   */
+  commitBatch(
+    target: PullTarget,
+    runId: string,
+    records: readonly PulledRecord[],
+    quarantined: readonly QuarantinedRecord[],
+    advanceTo?: string,
+  ): BatchCounts;
+  recordRun(summary: PullSummary): void;
+}
+
+/** What the puller needs from the platform client. */
+export interface PullSource {
+  list(resource: PullTarget['resource'], query: Record<string, string>): AsyncIterable<unknown>;
+  platformNow(): Date;
+  skewMs(): number;
+}
+
+export interface PullSummary {
+  runId: string;
+  resource: string;
+  filter: string;
+  mode: 'incremental' | 'reconcile';
+  since: string;
+  startedAt: string;
+  finishedAt: string;
+  fetched: number;
+  fresh: number;
+  repeats: number;
+  quarantined: number;
+  watermark: string | undefined;
+  ok: boolean;
+  error?: string;
+}
+
+export interface PullDeps {
+  store: PullStore;
+  source: PullSource;
+  clock: Clock;
+  settings: WindowSettings & { batchSize: number };
+}
+
+export type PullMode = { kind: 'incremental' } | { kind: 'reconcile'; days: number };
+
+/**
+ * One pull of one target. Records are committed in batches as they stream in (memory stays
+ * flat); the checkpoint moves only in the transaction of the last batch, so a pull that fails
+ * part-way leaves the old checkpoint and the next pull fetches the rest again (the ledger makes
+ * the repeats no-ops). A reconciliation pull never moves the checkpoint. A failed pull is
+ * reported in the summary (`ok: false`, `error`), not thrown: one bad list never stops the others.
+ */
+export async function pullTarget(
+  deps: PullDeps,
+  target: PullTarget,
+  mode: PullMode = { kind: 'incremental' },
+): Promise<PullSummary> {
+  const { store, source, clock, settings } = deps;
+  const localStart = clock.now();
+  const since =
+    mode.kind === 'reconcile'
+      ? reconcileSince(source.platformNow(), mode.days)
+      : pullSince(target, store.watermark(target), source.platformNow(), settings);
+  const summary: PullSummary = {
+    runId: randomUUID(),
+    resource: target.resource,
+    filter: target.filter,
+    mode: mode.kind,
+    since,
+    startedAt: localStart.toISOString(),
+    finishedAt: '',
+    fetched: 0,
+    fresh: 0,
+    repeats: 0,
+    quarantined: 0,
+    watermark: undefined,
+    ok: false,
+  };
+  const schema = entitySchema(target.resource);
+  let records: PulledRecord[] = [];
+  let quarantined: QuarantinedRecord[] = [];
+  const flush = (advanceTo?: string): void => {
+    const counts = store.commitBatch(target, summary.runId, records, quarantined, advanceTo);
+    summary.fresh += counts.fresh;
+    summary.repeats += counts.repeats;
+    summary.quarantined += quarantined.length;
+    records = [];
+    quarantined = [];
+  };
+  try {
+    for await (const raw of source.list(target.resource, queryFor(target, since))) {
+      summary.fetched += 1;
+      const check = checkRecord(target.resource, schema, raw);
+      if (check.ok) records.push({ id: check.id, version: check.version, record: check.record });
+      else quarantined.push({ id: check.id, reason: check.reason, raw });
+      if (records.length + quarantined.length >= settings.batchSize) flush();
+    }
+    const watermark =
+      mode.kind === 'incremental'
+        ? nextWatermark(localStart, source.skewMs(), settings)
+        : undefined;
+    flush(watermark);
+    summary.watermark = watermark;
+    summary.ok = true;
+  } catch (error) {
+    summary.error = errorMessage(error);
+  } finally {
+    summary.finishedAt = clock.now().toISOString();
+    store.recordRun(summary);
+  }
+  return summary;
+}

@@ -1,0 +1,95 @@
+import type { Logger } from 'pino';
+import type { ResourceName } from '../contract/index.js';
+import { pullTarget, type PullDeps, type PullSummary } from './puller.js';
+import type { PullTarget } from './targets.js';
+
+export interface PullRunner {
+  /** Pulls every target of `resource` once; undefined when a run of it is still going. */
+  runResource(resource: ResourceName): Promise<PullSummary[] | undefined>;
+  /** Pulls every target of the named resources (all when none is named), one resource at a time. */
+  runAll(resources?: readonly ResourceName[]): Promise<PullSummary[]>;
+  /** A wide pull over the last `days` days that catches what the incremental pulls missed. */
+  reconcile(days: number): Promise<PullSummary[]>;
+  resources(): ResourceName[];
+}
+
+function logSummary(logger: Logger, summary: PullSummary): void {
+  const line = {
+    resource: summary.resource,
+    filter: summary.filter || undefined,
+    mode: summary.mode,
+    fetched: summary.fetched,
+    new: summary.fresh,
+    repeats: summary.repeats,
+    quarantined: summary.quarantined,
+    durationMs: Date.parse(summary.finishedAt) - Date.parse(summary.startedAt),
+    watermark: summary.watermark,
+  };
+  if (!summary.ok) logger.error({ ...line, error: summary.error }, 'pull failed');
+  else if (summary.mode === 'reconcile' && summary.fresh > 0) {
+    logger.warn(line, 'reconciliation found record versions the incremental pulls had missed');
+  } else logger.info(line, 'pull finished');
+}
+
+/**
+ * Runs pulls so that no two runs of one resource overlap, whoever asks (the schedule, the
+ * reconciliation, `sync --once`): a run that finds its resource busy is skipped, not queued.
+ */
+export function createPullRunner(
+  deps: PullDeps,
+  targets: readonly PullTarget[],
+  logger: Logger,
+): PullRunner {
+  const busy = new Set<ResourceName>();
+  const byResource = new Map<ResourceName, PullTarget[]>();
+  for (const target of targets) {
+    byResource.set(target.resource, [...(byResource.get(target.resource) ?? []), target]);
+  }
+
+  async function exclusive(
+    resource: ResourceName,
+    run: (target: PullTarget) => Promise<PullSummary>,
+    which: (target: PullTarget) => boolean = () => true,
+  ): Promise<PullSummary[] | undefined> {
+    if (busy.has(resource)) {
+      logger.info({ resource }, 'pull skipped: the previous run of this resource is still going');
+      return undefined;
+    }
+    busy.add(resource);
+    try {
+      const summaries: PullSummary[] = [];
+      for (const target of (byResource.get(resource) ?? []).filter(which)) {
+        const summary = await run(target);
+        logSummary(logger, summary);
+        summaries.push(summary);
+      }
+      return summaries;
+    } finally {
+      busy.delete(resource);
+    }
+  }
+
+  const known = (): ResourceName[] => [...byResource.keys()];
+  const incremental = (target: PullTarget): Promise<PullSummary> => pullTarget(deps, target);
+  return {
+    runResource: (resource) => exclusive(resource, incremental),
+    async runAll(resources) {
+      const all: PullSummary[] = [];
+      for (const resource of resources ?? known()) {
+        all.push(...((await exclusive(resource, incremental)) ?? []));
+      }
+      return all;
+    },
+    async reconcile(days) {
+      const all: PullSummary[] = [];
+      // A list without a time parameter is pulled whole every time: nothing to reconcile.
+      const windowed = (target: PullTarget): boolean => target.timeParam !== undefined;
+      for (const resource of known()) {
+        const reconcile = (t: PullTarget) => pullTarget(deps, t, { kind: 'reconcile', days });
+        all.push(...((await exclusive(resource, reconcile, windowed)) ?? []));
+      }
+      return all;
+    },
+    resources: known,
+  };
+}

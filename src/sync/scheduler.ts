@@ -1,0 +1,74 @@
+import cron from 'node-cron';
+import type { Logger } from 'pino';
+import type { ResourceName } from '../contract/index.js';
+import type { PullRunner } from './runner.js';
+
+export interface ScheduleEntry {
+  name: string;
+  cron: string;
+  run: () => Promise<unknown>;
+}
+
+export interface ScheduleSettings {
+  /** Cron expression per resource; resources absent here are not scheduled. */
+  resources: Partial<Record<ResourceName, string>>;
+  reconcile: { enabled: boolean; schedule: string; days: number };
+  jitterSeconds: number;
+}
+
+/** What runs when: one entry per resource, plus the nightly reconciliation. */
+export function scheduleEntries(runner: PullRunner, settings: ScheduleSettings): ScheduleEntry[] {
+  const entries: ScheduleEntry[] = [];
+  for (const resource of runner.resources()) {
+    const expression = settings.resources[resource];
+    if (expression)
+      entries.push({
+        name: `pull ${resource}`,
+        cron: expression,
+        run: () => runner.runResource(resource),
+      });
+  }
+  if (settings.reconcile.enabled) {
+    const { days } = settings.reconcile;
+    entries.push({
+      name: 'reconcile',
+      cron: settings.reconcile.schedule,
+      run: () => runner.reconcile(days),
+    });
+  }
+  return entries;
+}
+
+export interface Scheduler {
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the entries on node-cron. A run still going when its next time comes is skipped
+ * (`noOverlap`); each run starts after a small random delay so that resources due at the same
+ * minute do not hit the platform at once.
+ */
+export function startScheduler(
+  entries: readonly ScheduleEntry[],
+  jitterSeconds: number,
+  logger: Logger,
+): Scheduler {
+  const tasks = entries.map((entry) =>
+    cron.schedule(
+      entry.cron,
+      async () => {
+        try {
+          await entry.run();
+        } catch (error) {
+          logger.error({ err: error, task: entry.name }, 'scheduled run failed');
+        }
+      },
+      { name: entry.name, noOverlap: true, maxRandomDelay: jitterSeconds * 1000 },
+    ),
+  );
+  return {
+    async stop() {
+      for (const task of tasks) await task.destroy();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { Contract, ResourceName } from '../contract/index.js';
+
+/** The query parameter a list is windowed by, in the order we prefer them. */
+const TIME_PARAMS = ['updatedAfter', 'createdAfter'] as const;
+type TimeParam = (typeof TIME_PARAMS)[number] | 'archivedAfter';
+
+/**
+ * One incremental pull: a list resource with one value of its `status` filter (or none). Each
+ * target has its own checkpoint, keyed by (resource, filter).
+ */
+export interface PullTarget {
+  resource: ResourceName;
+  /** The status filter value, `archived` for an `archivedAfter` pull, '' for none. */
+  filter: string;
+  status?: string;
+  /** Absent where the list takes no time parameter (e.g. /region): every pull is full. */
+  timeParam?: TimeParam;
+}
+
+export interface TargetSettings {
+  enabled: boolean;
+  statuses?: readonly string[];
+}
+
+/**
+ * Every pull the daemon makes for `contract`'s variant, derived from the list operations' query
+ * rules: one per status filter value where a `status` parameter exists, else one. A list that
+ * also takes `archivedAfter` (attachments in B) gets a second pull for archived records.
+ */
+export function pullTargets(
+  contract: Contract,
+  settings: Partial<Record<ResourceName, TargetSettings>> = {},
+): PullTarget[] {
+  const targets: PullTarget[] = [];
+  for (const operation of contract.operations) {
+    if (operation.kind !== 'list') continue;
+    const setting = settings[operation.resource];
+    if (setting && !setting.enabled) continue;
+    const params = operation.detail.query.params;
+    const timeParam = TIME_PARAMS.find((name) => name in params);
+    const base = { resource: operation.resource, ...(timeParam ? { timeParam } : {}) };
+    const statusParam = params['status'];
+    if (statusParam?.type === 'enum') {
+      const wanted = setting?.statuses ?? statusParam.values;
+      for (const status of statusParam.values.filter((v) => wanted.includes(v))) {
+        targets.push({ ...base, filter: status, status });
+      }
+    } else {
+      targets.push({ ...base, filter: '' });
+    }
+    if ('archivedAfter' in params) {
+      targets.push({
+        resource: operation.resource,
+        filter: 'archived',
+        timeParam: 'archivedAfter',
+      });
+    }
+  }
+  return targets;
+}
+
+export function targetName(target: PullTarget): string {
+  return target.filter === '' ? target.resource : `${target.resource}?status=${target.filter}`;
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { contractFor } from '../../src/contract/index.js';
+import { pullTargets, targetName } from '../../src/sync/targets.js';
+
+const names = (variant: 'A' | 'B' | 'C', settings = {}) =>
+  pullTargets(contractFor(variant), settings).map(targetName);
+
+describe('pull targets', () => {
+  it('pull every status filter of the order and care lists', () => {
+    const b = names('B');
+    for (const status of ['created', 'transmitted', 'updated', 'archived']) {
+      expect(b).toContain(`singleOrder?status=${status}`);
+      expect(b).toContain(`directOrder?status=${status}`);
+    }
+    expect(b).toContain('integratedCare?status=deactivated');
+  });
+
+  it('follow the variant: article status in B, users status in C, contracts in A', () => {
+    expect(names('B')).toContain('article?status=updated');
+    expect(names('A')).toContain('article');
+    expect(names('C')).toContain('users?status=active');
+    expect(names('A')).toContain('users');
+    expect(names('A')).toEqual(
+      expect.arrayContaining(['contractArticleGroup', 'insuranceContract', 'patientHistory']),
+    );
+    expect(names('C')).not.toContain('patientHistory');
+    expect(names('B')).toContain('productGroup');
+    expect(names('A')).not.toContain('erpOrder');
+  });
+
+  it('pull archived attachments separately where the list offers archivedAfter', () => {
+    const attachments = pullTargets(contractFor('B')).filter((t) => t.resource === 'attachment');
+    expect(attachments).toEqual([
+      { resource: 'attachment', filter: '', timeParam: 'createdAfter' },
+      { resource: 'attachment', filter: 'archived', timeParam: 'archivedAfter' },
+    ]);
+  });
+
+  it('window master data by updatedAfter, documents by createdAfter, regions not at all', () => {
+    const all = pullTargets(contractFor('B'));
+    expect(all.find((t) => t.resource === 'doctor')?.timeParam).toBe('updatedAfter');
+    expect(all.find((t) => t.resource === 'document')?.timeParam).toBe('createdAfter');
+    expect(all.find((t) => t.resource === 'region')).toEqual({ resource: 'region', filter: '' });
+  });
+
+  it('leave out disabled resources and unwanted statuses', () => {
+    const chosen = names('B', {
+      singleOrder: { enabled: true, statuses: ['created', 'updated'] },
+      doctor: { enabled: false },
+    });
+    expect(chosen.filter((n) => n.startsWith('singleOrder'))).toEqual([
+      'singleOrder?status=created',
+      'singleOrder?status=updated',
+    ]);
+    expect(chosen).not.toContain('doctor');
+  });
+});
