@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', 'erp/'] },
+  { ignores: ['dist/**', 'coverage/**', 'data/**', 'erp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
