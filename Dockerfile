@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+# homecare-sync: build on the current Node.js LTS, run as a non-root user with /data as volume.
+# scripts/check-production-build.sh walks these steps without Docker in CI; keep both in step.
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /build
+# better-sqlite3 is a native addon: build it from source here, not in the runtime image.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production \
+    HOMECARE_SYNC_CONFIG=/config/homecare-sync.yaml \
+    HOMECARE_SYNC_HEALTH_URL=http://127.0.0.1:9464/healthz
+WORKDIR /app
+COPY --from=build /build/node_modules ./node_modules
+COPY --from=build /build/dist ./dist
+COPY package.json ./
+COPY config ./config
+RUN mkdir -p /data /config && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 9464
+# The slim image has no curl: Node's own fetch asks the daemon's /healthz.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch(process.env.HOMECARE_SYNC_HEALTH_URL).then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["node", "dist/cli/main.js"]
+CMD ["run"]

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Walks the Dockerfile's build and runtime stages by hand (no Docker engine needed): copies what
+# the Dockerfile copies into a fresh folder, installs, builds, prunes dev dependencies, assembles
+# the runtime file set and starts `homecare-sync --help` from it. Keep in step with the Dockerfile.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+echo "production build check in $work"
+mkdir -p "$work/build" "$work/app"
+cd "$work/build"
+cp "$repo/package.json" "$repo/package-lock.json" .
+npm ci --no-audit --no-fund
+cp "$repo/tsconfig.json" "$repo/tsconfig.build.json" .
+cp -r "$repo/src" ./src
+npm run build
+npm prune --omit=dev --no-audit --no-fund
+
+cd "$work/app"
+cp -r "$work/build/node_modules" "$work/build/dist" "$work/build/package.json" .
+cp -r "$repo/config" ./config
+
+out="$(node dist/cli/main.js --help)"
+echo "$out" | grep -q 'homecare-sync' || { echo "--help did not name homecare-sync"; exit 1; }
+for command in run sync status queue checkpoint config simulator demo; do
+  echo "$out" | grep -qw "$command" || { echo "--help does not list the command $command"; exit 1; }
+done
+if [ -d node_modules/vitest ] || [ -d node_modules/typescript ]; then
+  echo "dev dependencies were not pruned"; exit 1
+fi
+echo "production build check passed: the pruned file set starts homecare-sync"
