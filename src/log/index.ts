@@ -1,0 +1,4 @@
+export { createLogger } from './logger.js';
+export type { Logger, LoggerOptions } from './logger.js';
+export { REDACTED, isSensitiveKey } from './sensitiveKeys.js';
+export { redactJson } from './redact.js';
