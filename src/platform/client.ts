@@ -1,0 +1,168 @@
+import {
+  contractFor,
+  type Contract,
+  type OpenPaths,
+  type OperationKind,
+  type ResourceName,
+  type Variant,
+} from '../contract/index.js';
+import type { Clock } from '../shared/clock.js';
+import { TransientError } from '../shared/errors.js';
+import { DEFAULT_READ_RETRY, retryDelay, type RetryPolicy } from './backoff.js';
+import {
+  jsonArrayItems,
+  readFile,
+  readJson,
+  readRecord,
+  type PlatformFile,
+  type PlatformRecord,
+} from './bodies.js';
+import { createDispatcher } from './dispatcher.js';
+import { prepare, type PreparedRequest, type Query, type SendRequest } from './prepare.js';
+import { PlatformClock } from './skew.js';
+import { open, type OpenResponse, type Transport } from './transport.js';
+
+export interface PlatformClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  variant: Variant;
+  paths?: Partial<OpenPaths>;
+  timeoutMs: number;
+  concurrency: number;
+  caFile?: string;
+  clock: Clock;
+  /** For reads only; writes are retried by the durable queue, never here. */
+  retry?: RetryPolicy;
+  sleep?: (ms: number) => Promise<void>;
+  /** 0 ≤ random() < 1, for the jitter of the back-off. */
+  random?: () => number;
+  /** Where proxy settings come from (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); none when omitted. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The generic core every typed method is built on. */
+export interface PlatformCore {
+  readonly contract: Contract;
+  /** Checks the request against the contract, sends it, and returns the JSON answer (reads retried). */
+  send(resource: ResourceName, kind: OperationKind, request?: SendRequest): Promise<unknown>;
+  /** Like `send`, for answers that must be one JSON object (an entity or an acknowledgement). */
+  record(
+    resource: ResourceName,
+    kind: OperationKind,
+    request?: SendRequest,
+  ): Promise<PlatformRecord>;
+  /** The records of a list, streamed. The contract is checked at once; the request goes out on iteration. */
+  list(resource: ResourceName, query?: Query): AsyncIterable<PlatformRecord>;
+  /** An answer served as bytes: a document's PDF or XML, an attachment's file. */
+  file(resource: ResourceName, kind: OperationKind, request: SendRequest): Promise<PlatformFile>;
+  /** The platform's clock, from the `Date` header of its answers; the local clock until the first one. */
+  platformNow(): Date;
+  /** Platform time minus local time, in milliseconds. */
+  skewMs(): number;
+  /** Closes the keep-alive sockets. */
+  close(): Promise<void>;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+interface Reader {
+  policy: RetryPolicy;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+}
+
+/** The wait before try `nextAttempt` after `error`, or undefined when it must surface. */
+function waitBefore(reader: Reader, error: unknown, nextAttempt: number): number | undefined {
+  if (!(error instanceof TransientError)) return undefined;
+  return retryDelay(reader.policy, nextAttempt, reader.random, error.retryAfterMs);
+}
+
+/** One request and the reading of its answer; a GET is tried again while that may help. */
+async function exchange<T>(
+  transport: Transport,
+  reader: Reader,
+  prepared: PreparedRequest,
+  read: (response: OpenResponse) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read(await open(transport, prepared));
+    } catch (error) {
+      const wait = prepared.method === 'GET' ? waitBefore(reader, error, attempt + 1) : undefined;
+      if (wait === undefined) throw error;
+      await reader.sleep(wait);
+    }
+  }
+}
+
+/**
+ * A list is tried again from the start only while the caller has seen none of its items;
+ * after that, starting over would hand out records twice, so the error surfaces.
+ */
+async function* streamList(
+  transport: Transport,
+  reader: Reader,
+  prepared: PreparedRequest,
+): AsyncGenerator<PlatformRecord> {
+  for (let attempt = 1; ; attempt++) {
+    let handedOut = 0;
+    try {
+      const response = await open(transport, prepared);
+      for await (const item of jsonArrayItems(response, prepared.context)) {
+        handedOut++;
+        yield item;
+      }
+      return;
+    } catch (error) {
+      const wait = handedOut === 0 ? waitBefore(reader, error, attempt + 1) : undefined;
+      if (wait === undefined) throw error;
+      await reader.sleep(wait);
+    }
+  }
+}
+
+export function createPlatformCore(options: PlatformClientOptions): PlatformCore {
+  const contract = contractFor(options.variant, options.paths);
+  const platformClock = new PlatformClock(options.clock);
+  const dispatcher = createDispatcher({
+    concurrency: options.concurrency,
+    timeoutMs: options.timeoutMs,
+    env: options.env ?? {},
+    ...(options.caFile === undefined ? {} : { caFile: options.caFile }),
+  });
+  const transport: Transport = {
+    baseUrl: new URL(options.baseUrl),
+    apiKey: options.apiKey,
+    dispatcher,
+    clock: options.clock,
+    platformClock,
+  };
+  const reader: Reader = {
+    policy: options.retry ?? DEFAULT_READ_RETRY,
+    sleep: options.sleep ?? realSleep,
+    random: options.random ?? Math.random,
+  };
+  const prepareFor = (resource: ResourceName, kind: OperationKind, request: SendRequest = {}) =>
+    prepare(contract, options.apiKey, resource, kind, request);
+
+  return {
+    contract,
+    send: async (resource, kind, request) => {
+      const prepared = prepareFor(resource, kind, request);
+      return exchange(transport, reader, prepared, (r) => readJson(r, prepared.context));
+    },
+    record: async (resource, kind, request) => {
+      const prepared = prepareFor(resource, kind, request);
+      return exchange(transport, reader, prepared, (r) => readRecord(r, prepared.context));
+    },
+    list: (resource, query = {}) =>
+      streamList(transport, reader, prepareFor(resource, 'list', { query })),
+    file: async (resource, kind, request) => {
+      const prepared = prepareFor(resource, kind, request);
+      return exchange(transport, reader, prepared, (r) => readFile(r, prepared.context));
+    },
+    platformNow: () => platformClock.platformNow(),
+    skewMs: () => platformClock.skewMs(),
+    close: () => dispatcher.close(),
+  };
+}

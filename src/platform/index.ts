@@ -1,0 +1,20 @@
+import { createPlatformCore, type PlatformClientOptions, type PlatformCore } from './client.js';
+import { endpointsOf, type PlatformEndpoints } from './endpoints.js';
+
+/** The platform API as the daemon sees it: the generic core plus one method per endpoint. */
+export type PlatformClient = PlatformCore & PlatformEndpoints;
+
+export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
+  const core = createPlatformCore(options);
+  return { ...core, ...endpointsOf(core) };
+}
+
+export type { PlatformClientOptions, PlatformCore } from './client.js';
+export { createPlatformCore } from './client.js';
+export * from './endpoints.js';
+export type { PlatformFile, PlatformRecord } from './bodies.js';
+export type { Query, QueryValue, SendRequest } from './prepare.js';
+export { prepare } from './prepare.js';
+export { DEFAULT_READ_RETRY, retryDelay, type RetryPolicy } from './backoff.js';
+export { classifyStatus, parseRetryAfter, type StatusClass } from './retryable.js';
+export { PlatformClock } from './skew.js';

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { PlatformClock } from '../../src/platform/index.js';
+import { FakeClock } from '../support/fakeClock.js';
+import { clientFor, collect } from './clientFor.js';
+import { json, startScriptedServer, type ScriptedServer } from './scriptedServer.js';
+
+describe('PlatformClock', () => {
+  it('is the local clock until a response is seen', () => {
+    const clock = new FakeClock('2026-01-15T08:00:00.000Z');
+    const platform = new PlatformClock(clock);
+    expect(platform.skewMs()).toBe(0);
+    expect(platform.platformNow().toISOString()).toBe('2026-01-15T08:00:00.000Z');
+  });
+
+  it('takes the offset against the midpoint of send and receive', () => {
+    const clock = new FakeClock('2026-01-15T08:00:01.000Z');
+    const platform = new PlatformClock(clock);
+    platform.observe(
+      new Date('2026-01-15T08:00:00.000Z'),
+      new Date('2026-01-15T08:00:01.000Z'),
+      'Thu, 15 Jan 2026 07:59:00 GMT',
+    );
+    expect(platform.skewMs()).toBe(-60_500);
+    expect(platform.platformNow().toISOString()).toBe('2026-01-15T07:59:00.500Z');
+  });
+
+  it('ignores a missing or unreadable Date header and keeps the last estimate', () => {
+    const clock = new FakeClock('2026-01-15T08:00:00.000Z');
+    const platform = new PlatformClock(clock);
+    platform.observe(clock.now(), clock.now(), 'Thu, 15 Jan 2026 08:00:05 GMT');
+    platform.observe(clock.now(), clock.now(), 'not a date');
+    platform.observe(clock.now(), clock.now(), undefined);
+    expect(platform.skewMs()).toBe(5_000);
+  });
+});
+
+describe('clock skew through the client', () => {
+  let server: ScriptedServer | undefined;
+  afterEach(async () => server?.close());
+
+  it('follows a platform whose clock runs 10 minutes ahead, then one that is corrected', async () => {
+    const local = new Date('2026-01-15T08:00:00.000Z');
+    const ahead = new Date(local.getTime() + 10 * 60_000).toUTCString();
+    server = await startScriptedServer(
+      json(200, [], { date: ahead }),
+      json(200, [], { date: local.toUTCString() }),
+    );
+    const clock = new FakeClock(local);
+    const { client } = clientFor(server.url, 'B', { clock });
+    expect(client.platformNow().toISOString()).toBe(local.toISOString());
+
+    await collect(client.listSingleOrders({ status: 'created', updatedAfter: local }));
+    expect(client.skewMs()).toBe(600_000);
+    clock.advance(5_000);
+    expect(client.platformNow().toISOString()).toBe('2026-01-15T08:10:05.000Z');
+
+    await collect(client.listSingleOrders({ status: 'created', updatedAfter: local }));
+    expect(client.skewMs()).toBe(-5_000);
+    await client.close();
+  });
+});
