@@ -1,0 +1,16 @@
+import { Command } from 'commander';
+import { CONFIG_ENV_VAR, DEFAULT_CONFIG_PATH } from '../config/index.js';
+
+export interface ConfigOption {
+  config?: string;
+}
+
+/** A command that takes `-c, --config <file>` like every command of homecare-sync. */
+export function commandWithConfig(name: string, description: string): Command {
+  return new Command(name)
+    .description(description)
+    .option(
+      '-c, --config <file>',
+      `the YAML config file (default: $${CONFIG_ENV_VAR}, else ${DEFAULT_CONFIG_PATH})`,
+    );
+}

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { SetupError } from '../shared/errors.js';
+import { checkpointCommand } from './commands/checkpoint.js';
+import { configCommand } from './commands/config.js';
+import { demoCommand } from './commands/demo.js';
+import { queueCommand } from './commands/queue.js';
+import { runCommand } from './commands/run.js';
+import { simulatorCommand } from './commands/simulator.js';
+import { statusCommand } from './commands/status.js';
+import { syncCommand } from './commands/sync.js';
+import { CliExit, EXIT } from './exit.js';
+
+export function buildProgram(): Command {
+  const program = new Command('homecare-sync')
+    .description("syncs a homecare platform's API with a medical supplier's ERP")
+    .version(packageVersion(), '-V, --version')
+    .addCommand(runCommand())
+    .addCommand(syncCommand())
+    .addCommand(statusCommand())
+    .addCommand(queueCommand())
+    .addCommand(checkpointCommand())
+    .addCommand(configCommand())
+    .addCommand(simulatorCommand())
+    .addCommand(demoCommand())
+    .addHelpText('after', '\nExit codes: 0 ok, 1 failure (including a bad config), 2 usage.');
+  applyToAll(program, (command) =>
+    command.exitOverride().showHelpAfterError('(add --help for usage)'),
+  );
+  return program;
+}
+
+/** src/cli and dist/cli both sit two folders below package.json. */
+function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  const { version } = JSON.parse(text) as { version?: unknown };
+  return typeof version === 'string' ? version : 'unknown';
+}
+
+/** Commands added with addCommand do not inherit settings; these must hold for every one. */
+function applyToAll(command: Command, apply: (command: Command) => void): void {
+  apply(command);
+  for (const sub of command.commands) applyToAll(sub, apply);
+}
+
+/** Parses `argv` (as process.argv), runs the command, and returns the exit code. */
+export async function runProgram(
+  argv: readonly string[],
+  writeError: (text: string) => void,
+): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return EXIT.ok;
+  } catch (error) {
+    return report(error, writeError);
+  }
+}
+
+function report(error: unknown, writeError: (text: string) => void): number {
+  if (error instanceof CommanderError) {
+    // Commander has printed the message or the help already.
+    const shown = error.code === 'commander.helpDisplayed' || error.code === 'commander.version';
+    return shown ? EXIT.ok : EXIT.usage;
+  }
+  if (error instanceof CliExit) {
+    writeError(`${error.message}\n`);
+    return error.exitCode;
+  }
+  if (error instanceof SetupError) {
+    writeError(`${setupHeadline(error)}\n${error.problems.map((p) => `  ${p}\n`).join('')}`);
+    return EXIT.failure;
+  }
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  writeError(`homecare-sync failed: ${text}\n`);
+  return EXIT.failure;
+}
+
+function setupHeadline(error: SetupError): string {
+  if ('headline' in error && typeof error.headline === 'string') return error.headline;
+  return error.problems.length > 0 ? `${error.message}:` : error.message;
+}

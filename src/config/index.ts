@@ -1,0 +1,17 @@
+export { ConfigError } from './errors.js';
+export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js';
+export { maskSecrets, MASK } from './mask.js';
+export {
+  defaultSchedule,
+  effectiveResourceSettings,
+  listStatusFilters,
+  type ResourceSettings,
+} from './resources.js';
+export type { Config } from './schema.js';
+export {
+  CONFIG_ENV_VAR,
+  DEFAULT_CONFIG_PATH,
+  resolveConfigPath,
+  type ConfigLocation,
+} from './source.js';
+export type { Env } from './substitute.js';

@@ -1,0 +1,56 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError } from './errors.js';
+import { issueProblems } from './issues.js';
+import { problemText, withoutRepeats, type Problem } from './problems.js';
+import { configSchema, type Config } from './schema.js';
+import { readSecretFiles } from './secrets.js';
+import { displayPath, readConfigTree, resolveConfigPath } from './source.js';
+import { substituteEnv, type Env } from './substitute.js';
+
+export interface LoadConfigOptions {
+  /** The `-c/--config` option, if given. */
+  path?: string | undefined;
+  env: Env;
+  cwd: string;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** The absolute path of the file the config came from. */
+  source: string;
+}
+
+/**
+ * Reads, substitutes, validates and fills in defaults. Collects every problem of every stage
+ * (environment, secret files, schema) and throws them together as one ConfigError.
+ */
+export function loadConfig(options: LoadConfigOptions): LoadedConfig {
+  const location = resolveConfigPath(options.path, options.env, options.cwd);
+  const shown = displayPath(location.path, options.cwd);
+  const raw = readConfigTree(location, shown);
+
+  const substituted = substituteEnv(raw, options.env);
+  const secretProblems = readSecretFiles(substituted.value, options.cwd);
+  const early = [...substituted.problems, ...secretProblems];
+
+  const parsed = configSchema.safeParse(substituted.value, { reportInput: true });
+  const schemaProblems = parsed.success ? [] : issueProblems(parsed.error.issues, configSchema);
+  const fileProblems = parsed.success ? caFileProblems(parsed.data, options.cwd) : [];
+  const problems = [...early, ...withoutRepeats(schemaProblems, early), ...fileProblems];
+
+  if (problems.length > 0 || !parsed.success) {
+    throw new ConfigError(shown, problems.map(problemText));
+  }
+  return { config: parsed.data, source: location.path };
+}
+
+function caFileProblems(config: Config, cwd: string): Problem[] {
+  const { caFile } = config.platform;
+  if (caFile === undefined) return [];
+  const stat = statSync(resolve(cwd, caFile), { throwIfNoEntry: false });
+  if (stat?.isFile()) return [];
+  return [
+    { at: 'platform.caFile', message: `${caFile} is not a file; give the path of a PEM file` },
+  ];
+}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import {
+  DEFAULT_OPEN_PATHS,
+  RESOURCE_NAMES,
+  VARIANTS,
+  type ResourceName,
+} from '../contract/index.js';
+import { STATUS_FILTERS } from '../contract/statusFilters.js';
+import { crossSectionChecks } from './checks.js';
+import { erpSchema, httpSchema } from './erpSchema.js';
+import {
+  cronExpression,
+  flag,
+  httpUrl,
+  integer,
+  LOG_LEVELS,
+  nonEmpty,
+  optionalFlag,
+  platformPath,
+} from './fields.js';
+
+const platformSchema = z.strictObject({
+  baseUrl: httpUrl,
+  apiKey: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'required: set platform.apiKey, or platform.apiKeyFile to read it from a file'
+          : undefined,
+    })
+    .min(1, 'must not be empty'),
+  apiKeyFile: nonEmpty.optional(),
+  variant: z.enum(VARIANTS),
+  timeoutMs: integer(1, 30_000),
+  concurrency: integer(1, 4),
+  caFile: nonEmpty.optional(),
+  paths: z
+    .strictObject({
+      postalCode: platformPath(DEFAULT_OPEN_PATHS.postalCode),
+      attachmentDownload: platformPath(DEFAULT_OPEN_PATHS.attachmentDownload, true),
+    })
+    .prefault({}),
+});
+
+function hasStatusFilter(resource: ResourceName): resource is keyof typeof STATUS_FILTERS {
+  return Object.hasOwn(STATUS_FILTERS, resource);
+}
+
+/** `statuses` only where the resource has a status filter, and only its values. */
+function statusesSchema(resource: ResourceName) {
+  if (hasStatusFilter(resource)) {
+    return z
+      .array(z.enum(STATUS_FILTERS[resource]))
+      .min(1, 'list at least one status, or set enabled: false')
+      .optional();
+  }
+  return z
+    .custom<never>(() => false, {
+      message: `${resource} has no status filter; remove statuses (resources with one: ${Object.keys(STATUS_FILTERS).join(', ')})`,
+    })
+    .optional();
+}
+
+function resourceSettingsSchema(resource: ResourceName) {
+  return z
+    .strictObject({
+      schedule: cronExpression.optional(),
+      enabled: optionalFlag,
+      statuses: statusesSchema(resource),
+    })
+    .optional();
+}
+
+/** One optional entry per resource name, so an unknown name is an unknown key. */
+const resourcesSchema = z
+  .strictObject(
+    Object.fromEntries(RESOURCE_NAMES.map((name) => [name, resourceSettingsSchema(name)])) as {
+      [K in ResourceName]: ReturnType<typeof resourceSettingsSchema>;
+    },
+  )
+  .prefault({});
+
+const syncSchema = z.strictObject({
+  overlapSeconds: integer(0, 120),
+  createdLookbackDays: integer(1, 30),
+  jitterSeconds: integer(0, 10),
+  reconcile: z
+    .strictObject({
+      enabled: flag(true),
+      schedule: cronExpression.default('30 2 * * *'),
+      days: integer(1, 7),
+    })
+    .prefault({}),
+  resources: resourcesSchema,
+});
+
+const retrySchema = z
+  .strictObject({
+    maxAttempts: integer(1, 12),
+    baseDelayMs: integer(1, 1_000),
+    maxDelayMs: integer(1, 900_000),
+  })
+  .superRefine((retry, ctx) => {
+    if (retry.maxDelayMs < retry.baseDelayMs) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['maxDelayMs'],
+        message: `must be at least baseDelayMs (${retry.baseDelayMs}), got ${retry.maxDelayMs}`,
+      });
+    }
+  });
+
+export const baseConfigSchema = z.strictObject({
+  platform: platformSchema,
+  storage: z.strictObject({ path: nonEmpty.default('./data/homecare-sync.db') }).prefault({}),
+  sync: syncSchema.prefault({}),
+  erp: erpSchema.prefault({}),
+  retry: retrySchema.prefault({}),
+  queue: z.strictObject({ concurrency: integer(1, 4) }).prefault({}),
+  http: httpSchema.prefault({}),
+  log: z.strictObject({ level: z.enum(LOG_LEVELS).default('info') }).prefault({}),
+});
+
+export const configSchema = baseConfigSchema.superRefine(crossSectionChecks);
+
+export type Config = z.output<typeof configSchema>;
+export type ResourceSettingsInput = NonNullable<Config['sync']['resources'][ResourceName]>;

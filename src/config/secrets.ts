@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Problem } from './problems.js';
+
+/** Where a secret may stand, each beside a `<key>File` that reads it from a file instead. */
+export const SECRET_LOCATIONS: readonly (readonly string[])[] = [
+  ['platform', 'apiKey'],
+  ['http', 'token'],
+  ['erp', 'rest', 'auth', 'token'],
+  ['erp', 'rest', 'auth', 'password'],
+];
+
+type Tree = Record<string, unknown>;
+
+function isTree(value: unknown): value is Tree {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The object that holds the secret at `location` (e.g. `platform` for `platform.apiKey`). */
+export function secretHolder(tree: unknown, location: readonly string[]): Tree | undefined {
+  let node = tree;
+  for (const key of location.slice(0, -1)) node = isTree(node) ? node[key] : undefined;
+  return isTree(node) ? node : undefined;
+}
+
+/**
+ * Reads each `<key>File` (Docker and Kubernetes secrets) into `<key>`, trimming the trailing
+ * newline such files usually end with. Changes `tree` in place; relative paths are taken from
+ * `cwd`. A problem is reported at the path of the key the secret was meant for.
+ */
+export function readSecretFiles(tree: unknown, cwd: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const location of SECRET_LOCATIONS) {
+    const key = location.at(-1) ?? '';
+    const parent = secretHolder(tree, location);
+    const file = parent?.[`${key}File`];
+    if (parent === undefined || typeof file !== 'string' || file === '') continue;
+    const at = location.join('.');
+    if (parent[key] !== undefined) {
+      problems.push({ at, message: `give either ${key} or ${key}File, not both` });
+      continue;
+    }
+    const read = readSecret(resolve(cwd, file));
+    if (typeof read === 'string') parent[key] = read;
+    else problems.push({ at, message: `cannot read ${at}File ${file}: ${read.reason}` });
+  }
+  return problems;
+}
+
+function readSecret(path: string): string | { reason: string } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { reason: 'the file does not exist; mount the secret there' };
+    if (code === 'EISDIR') return { reason: 'that is a directory, not a file' };
+    if (code === 'EACCES') return { reason: 'permission denied; make it readable for this user' };
+    return { reason: (error as Error).message };
+  }
+  const secret = text.replace(/\r?\n$/, '');
+  return secret === '' ? { reason: 'the file is empty' } : secret;
+}

@@ -1,0 +1,85 @@
+import { readFileSync, statSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { ConfigError } from './errors.js';
+import type { Env } from './substitute.js';
+
+export const CONFIG_ENV_VAR = 'HOMECARE_SYNC_CONFIG';
+export const DEFAULT_CONFIG_PATH = './config/homecare-sync.yaml';
+
+/** Where the config file is and how we got there, for messages that say what to change. */
+export interface ConfigLocation {
+  path: string;
+  from: 'option' | 'environment' | 'default';
+}
+
+/** `-c/--config`, else `$HOMECARE_SYNC_CONFIG`, else `./config/homecare-sync.yaml`; from `cwd`. */
+export function resolveConfigPath(
+  option: string | undefined,
+  env: Env,
+  cwd: string,
+): ConfigLocation {
+  const fromEnv = env[CONFIG_ENV_VAR];
+  if (option !== undefined && option !== '') return { path: resolve(cwd, option), from: 'option' };
+  if (fromEnv !== undefined && fromEnv !== '')
+    return { path: resolve(cwd, fromEnv), from: 'environment' };
+  return { path: resolve(cwd, DEFAULT_CONFIG_PATH), from: 'default' };
+}
+
+/** The path as the operator would write it: relative to `cwd` when inside it. */
+export function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel !== '' && !rel.startsWith('..') ? rel : path;
+}
+
+const HOW_CHOSEN: Record<ConfigLocation['from'], string> = {
+  option: 'given with -c/--config',
+  environment: `from ${CONFIG_ENV_VAR}`,
+  default: `the default; pass -c <file> or set ${CONFIG_ENV_VAR}`,
+};
+
+/** Reads and parses the YAML file; throws ConfigError for a missing file, a directory, bad YAML. */
+export function readConfigTree(location: ConfigLocation, shown: string): Record<string, unknown> {
+  const fail = (...problems: string[]): never => {
+    throw new ConfigError(shown, problems);
+  };
+  const stat = statSync(location.path, { throwIfNoEntry: false });
+  if (stat === undefined) fail(`${shown}: the file does not exist (${HOW_CHOSEN[location.from]})`);
+  if (stat?.isDirectory()) fail(`${shown}: that is a directory; name the YAML file in it`);
+  const text = readText(location.path, shown);
+  const document = parseDocument(text, { prettyErrors: true });
+  if (document.errors.length > 0) fail(...yamlProblems(document.errors, text, shown));
+  const tree: unknown = document.toJS();
+  if (tree === null || tree === undefined) {
+    fail(`${shown}: the file is empty; start from config/example.yaml`);
+  }
+  if (typeof tree !== 'object' || Array.isArray(tree)) {
+    fail(`${shown}: expected a mapping of sections (platform:, storage:, ...) at the top level`);
+  }
+  return tree as Record<string, unknown>;
+}
+
+interface YamlIssue {
+  message: string;
+  linePos?: [{ line: number; col: number }] | [{ line: number; col: number }, unknown];
+}
+
+function yamlProblems(errors: readonly YamlIssue[], text: string, shown: string): string[] {
+  const lines = text.split('\n');
+  return errors.map((error) => {
+    const position = error.linePos?.[0];
+    const what = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    if (position === undefined) return `${shown}: invalid YAML: ${what}`;
+    const line = lines[position.line - 1] ?? '';
+    const hint = /\$\{/.test(line) ? '; a ${VAR} inside { } or [ ] must be quoted: "${VAR}"' : '';
+    return `${shown} line ${position.line}, column ${position.col}: invalid YAML: ${what}${hint}`;
+  });
+}
+
+function readText(path: string, shown: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(shown, [`${shown}: cannot read the file: ${(error as Error).message}`]);
+  }
+}
