@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { Metrics } from '../../src/http/metrics.js';
+import { startHttpEndpoint, type HttpEndpoint, type InboundResult } from '../../src/http/server.js';
+
+let endpoint: HttpEndpoint;
+let received: Array<{ kind: string; body: unknown }>;
+let ready = true;
+const metrics = new Metrics({
+  queueByState: () => ({ pending: 3 }),
+  deadLetters: () => 2,
+  undelivered: () => 5,
+});
+
+beforeEach(async () => {
+  received = [];
+  ready = true;
+  endpoint = await startHttpEndpoint(
+    { host: '127.0.0.1', port: 0, token: 'erp-secret', bodyLimitBytes: 1024 },
+    {
+      logger: pino({ enabled: false }),
+      readiness: () =>
+        ready ? { ready: true, problems: [] } : { ready: false, problems: ['singleOrder: late'] },
+      metrics: async () => ({
+        contentType: metrics.registry.contentType,
+        body: await metrics.registry.metrics(),
+      }),
+      inbound(kind, body): InboundResult {
+        const record = body as Record<string, unknown>;
+        if (typeof record['salesId'] !== 'string')
+          return { status: 'invalid', problems: ['salesId: required'] };
+        received.push({ kind, body });
+        return { status: 'accepted', id: received.length };
+      },
+    },
+  );
+});
+afterEach(() => endpoint.close());
+
+const post = (path: string, body: string, token?: string) =>
+  fetch(`${endpoint.url}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body,
+  });
+
+describe('the daemon endpoint', () => {
+  it('answers /healthz and reports readiness with 200 or 503', async () => {
+    expect((await fetch(`${endpoint.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${endpoint.url}/readyz`)).status).toBe(200);
+    ready = false;
+    const response = await fetch(`${endpoint.url}/readyz`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ ready: false, problems: ['singleOrder: late'] });
+  });
+
+  it('serves Prometheus text with the stored counts', async () => {
+    const text = await (await fetch(`${endpoint.url}/metrics`)).text();
+    expect(text).toContain('homecare_sync_queue_jobs{state="pending"} 3');
+    expect(text).toContain('homecare_sync_dead_letters 2');
+    expect(text).toContain('homecare_sync_undelivered_records 5');
+  });
+
+  it('refuses inbound messages without the bearer token', async () => {
+    expect((await post('/erp/erpOrder', '{"salesId":"S1"}')).status).toBe(401);
+    expect((await post('/erp/erpOrder', '{"salesId":"S1"}', 'wrong')).status).toBe(401);
+    expect(received).toEqual([]);
+  });
+
+  it('accepts a valid message with 202 after storing it', async () => {
+    const response = await post('/erp/erpOrder', '{"salesId":"S1"}', 'erp-secret');
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ id: 1, repeat: false });
+    expect(received).toEqual([{ kind: 'erpOrder', body: { salesId: 'S1' } }]);
+  });
+
+  it('answers 400 with the field problems, 404 for an unknown kind, 413 for a large body', async () => {
+    const invalid = await post('/erp/erpOrder', '{"salesId":1}', 'erp-secret');
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({ problems: ['salesId: required'] });
+    expect((await post('/erp/invoice', '{}', 'erp-secret')).status).toBe(404);
+    expect((await post('/erp/erpOrder', '{not json', 'erp-secret')).status).toBe(400);
+    const large = await post(
+      '/erp/erpOrder',
+      JSON.stringify({ salesId: 'x'.repeat(2000) }),
+      'erp-secret',
+    );
+    expect(large.status).toBe(413);
+    expect(received).toEqual([]);
+  });
+});
