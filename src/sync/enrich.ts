@@ -1,0 +1,109 @@
+import type { ResourceName } from '../contract/index.js';
+
+/** A reference an outgoing record needs resolved before the ERP may see it. */
+export interface Reference {
+  resource: ResourceName;
+  id: string;
+}
+
+/** Reads the latest mirrored version of a record. */
+export type MirrorLookup = (
+  resource: ResourceName,
+  id: string,
+) => Record<string, unknown> | undefined;
+
+export type Enrichment =
+  { ok: true; record: Record<string, unknown> } | { ok: false; missing: Reference[] };
+
+/** The patient fields the ERP needs to deliver: its customer number and the address block. */
+const PATIENT_BLOCK = [
+  'customerId',
+  'gender',
+  'title',
+  'firstName',
+  'lastName',
+  'address',
+  'additionalAddress',
+  'additionalAddress2',
+  'postalCode',
+  'city',
+  'phone',
+] as const;
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+const lines = (value: unknown): Record<string, unknown>[] =>
+  Array.isArray(value)
+    ? value.filter((l): l is Record<string, unknown> => l !== null && typeof l === 'object')
+    : [];
+
+function pick(record: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(
+    fields.filter((f) => record[f] !== undefined).map((f) => [f, record[f]]),
+  );
+}
+
+interface Resolver {
+  get(resource: ResourceName, id: string | undefined): Record<string, unknown> | undefined;
+  missing: Reference[];
+}
+
+function resolver(lookup: MirrorLookup): Resolver {
+  const missing: Reference[] = [];
+  return {
+    missing,
+    get(resource, id) {
+      if (id === undefined) return undefined;
+      const found = lookup(resource, id);
+      if (!found && !missing.some((m) => m.resource === resource && m.id === id))
+        missing.push({ resource, id });
+      return found;
+    },
+  };
+}
+
+function articleLines(
+  resolve: Resolver,
+  source: Record<string, unknown>[],
+): Record<string, unknown>[] {
+  return source.map((line) => {
+    const article = resolve.get('article', text(line['articleId']));
+    return {
+      lineId: line['_id'],
+      articleId: line['articleId'],
+      articleCustomerNumber: text(article?.['customerNumber']) ?? line['articleCustomerNumber'],
+      articleName: article?.['name'],
+    };
+  });
+}
+
+/**
+ * Adds the ERP's own keys to an order or care arrangement, from the mirror: the patient's
+ * `customerId` and address block, each line's article `customerNumber` and name, and for a
+ * single order its care arrangement's `salesId`. They go under `erp`, beside the platform's
+ * fields, which stay as the platform sent them. Other resources pass unchanged. When a reference
+ * is not in the mirror the record is not enriched half-way: the missing references are returned.
+ */
+export function enrich(
+  resource: ResourceName,
+  record: Record<string, unknown>,
+  lookup: MirrorLookup,
+): Enrichment {
+  if (resource !== 'singleOrder' && resource !== 'directOrder' && resource !== 'integratedCare') {
+    return { ok: true, record };
+  }
+  const resolve = resolver(lookup);
+  const patient = resolve.get('patient', text(record['patientId']));
+  const source =
+    resource === 'integratedCare' ? record['proposedArticleLines'] : record['orderedArticleLines'];
+  const erp: Record<string, unknown> = {
+    patient: patient ? pick(patient, PATIENT_BLOCK) : undefined,
+    lines: articleLines(resolve, lines(source)),
+  };
+  if (resource === 'singleOrder') {
+    const care = resolve.get('integratedCare', text(record['integratedCareId']));
+    erp['integratedCare'] = care ? { _id: care['_id'], salesId: care['salesId'] } : undefined;
+  }
+  if (resolve.missing.length > 0) return { ok: false, missing: resolve.missing };
+  return { ok: true, record: { ...record, erp } };
+}
