@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import * as nodeFs from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** The file system calls the outbox makes; injected so a test can make a disk fill up. */
+export type OutboxFs = Pick<
+  typeof nodeFs,
+  'open' | 'rename' | 'readFile' | 'readdir' | 'unlink' | 'mkdir'
+>;
+
+export const nodeOutboxFs: OutboxFs = nodeFs;
+
+export type WriteResult =
+  { status: 'written' | 'identical'; path: string } | { status: 'conflict'; path: string };
+
+const TEMP_NAME = /^\..+\.tmp-[0-9a-f]{12}$/;
+
+function errorCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
+}
+
+async function readIfExists(fs: OutboxFs, path: string): Promise<Buffer | undefined> {
+  try {
+    return await fs.readFile(path);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function fsyncFolder(fs: OutboxFs, dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } catch (error) {
+    // Some network file systems cannot fsync a folder; the rename itself is still atomic there.
+    if (errorCode(error) !== 'EINVAL') throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeTemp(fs: OutboxFs, path: string, data: Uint8Array): Promise<void> {
+  const handle = await fs.open(path, 'wx');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Puts `data` at `dir/name` so that a reader never sees half of it: a hidden temp file in the
+ * same folder, fsynced, renamed, folder fsynced. A file already there with the same bytes is a
+ * repeat after a crash (`identical`); with other bytes it is left alone (`conflict`).
+ * One writer per outbox is assumed (the daemon's lease), so check-then-rename does not race.
+ */
+export async function writeOnce(
+  fs: OutboxFs,
+  dir: string,
+  name: string,
+  data: Uint8Array,
+): Promise<WriteResult> {
+  const path = join(dir, name);
+  const existing = await readIfExists(fs, path);
+  if (existing !== undefined) {
+    return { status: Buffer.from(data).equals(existing) ? 'identical' : 'conflict', path };
+  }
+  const temp = join(dir, `.${name}.tmp-${randomBytes(6).toString('hex')}`);
+  try {
+    await writeTemp(fs, temp, data);
+    await fs.rename(temp, path);
+  } catch (error) {
+    await fs.unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await fsyncFolder(fs, dir);
+  return { status: 'written', path };
+}
+
+/** Removes temp files a crash left behind in `dir`; returns their names. */
+export async function removeStaleTemps(fs: OutboxFs, dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return [];
+    throw error;
+  }
+  const stale = names.filter((name) => TEMP_NAME.test(name));
+  for (const name of stale) await fs.unlink(join(dir, name));
+  return stale;
+}
+
+export { errorCode };

@@ -1,0 +1,31 @@
+import { stringify } from 'csv-stringify/sync';
+import iconv from 'iconv-lite';
+import type { ResourceName } from '../../contract/index.js';
+import { formatCell } from './csvValues.js';
+import type { CsvEncoding, CsvOptions } from './options.js';
+import { cellValue, defaultColumns, rowsOf } from './rows.js';
+
+export function encodeText(text: string, encoding: CsvEncoding): Buffer {
+  if (encoding === 'windows-1252') return iconv.encode(text, 'windows-1252');
+  return Buffer.from(encoding === 'utf-8-bom' ? `\uFEFF${text}` : text, 'utf8');
+}
+
+/** One CSV file for a batch of records of one resource; orders get a row per order line. */
+export function csvFile(
+  resource: ResourceName,
+  records: readonly Record<string, unknown>[],
+  options: CsvOptions,
+): Buffer {
+  const rows = rowsOf(resource, records);
+  const columns = options.columns[resource] ?? defaultColumns(resource, rows);
+  const cells = rows.map((row) =>
+    columns.map((column) => formatCell(cellValue(resource, row, column), options)),
+  );
+  const text = stringify(options.header ? [columns, ...cells] : cells, {
+    delimiter: options.delimiter,
+    quote: options.quote,
+    quoted: options.quoting === 'all',
+    record_delimiter: options.lineEnding === 'crlf' ? 'windows' : 'unix',
+  });
+  return encodeText(text, options.encoding);
+}

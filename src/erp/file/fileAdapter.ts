@@ -1,0 +1,145 @@
+import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../contract/index.js';
+import type { Clock } from '../../shared/clock.js';
+import { SetupError, errorMessage } from '../../shared/errors.js';
+import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../adapter.js';
+import { nodeOutboxFs, removeStaleTemps, type OutboxFs } from './atomicWrite.js';
+import { batchContent, isBatchFormat, recordContent } from './formats.js';
+import { batchBaseName, recordBaseName } from './names.js';
+import type { FileAdapterOptions } from './options.js';
+import {
+  failure,
+  folderOf,
+  place,
+  placeCompanions,
+  type PlaceContext,
+  type Placement,
+} from './placement.js';
+
+export interface FileAdapterDeps {
+  /** Accepted for the same wiring as the other adapters; file names never carry the time. */
+  clock: Clock;
+  fs?: OutboxFs;
+}
+
+const toOutcome = (placement: Placement): DeliveryOutcome =>
+  placement.status === 'ok' ? { status: 'delivered' } : placement;
+
+function byResource(batch: readonly OutboundRecord[]): Map<ResourceName, OutboundRecord[]> {
+  const groups = new Map<ResourceName, OutboundRecord[]>();
+  for (const item of batch) {
+    const group = groups.get(item.resource) ?? [];
+    group.push(item);
+    groups.set(item.resource, group);
+  }
+  return groups;
+}
+
+async function deliverEach(
+  context: PlaceContext,
+  items: readonly OutboundRecord[],
+  options: FileAdapterOptions,
+): Promise<Map<OutboundRecord, Placement>> {
+  const results = new Map<OutboundRecord, Placement>();
+  for (const item of items) {
+    let placed = await placeCompanions(context, item, options.format);
+    if (placed.status === 'ok') {
+      const name = `${recordBaseName(item.id, item.version)}.${options.format}`;
+      try {
+        placed = await place(context, name, recordContent(item, options));
+      } catch (error) {
+        placed = failure(error, context.dir);
+      }
+    }
+    results.set(item, placed);
+  }
+  return results;
+}
+
+/**
+ * One file for the run. Companions go first; if one must wait, the whole run waits, so that a
+ * retried record never shows up in a second run file. A record whose companion conflicts is
+ * left out of the run file (the same way on every retry, so the file stays the same).
+ */
+async function deliverRun(
+  context: PlaceContext,
+  resource: ResourceName,
+  items: readonly OutboundRecord[],
+  runId: string,
+  options: FileAdapterOptions,
+): Promise<Map<OutboundRecord, Placement>> {
+  const results = new Map<OutboundRecord, Placement>();
+  for (const item of items) results.set(item, await placeCompanions(context, item, undefined));
+  const waiting = [...results.values()].find((p) => p.status === 'retry');
+  const kept = items.filter((item) => results.get(item)?.status === 'ok');
+  if (waiting !== undefined || kept.length === 0) {
+    for (const item of kept) results.set(item, waiting ?? { status: 'ok' });
+    return results;
+  }
+  const name = `${batchBaseName(resource, runId)}.${options.format}`;
+  let placed: Placement;
+  try {
+    placed = await place(
+      context,
+      name,
+      batchContent(
+        resource,
+        kept.map((i) => i.record),
+        options,
+      ),
+    );
+  } catch (error) {
+    placed = failure(error, context.dir);
+  }
+  for (const item of kept) results.set(item, placed);
+  return results;
+}
+
+async function sweep(fs: OutboxFs, outbox: string): Promise<void> {
+  try {
+    await fs.mkdir(outbox, { recursive: true });
+    for (const resource of RESOURCE_NAMES) await removeStaleTemps(fs, folderOf(outbox, resource));
+  } catch (error) {
+    throw new SetupError(`ERP outbox ${outbox} cannot be prepared: ${errorMessage(error)}`, [], {
+      hint: 'create the folder and give the daemon write permission to it',
+      cause: error,
+    });
+  }
+}
+
+/**
+ * The file-drop ERP adapter. Opening it creates the outbox and removes temp files a crash left
+ * behind; then `deliver` writes each record version (or each run) once, atomically.
+ */
+export async function createFileAdapter(
+  options: FileAdapterOptions,
+  deps: FileAdapterDeps,
+): Promise<ErpAdapter> {
+  const fs = deps.fs ?? nodeOutboxFs;
+  await sweep(fs, options.outbox);
+
+  async function deliver(batch: readonly OutboundRecord[], runId: string) {
+    const results = new Map<OutboundRecord, Placement>();
+    for (const [resource, items] of byResource(batch)) {
+      if (!isResourceName(resource)) {
+        const reason = `${String(resource)} is not a platform resource; no outbox folder for it`;
+        for (const item of items) results.set(item, { status: 'rejected', reason });
+        continue;
+      }
+      const dir = folderOf(options.outbox, resource);
+      const context: PlaceContext = { fs, dir, doneMarker: options.doneMarker };
+      try {
+        await fs.mkdir(dir, { recursive: true });
+      } catch (error) {
+        for (const item of items) results.set(item, failure(error, dir));
+        continue;
+      }
+      const placed = isBatchFormat(options.format)
+        ? await deliverRun(context, resource, items, runId, options)
+        : await deliverEach(context, items, options);
+      for (const [item, placement] of placed) results.set(item, placement);
+    }
+    return batch.map((item) => toOutcome(results.get(item) ?? { status: 'ok' }));
+  }
+
+  return { name: 'file', deliver, close: () => Promise.resolve() };
+}

@@ -1,0 +1,80 @@
+import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import { isPlainObject } from './rows.js';
+import { XML_OPTIONS } from './xmlFile.js';
+
+export const OPENTRANS_NAMESPACE = 'http://www.opentrans.org/XMLSchema/2.1';
+export const BMECAT_NAMESPACE = 'http://www.bmecat.org/bmecat/2005';
+const XMLNS = 'http://www.w3.org/2000/xmlns/';
+
+/** Where the enrichment puts the patient's ERP customer number on an order. */
+export const PATIENT_CUSTOMER_ID_FIELD = 'patientCustomerId';
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== ''
+    ? value
+    : typeof value === 'number'
+      ? String(value)
+      : undefined;
+
+function optional(parent: XMLBuilder, name: string, value: unknown, bmecat = false): void {
+  const content = text(value);
+  if (content === undefined) return;
+  const element = bmecat ? parent.ele(BMECAT_NAMESPACE, `bmecat:${name}`) : parent.ele(name);
+  element.txt(content);
+}
+
+function deliveryParty(parties: XMLBuilder, order: Record<string, unknown>): void {
+  const party = parties.ele('PARTY');
+  const customerId = text(order[PATIENT_CUSTOMER_ID_FIELD]);
+  const patientId = text(order.patientId);
+  if (customerId !== undefined) {
+    party.ele(BMECAT_NAMESPACE, 'bmecat:PARTY_ID', { type: 'supplier_specific' }).txt(customerId);
+  }
+  if (patientId !== undefined) {
+    party.ele(BMECAT_NAMESPACE, 'bmecat:PARTY_ID', { type: 'buyer_specific' }).txt(patientId);
+  }
+  party.ele('PARTY_ROLE').txt('delivery');
+  const address = isPlainObject(order.deliveryAddress) ? order.deliveryAddress : {};
+  const element = party.ele('ADDRESS');
+  optional(element, 'NAME', address.name, true);
+  optional(element, 'NAME2', address.additionalAddress, true);
+  optional(element, 'NAME3', address.additionalAddress2, true);
+  optional(element, 'STREET', address.address, true);
+  optional(element, 'ZIP', address.postalCode, true);
+  optional(element, 'CITY', address.city, true);
+}
+
+function orderItem(list: XMLBuilder, line: Record<string, unknown>, position: number): void {
+  const item = list.ele('ORDER_ITEM');
+  item.ele('LINE_ITEM_ID').txt(text(line._id) ?? String(position));
+  const product = item.ele('PRODUCT_ID');
+  optional(product, 'SUPPLIER_PID', line.articleCustomerNumber, true);
+  const articleId = text(line.articleId);
+  if (articleId !== undefined) {
+    product.ele(BMECAT_NAMESPACE, 'bmecat:BUYER_PID', { type: 'buyer_specific' }).txt(articleId);
+  }
+  optional(item, 'QUANTITY', line.quantity);
+  optional(item, 'ORDER_UNIT', line.unit, true);
+}
+
+/**
+ * A single or direct order as an openTRANS 2.1 ORDER. Archived lines are left out: they are no
+ * longer part of the order. The platform knows no supplier id or currency, so the document
+ * carries only what the order says (see docs/readme/file-drop.md).
+ */
+export function openTransOrder(order: Record<string, unknown>): Buffer {
+  const root = create(XML_OPTIONS)
+    .ele(OPENTRANS_NAMESPACE, 'ORDER', { version: '2.1', type: 'standard' })
+    .att(XMLNS, 'xmlns:bmecat', BMECAT_NAMESPACE);
+  const info = root.ele('ORDER_HEADER').ele('ORDER_INFO');
+  info.ele('ORDER_ID').txt(text(order._id) ?? '');
+  info.ele('ORDER_DATE').txt(text(order.creationDate ?? order.createdAt ?? order.timestamp) ?? '');
+  deliveryParty(info.ele('PARTIES'), order);
+  const lines = Array.isArray(order.orderedArticleLines) ? order.orderedArticleLines : [];
+  const active = lines.filter(isPlainObject).filter((line) => line.archived !== true);
+  const list = root.ele('ORDER_ITEM_LIST');
+  active.forEach((line, index) => orderItem(list, line, index + 1));
+  root.ele('ORDER_SUMMARY').ele('TOTAL_ITEM_NUM').txt(String(active.length));
+  return Buffer.from(root.end({ prettyPrint: true }), 'utf8');
+}

@@ -1,0 +1,59 @@
+import type { ResourceName } from '../../contract/index.js';
+
+export const OUTBOX_FORMATS = ['json', 'ndjson', 'csv', 'xml'] as const;
+export type OutboxFormat = (typeof OUTBOX_FORMATS)[number];
+
+export const CSV_ENCODINGS = ['utf-8', 'utf-8-bom', 'windows-1252'] as const;
+export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
+
+/** How CSV files are written (outbox) and read (inbox article CSV). */
+export interface CsvOptions {
+  /** `,` by default; German ERPs usually want `;`. */
+  delimiter: string;
+  quote: string;
+  /** `asNeeded` quotes a cell only when it holds the delimiter, a quote or a line break. */
+  quoting: 'asNeeded' | 'all';
+  header: boolean;
+  encoding: CsvEncoding;
+  /** Numbers written as `12,5` instead of `12.5`. */
+  decimalComma: boolean;
+  /**
+   * `iso` keeps the platform's values; `de` writes date-only values as `dd.mm.yyyy` and
+   * date-times as `dd.mm.yyyy HH:MM:SS` in `timeZone`.
+   */
+  dateFormat: 'iso' | 'de';
+  timeZone: string;
+  lineEnding: 'lf' | 'crlf';
+  /** Dot paths per resource, e.g. `deliveryAddress.city`; unlisted resources get a flattening. */
+  columns: Partial<Record<ResourceName, readonly string[]>>;
+}
+
+export const DEFAULT_CSV_OPTIONS: CsvOptions = {
+  delimiter: ',',
+  quote: '"',
+  quoting: 'asNeeded',
+  header: true,
+  encoding: 'utf-8',
+  decimalComma: false,
+  dateFormat: 'iso',
+  timeZone: 'Europe/Berlin',
+  lineEnding: 'lf',
+  columns: {},
+};
+
+export interface FileAdapterOptions {
+  outbox: string;
+  format: OutboxFormat;
+  /** Write single and direct orders as openTRANS 2.1 ORDER documents (format `xml` only). */
+  openTrans: boolean;
+  /** Write an empty `<file>.done` beside every file once the file is in place. */
+  doneMarker: boolean;
+  csv: CsvOptions;
+}
+
+export const DEFAULT_FILE_ADAPTER_OPTIONS: Omit<FileAdapterOptions, 'outbox'> = {
+  format: 'json',
+  openTrans: false,
+  doneMarker: false,
+  csv: DEFAULT_CSV_OPTIONS,
+};

@@ -1,0 +1,69 @@
+import type { ResourceName } from '../../contract/index.js';
+
+/** Orders whose lines are written one CSV row each, with the order's columns repeated. */
+export const ORDER_LINES: Partial<Record<ResourceName, string>> = {
+  singleOrder: 'orderedArticleLines',
+  directOrder: 'orderedArticleLines',
+  erpOrder: 'erpOrderedArticleLines',
+};
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+export function valueAt(record: unknown, path: string): unknown {
+  let current = record;
+  for (const key of path.split('.')) {
+    if (!isPlainObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+/** Dot paths of every scalar in `record`, nested objects included, arrays left out. */
+function scalarPaths(record: Record<string, unknown>, prefix: string, into: Set<string>): void {
+  for (const [key, value] of Object.entries(record)) {
+    if (Array.isArray(value)) continue;
+    if (isPlainObject(value)) scalarPaths(value, `${prefix}${key}.`, into);
+    else into.add(`${prefix}${key}`);
+  }
+}
+
+/** One row of the CSV: the record, and for orders the line the row is about. */
+export interface CsvRow {
+  record: Record<string, unknown>;
+  line?: Record<string, unknown>;
+}
+
+export function rowsOf(resource: ResourceName, records: readonly Record<string, unknown>[]) {
+  const linesField = ORDER_LINES[resource];
+  const rows: CsvRow[] = [];
+  for (const record of records) {
+    const lines = linesField === undefined ? undefined : record[linesField];
+    const lineObjects = Array.isArray(lines) ? lines.filter(isPlainObject) : [];
+    if (lineObjects.length === 0) rows.push({ record });
+    else for (const line of lineObjects) rows.push({ record, line });
+  }
+  return rows;
+}
+
+/** The default columns: the union of the records' scalar paths, in the order first seen. */
+export function defaultColumns(resource: ResourceName, rows: readonly CsvRow[]): string[] {
+  const linesField = ORDER_LINES[resource];
+  const columns = new Set<string>();
+  for (const row of rows) scalarPaths(row.record, '', columns);
+  if (linesField !== undefined) {
+    for (const row of rows) if (row.line) scalarPaths(row.line, `${linesField}.`, columns);
+  }
+  return [...columns];
+}
+
+/** A column's value in one row; `<linesField>.x` reads the row's own order line. */
+export function cellValue(resource: ResourceName, row: CsvRow, column: string): unknown {
+  const linesField = ORDER_LINES[resource];
+  if (linesField !== undefined && column.startsWith(`${linesField}.`)) {
+    return valueAt(row.line, column.slice(linesField.length + 1));
+  }
+  return valueAt(row.record, column);
+}
+
+export { isPlainObject };

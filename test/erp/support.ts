@@ -1,0 +1,54 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { OutboundRecord } from '../../src/erp/adapter.js';
+
+/** A fresh temp folder per test; `cleanup` removes it. */
+export async function tempFolder(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'homecare-erp-'));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export function singleOrder(overrides: Record<string, unknown> = {}): OutboundRecord {
+  const record: Record<string, unknown> = {
+    _id: '6f1c2b9e-2d3a-4c55-9a1e-0f7d2b3c4d5e',
+    timestamp: '2026-01-15T08:00:00.000Z',
+    creationDate: '2026-01-14',
+    patientId: 'a1b2c3d4-0000-4000-8000-000000000001',
+    patientCustomerId: 'K-10042',
+    salesId: null,
+    status: 0,
+    expressDelivery: true,
+    deliveryAddress: {
+      name: 'Erika Mustermann',
+      address: 'Hauptstraße 5',
+      postalCode: '50667',
+      city: 'Köln',
+    },
+    orderedArticleLines: [
+      {
+        _id: 'line-1',
+        articleId: 'art-1',
+        articleCustomerNumber: '100-200',
+        quantity: 2.5,
+        unit: 'Stück',
+        archived: false,
+      },
+      {
+        _id: 'line-2',
+        articleId: 'art-2',
+        articleCustomerNumber: '100-300',
+        quantity: 10,
+        unit: 'Packung',
+        archived: false,
+      },
+    ],
+    ...overrides,
+  };
+  return {
+    resource: 'singleOrder',
+    id: String(record._id),
+    version: String(record.timestamp),
+    record,
+  };
+}
