@@ -1,0 +1,120 @@
+import { plainStatement, statement } from './statements.js';
+import type { Store } from './store.js';
+import { storedNow, storedTime } from './store.js';
+import { transaction } from './transaction.js';
+
+/**
+ * Where the next pull of one list starts. `filter` is the status filter of the list, '' for
+ * lists without one. The watermark only moves forward, except by resetCheckpoint().
+ */
+export interface Checkpoint {
+  resource: string;
+  filter: string;
+  watermark: string | undefined;
+  updatedAt: string;
+  lastRunAt: string | undefined;
+  lastRunOk: boolean | undefined;
+  lastError: string | undefined;
+}
+
+interface CheckpointRow {
+  resource: string;
+  filter: string;
+  watermark: string | null;
+  updated_at: string;
+  last_run_at: string | null;
+  last_run_ok: number | null;
+  last_error: string | null;
+}
+
+const columns = 'resource, filter, watermark, updated_at, last_run_at, last_run_ok, last_error';
+
+export function getCheckpoint(store: Store, resource: string, filter = ''): Checkpoint | undefined {
+  const row = statement<{ resource: string; filter: string }, CheckpointRow>(
+    store.db,
+    `SELECT ${columns} FROM checkpoints WHERE resource = @resource AND filter = @filter`,
+  ).get({ resource, filter });
+  return row === undefined ? undefined : toCheckpoint(row);
+}
+
+export function listCheckpoints(store: Store): Checkpoint[] {
+  return plainStatement<CheckpointRow>(
+    store.db,
+    `SELECT ${columns} FROM checkpoints ORDER BY resource, filter`,
+  )
+    .all()
+    .map(toCheckpoint);
+}
+
+/**
+ * Moves the watermark to `watermark` when that is later than the stored one; an earlier one
+ * (a pull that started before another finished, a clock that went back) leaves it. Returns the
+ * watermark now stored.
+ */
+export function advanceCheckpoint(
+  store: Store,
+  resource: string,
+  filter: string,
+  watermark: Date | string,
+): string {
+  const row = statement<Record<string, string>, { watermark: string }>(
+    store.db,
+    `INSERT INTO checkpoints (resource, filter, watermark, updated_at)
+     VALUES (@resource, @filter, @watermark, @now)
+     ON CONFLICT (resource, filter) DO UPDATE SET
+       updated_at = CASE WHEN checkpoints.watermark IS NULL
+         OR excluded.watermark > checkpoints.watermark
+         THEN excluded.updated_at ELSE checkpoints.updated_at END,
+       watermark = max(coalesce(checkpoints.watermark, ''), excluded.watermark)
+     RETURNING watermark`,
+  ).get({
+    resource,
+    filter,
+    watermark: storedTime(watermark, `watermark of ${resource} ${filter}`.trim()),
+    now: storedNow(store),
+  });
+  // RETURNING always yields the row just written.
+  return row?.watermark ?? '';
+}
+
+/**
+ * The operator's way to move a watermark back (or anywhere) or clear it (`to` absent: the next
+ * pull starts from the beginning), for every status filter of the resource. `filters` creates
+ * the checkpoints of those filters when they do not exist yet. Returns how many changed.
+ */
+export function resetCheckpoint(
+  store: Store,
+  resource: string,
+  to?: Date | string,
+  filters: readonly string[] = [],
+): number {
+  const watermark = to === undefined ? null : storedTime(to, `reset time of ${resource}`);
+  const now = storedNow(store);
+  return transaction(store, () => {
+    let changed = statement<{ resource: string; watermark: string | null; now: string }>(
+      store.db,
+      `UPDATE checkpoints SET watermark = @watermark, updated_at = @now WHERE resource = @resource`,
+    ).run({ resource, watermark, now }).changes;
+    if (watermark === null) return changed;
+    for (const filter of filters) {
+      changed += statement<Record<string, string>>(
+        store.db,
+        `INSERT INTO checkpoints (resource, filter, watermark, updated_at)
+         VALUES (@resource, @filter, @watermark, @now) ON CONFLICT (resource, filter) DO NOTHING`,
+      ).run({ resource, filter, watermark, now }).changes;
+    }
+    return changed;
+  });
+}
+
+function toCheckpoint(row: CheckpointRow): Checkpoint {
+  return {
+    resource: row.resource,
+    filter: row.filter,
+    watermark: row.watermark ?? undefined,
+    updatedAt: row.updated_at,
+    lastRunAt: row.last_run_at ?? undefined,
+    lastRunOk: row.last_run_ok === null ? undefined : row.last_run_ok === 1,
+    lastError: row.last_error ?? undefined,
+  };
+}

@@ -1,0 +1,14 @@
+export { openStore } from './open.js';
+export type { OpenStoreOptions } from './open.js';
+export type { Store, Database } from './store.js';
+export { storedTime } from './store.js';
+export { transaction } from './transaction.js';
+export { APPLICATION_ID, schemaVersion } from './migrate.js';
+export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+export type { Migration } from './migrations.js';
+export * from './checkpoints.js';
+export * from './runs.js';
+export * from './mirror.js';
+export * from './ledger.js';
+export * from './quarantine.js';
+export * from './lease.js';

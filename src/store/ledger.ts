@@ -1,0 +1,136 @@
+import { statement } from './statements.js';
+import type { Store } from './store.js';
+import { storedNow } from './store.js';
+
+/**
+ * Acknowledgement of an order or care arrangement on the platform: 'none' where none is due,
+ * 'pending' once delivered to the ERP, 'queued' when the status change is in the queue, 'done'.
+ */
+export type AckState = 'none' | 'pending' | 'queued' | 'done';
+
+export interface LedgerEntry {
+  /** Order in which the versions were first seen. */
+  seq: number;
+  resource: string;
+  id: string;
+  version: string;
+  runId: number | undefined;
+  seenAt: string;
+  deliveredAt: string | undefined;
+  ackState: AckState;
+}
+
+interface LedgerRow {
+  seq: number;
+  resource: string;
+  _id: string;
+  version: string;
+  run_id: number | null;
+  seen_at: string;
+  delivered_at: string | null;
+  ack_state: AckState;
+}
+
+const columns = 'seq, resource, _id, version, run_id, seen_at, delivered_at, ack_state';
+
+/**
+ * Notes that a record version was seen. True when it is new; a repeat (the overlap window, a
+ * pull run again after a crash) changes nothing and returns false.
+ */
+export function recordVersion(
+  store: Store,
+  resource: string,
+  id: string,
+  version: string,
+  runId?: number,
+): boolean {
+  return (
+    statement<Record<string, string | number | null>>(
+      store.db,
+      `INSERT INTO ledger (resource, _id, version, run_id, seen_at)
+       VALUES (@resource, @id, @version, @runId, @now)
+       ON CONFLICT (resource, _id, version) DO NOTHING`,
+    ).run({ resource, id, version, runId: runId ?? null, now: storedNow(store) }).changes === 1
+  );
+}
+
+/** Versions not yet handed to the ERP, in the order they were seen (so per entity in order). */
+export function undelivered(store: Store, limit: number): LedgerEntry[] {
+  return statement<{ limit: number }, LedgerRow>(
+    store.db,
+    `SELECT ${columns} FROM ledger WHERE delivered_at IS NULL ORDER BY seq LIMIT @limit`,
+  )
+    .all({ limit })
+    .map(toEntry);
+}
+
+/**
+ * Marks a version as handed to the ERP. False when it was already marked (or is unknown), so
+ * the first delivery time stays.
+ */
+export function markDelivered(
+  store: Store,
+  resource: string,
+  id: string,
+  version: string,
+): boolean {
+  return (
+    statement<Record<string, string>>(
+      store.db,
+      `UPDATE ledger SET delivered_at = @now
+       WHERE resource = @resource AND _id = @id AND version = @version AND delivered_at IS NULL`,
+    ).run({ resource, id, version, now: storedNow(store) }).changes === 1
+  );
+}
+
+export function setAckState(
+  store: Store,
+  resource: string,
+  id: string,
+  version: string,
+  state: AckState,
+): boolean {
+  return (
+    statement<Record<string, string>>(
+      store.db,
+      `UPDATE ledger SET ack_state = @state
+       WHERE resource = @resource AND _id = @id AND version = @version`,
+    ).run({ resource, id, version, state }).changes === 1
+  );
+}
+
+/** Delivered versions whose acknowledgement is due but not yet queued, oldest first. */
+export function awaitingAcknowledgement(store: Store, limit: number): LedgerEntry[] {
+  return statement<{ limit: number }, LedgerRow>(
+    store.db,
+    `SELECT ${columns} FROM ledger WHERE ack_state = 'pending' ORDER BY seq LIMIT @limit`,
+  )
+    .all({ limit })
+    .map(toEntry);
+}
+
+export function getLedgerEntry(
+  store: Store,
+  resource: string,
+  id: string,
+  version: string,
+): LedgerEntry | undefined {
+  const row = statement<Record<string, string>, LedgerRow>(
+    store.db,
+    `SELECT ${columns} FROM ledger WHERE resource = @resource AND _id = @id AND version = @version`,
+  ).get({ resource, id, version });
+  return row === undefined ? undefined : toEntry(row);
+}
+
+function toEntry(row: LedgerRow): LedgerEntry {
+  return {
+    seq: row.seq,
+    resource: row.resource,
+    id: row._id,
+    version: row.version,
+    runId: row.run_id ?? undefined,
+    seenAt: row.seen_at,
+    deliveredAt: row.delivered_at ?? undefined,
+    ackState: row.ack_state,
+  };
+}

@@ -1,0 +1,47 @@
+import { SetupError } from '../shared/errors.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { plainStatement, statement } from './statements.js';
+import type { Database } from './store.js';
+
+/** `PRAGMA application_id` of a homecare-sync database: "HCSY" in ASCII. */
+export const APPLICATION_ID = 0x48435359;
+
+/**
+ * Brings the schema up to this build's version in one transaction. The version is read inside
+ * the transaction, so two processes starting on a new file apply each step once.
+ */
+export function migrate(db: Database, path: string, now: Date): void {
+  db.transaction(() => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
+      version    INTEGER PRIMARY KEY,
+      name       TEXT NOT NULL,
+      applied_at TEXT NOT NULL
+    ) STRICT`);
+    const current = schemaVersion(db);
+    if (current > SCHEMA_VERSION) {
+      throw new SetupError(
+        `database ${path} has schema version ${current}, this homecare-sync knows up to ${SCHEMA_VERSION}: upgrade homecare-sync or use another file`,
+        [],
+        { code: 'STORE_SCHEMA_TOO_NEW' },
+      );
+    }
+    if (current === 0) db.pragma(`application_id = ${APPLICATION_ID}`);
+    MIGRATIONS.forEach((migration, index) => {
+      const version = index + 1;
+      if (version <= current) return;
+      db.exec(migration.sql);
+      statement<{ version: number; name: string; appliedAt: string }>(
+        db,
+        'INSERT INTO schema_version (version, name, applied_at) VALUES (@version, @name, @appliedAt)',
+      ).run({ version, name: migration.name, appliedAt: now.toISOString() });
+    });
+  }).immediate();
+}
+
+export function schemaVersion(db: Database): number {
+  const row = plainStatement<{ version: number | null }>(
+    db,
+    'SELECT max(version) AS version FROM schema_version',
+  ).get();
+  return row?.version ?? 0;
+}

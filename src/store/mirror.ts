@@ -1,0 +1,117 @@
+import { statement } from './statements.js';
+import type { Store } from './store.js';
+import { storedNow } from './store.js';
+
+/** A record as pulled: its `_id` and whatever else the platform sent. */
+export interface MirrorRecord {
+  readonly _id: string;
+  readonly [field: string]: unknown;
+}
+
+/** The keys by which the ERP knows a record: patient, article, order, device. */
+export type MirrorKey = 'customerId' | 'customerNumber' | 'salesId' | 'serialNumber';
+
+const keyColumns: Record<MirrorKey, string> = {
+  customerId: 'customer_id',
+  customerNumber: 'customer_number',
+  salesId: 'sales_id',
+  serialNumber: 'serial_number',
+};
+
+export interface MirrorEntry {
+  resource: string;
+  id: string;
+  version: string;
+  record: MirrorRecord;
+  updatedAt: string;
+}
+
+interface MirrorRow {
+  resource: string;
+  _id: string;
+  version: string;
+  json: string;
+  updated_at: string;
+}
+
+/**
+ * Stores the latest known state of a record. A version older than the stored one is ignored
+ * (versions compare as date-times, as text when they are none), so a late repeat of an old pull
+ * cannot overwrite a newer state. Returns whether the record was written.
+ */
+export function upsertMirror(
+  store: Store,
+  resource: string,
+  record: MirrorRecord,
+  version: string,
+): boolean {
+  return (
+    statement<Record<string, string | null>>(
+      store.db,
+      `INSERT INTO mirror (resource, _id, version, customer_id, customer_number, sales_id,
+         serial_number, json, updated_at)
+       VALUES (@resource, @id, @version, @customerId, @customerNumber, @salesId, @serialNumber,
+         @json, @now)
+       ON CONFLICT (resource, _id) DO UPDATE SET version = excluded.version,
+         customer_id = excluded.customer_id, customer_number = excluded.customer_number,
+         sales_id = excluded.sales_id, serial_number = excluded.serial_number,
+         json = excluded.json, updated_at = excluded.updated_at
+       WHERE coalesce(
+         unixepoch(excluded.version, 'subsec') >= unixepoch(mirror.version, 'subsec'),
+         excluded.version >= mirror.version)`,
+    ).run({
+      resource,
+      id: record._id,
+      version,
+      customerId: keyValue(record.customerId),
+      customerNumber: keyValue(record.customerNumber),
+      salesId: keyValue(record.salesId),
+      serialNumber: keyValue(record.serialNumber),
+      json: JSON.stringify(record),
+      now: storedNow(store),
+    }).changes === 1
+  );
+}
+
+export function getMirror(store: Store, resource: string, id: string): MirrorEntry | undefined {
+  const row = statement<{ resource: string; id: string }, MirrorRow>(
+    store.db,
+    'SELECT resource, _id, version, json, updated_at FROM mirror WHERE resource = @resource AND _id = @id',
+  ).get({ resource, id });
+  return row === undefined ? undefined : toEntry(row);
+}
+
+/**
+ * Records of a resource carrying an ERP key, most recently changed first. The platform promises
+ * these keys unique, so more than one entry means the platform holds duplicates.
+ */
+export function findMirrorBy(
+  store: Store,
+  resource: string,
+  field: MirrorKey,
+  value: string,
+): MirrorEntry[] {
+  return statement<{ resource: string; value: string }, MirrorRow>(
+    store.db,
+    `SELECT resource, _id, version, json, updated_at FROM mirror
+     WHERE resource = @resource AND ${keyColumns[field]} = @value
+     ORDER BY updated_at DESC, _id`,
+  )
+    .all({ resource, value })
+    .map(toEntry);
+}
+
+function keyValue(value: unknown): string | null {
+  if (typeof value === 'string' && value !== '') return value;
+  return typeof value === 'number' ? String(value) : null;
+}
+
+function toEntry(row: MirrorRow): MirrorEntry {
+  return {
+    resource: row.resource,
+    id: row._id,
+    version: row.version,
+    record: JSON.parse(row.json) as MirrorRecord,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,104 @@
+import Sqlite from 'better-sqlite3';
+import type { Clock } from '../shared/clock.js';
+import { SetupError } from '../shared/errors.js';
+import { APPLICATION_ID, migrate } from './migrate.js';
+import { prepareDatabaseFile } from './databaseFile.js';
+import { plainStatement } from './statements.js';
+import type { Database, Store } from './store.js';
+
+export interface OpenStoreOptions {
+  /** `storage.path` from the config; `:memory:` for a database that lives only in memory. */
+  path: string;
+  clock: Clock;
+}
+
+const memory = ':memory:';
+
+/**
+ * Opens (creating when missing) the homecare-sync database: file mode 0600, WAL with
+ * synchronous=FULL, foreign keys on, schema migrated. Refuses, with a SetupError saying what to
+ * do, a path that is a folder, a file that is not SQLite or is damaged, another application's
+ * database, and a schema newer than this build.
+ */
+export function openStore(options: OpenStoreOptions): Store {
+  const path = options.path === memory ? memory : prepareDatabaseFile(options.path);
+  const db = connect(path);
+  try {
+    db.pragma('busy_timeout = 5000');
+    checkOwnership(db, path);
+    useWal(db, path);
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, path, options.clock.now());
+  } catch (error) {
+    db.close();
+    throw asSetupError(error, path);
+  }
+  return { db, clock: options.clock, path, close: () => db.close() };
+}
+
+function connect(path: string): Database {
+  try {
+    return new Sqlite(path);
+  } catch (error) {
+    throw asSetupError(error, path);
+  }
+}
+
+/**
+ * Ours when it carries our application id, or when it is empty (then migrate() stamps it).
+ * Anything else belongs to another program, and we do not write into it.
+ */
+function checkOwnership(db: Database, path: string): void {
+  const applicationId = db.pragma('application_id', { simple: true });
+  if (applicationId === APPLICATION_ID) return;
+  const tables = plainStatement<{ count: number }>(
+    db,
+    "SELECT count(*) AS count FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'",
+  ).get();
+  if (applicationId === 0 && tables?.count === 0) return;
+  throw new SetupError(
+    `database ${path} is not a homecare-sync database (it is an SQLite file of another application): set storage.path to a new file, homecare-sync creates it`,
+    [],
+    { code: 'STORE_FOREIGN_DATABASE' },
+  );
+}
+
+function useWal(db: Database, path: string): void {
+  const mode = db.pragma('journal_mode = WAL', { simple: true });
+  if (mode === 'wal' || (path === memory && mode === 'memory')) return;
+  throw new SetupError(
+    `database ${path} could not be switched to WAL journal mode (it stays in "${String(mode)}"): put storage.path on a local file system`,
+    [],
+    { code: 'STORE_NO_WAL' },
+  );
+}
+
+const sqliteProblems: ReadonlyArray<[prefix: string, problem: string]> = [
+  [
+    'SQLITE_NOTADB',
+    'is not an SQLite database or is damaged: set storage.path to another file, or restore this one from a backup',
+  ],
+  [
+    'SQLITE_CORRUPT',
+    'is damaged (SQLite reports it malformed): restore it from a backup, or set storage.path to a new file',
+  ],
+  [
+    'SQLITE_CANTOPEN',
+    'cannot be opened: check that its folder exists and that homecare-sync may read and write both',
+  ],
+  ['SQLITE_READONLY', 'is read-only: give homecare-sync write access to the file and its folder'],
+  ['SQLITE_PERM', 'is not accessible: give homecare-sync read and write access to the file'],
+  ['SQLITE_BUSY', 'is locked by another process: stop the other homecare-sync using it'],
+];
+
+function asSetupError(error: unknown, path: string): unknown {
+  if (error instanceof SetupError) return error;
+  const code = error instanceof Sqlite.SqliteError ? error.code : undefined;
+  const match = sqliteProblems.find(([prefix]) => code?.startsWith(prefix) === true);
+  if (match === undefined) return error;
+  return new SetupError(`database ${path} ${match[1]}`, [], {
+    code: 'STORE_UNUSABLE',
+    cause: error,
+  });
+}

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { statement } from './statements.js';
+import type { Store } from './store.js';
+import { storedNow } from './store.js';
+
+/** A record that failed validation: kept as received, with the reason, never handed on. */
+export interface QuarantineEntry {
+  id: number;
+  resource: string;
+  recordId: string | undefined;
+  reason: string;
+  json: string;
+  runId: number | undefined;
+  seenAt: string;
+}
+
+interface QuarantineRow {
+  id: number;
+  resource: string;
+  record_id: string | null;
+  reason: string;
+  json: string;
+  run_id: number | null;
+  seen_at: string;
+}
+
+/**
+ * Keeps a rejected record. The same text arriving again (the overlap window repeats it) is kept
+ * once; returns whether this one was new. `json` is the record's text as received.
+ */
+export function quarantine(
+  store: Store,
+  resource: string,
+  recordId: string | undefined,
+  reason: string,
+  json: string,
+  runId?: number,
+): boolean {
+  return (
+    statement<Record<string, string | number | null>>(
+      store.db,
+      `INSERT INTO quarantine (resource, record_id, reason, json, json_sha256, run_id, seen_at)
+       VALUES (@resource, @recordId, @reason, @json, @sha256, @runId, @now)
+       ON CONFLICT (resource, json_sha256) DO NOTHING`,
+    ).run({
+      resource,
+      recordId: recordId ?? null,
+      reason,
+      json,
+      sha256: createHash('sha256').update(json).digest('hex'),
+      runId: runId ?? null,
+      now: storedNow(store),
+    }).changes === 1
+  );
+}
+
+/** Newest first; all resources when `resource` is absent. */
+export function listQuarantine(
+  store: Store,
+  options: { resource?: string; limit?: number } = {},
+): QuarantineEntry[] {
+  return statement<{ resource: string | null; limit: number }, QuarantineRow>(
+    store.db,
+    `SELECT id, resource, record_id, reason, json, run_id, seen_at FROM quarantine
+     WHERE @resource IS NULL OR resource = @resource ORDER BY id DESC LIMIT @limit`,
+  )
+    .all({ resource: options.resource ?? null, limit: options.limit ?? -1 })
+    .map((row) => ({
+      id: row.id,
+      resource: row.resource,
+      recordId: row.record_id ?? undefined,
+      reason: row.reason,
+      json: row.json,
+      runId: row.run_id ?? undefined,
+      seenAt: row.seen_at,
+    }));
+}

@@ -1,0 +1,135 @@
+import { plainStatement, statement } from './statements.js';
+import type { Store } from './store.js';
+import { storedNow } from './store.js';
+import { transaction } from './transaction.js';
+
+export type RunKind = 'pull' | 'reconcile';
+
+/** What one pull of one list did, for `status` and for the ledger's `run_id`. */
+export interface RunOutcome {
+  fetched: number;
+  new: number;
+  repeats: number;
+  quarantined: number;
+  ok: boolean;
+  error?: string;
+  /** The watermark the run left behind, when it moved one. */
+  watermark?: string;
+}
+
+export interface Run extends Partial<RunOutcome> {
+  id: number;
+  resource: string;
+  filter: string;
+  kind: RunKind;
+  startedAt: string;
+  finishedAt: string | undefined;
+}
+
+interface RunRow {
+  id: number;
+  resource: string;
+  filter: string;
+  kind: RunKind;
+  started_at: string;
+  finished_at: string | null;
+  fetched: number;
+  new: number;
+  repeats: number;
+  quarantined: number;
+  ok: number | null;
+  error: string | null;
+  watermark: string | null;
+}
+
+/** Opens a run; its id goes into the ledger rows and quarantine entries it writes. */
+export function startRun(
+  store: Store,
+  resource: string,
+  filter = '',
+  kind: RunKind = 'pull',
+): number {
+  return Number(
+    statement<Record<string, string>>(
+      store.db,
+      `INSERT INTO runs (resource, filter, kind, started_at)
+       VALUES (@resource, @filter, @kind, @now)`,
+    ).run({ resource, filter, kind, now: storedNow(store) }).lastInsertRowid,
+  );
+}
+
+/**
+ * Closes a run with its outcome and notes it on the list's checkpoint (last run, ok, error)
+ * without touching the watermark.
+ */
+export function recordRun(store: Store, runId: number, outcome: RunOutcome): void {
+  const now = storedNow(store);
+  const values = {
+    id: runId,
+    now,
+    fetched: outcome.fetched,
+    new: outcome.new,
+    repeats: outcome.repeats,
+    quarantined: outcome.quarantined,
+    ok: outcome.ok ? 1 : 0,
+    error: outcome.error ?? null,
+    watermark: outcome.watermark ?? null,
+  };
+  transaction(store, () => {
+    const run = statement<typeof values, { resource: string; filter: string }>(
+      store.db,
+      `UPDATE runs SET finished_at = @now, fetched = @fetched, new = @new, repeats = @repeats,
+         quarantined = @quarantined, ok = @ok, error = @error, watermark = @watermark
+       WHERE id = @id RETURNING resource, filter`,
+    ).get(values);
+    if (run === undefined)
+      throw new RangeError(`run ${runId} does not exist; start it with startRun()`);
+    statement<Record<string, string | number | null>>(
+      store.db,
+      `INSERT INTO checkpoints (resource, filter, updated_at, last_run_at, last_run_ok, last_error)
+       VALUES (@resource, @filter, @now, @now, @ok, @error)
+       ON CONFLICT (resource, filter) DO UPDATE SET last_run_at = excluded.last_run_at,
+         last_run_ok = excluded.last_run_ok, last_error = excluded.last_error`,
+    ).run({ resource: run.resource, filter: run.filter, now, ok: values.ok, error: values.error });
+  });
+}
+
+export function getRun(store: Store, runId: number): Run | undefined {
+  const row = statement<{ id: number }, RunRow>(store.db, 'SELECT * FROM runs WHERE id = @id').get({
+    id: runId,
+  });
+  return row === undefined ? undefined : toRun(row);
+}
+
+/** The latest run of every list, for `status`. */
+export function latestRuns(store: Store): Run[] {
+  return plainStatement<RunRow>(
+    store.db,
+    `SELECT * FROM runs WHERE id IN (SELECT max(id) FROM runs GROUP BY resource, filter)
+     ORDER BY resource, filter`,
+  )
+    .all()
+    .map(toRun);
+}
+
+function toRun(row: RunRow): Run {
+  const run: Run = {
+    id: row.id,
+    resource: row.resource,
+    filter: row.filter,
+    kind: row.kind,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at ?? undefined,
+  };
+  if (row.finished_at === null) return run;
+  return {
+    ...run,
+    fetched: row.fetched,
+    new: row.new,
+    repeats: row.repeats,
+    quarantined: row.quarantined,
+    ok: row.ok === 1,
+    ...(row.error === null ? {} : { error: row.error }),
+    ...(row.watermark === null ? {} : { watermark: row.watermark }),
+  };
+}

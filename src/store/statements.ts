@@ -1,0 +1,34 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Database } from './store.js';
+
+const cache = new WeakMap<Database, Map<string, BetterSqlite3.Statement<unknown[]>>>();
+
+/**
+ * A prepared statement, compiled once per connection. Parameters are one object of named
+ * values (`@name` in the SQL).
+ */
+export function statement<Params extends object, Row = unknown>(
+  db: Database,
+  sql: string,
+): BetterSqlite3.Statement<[Params], Row> {
+  let byText = cache.get(db);
+  if (byText === undefined) {
+    byText = new Map();
+    cache.set(db, byText);
+  }
+  let prepared = byText.get(sql);
+  if (prepared === undefined) {
+    prepared = db.prepare(sql);
+    byText.set(sql, prepared);
+  }
+  // The cache holds statements of every shape; the SQL text fixes this one's parameters and rows.
+  return prepared as unknown as BetterSqlite3.Statement<[Params], Row>;
+}
+
+/** A statement without parameters. */
+export function plainStatement<Row = unknown>(
+  db: Database,
+  sql: string,
+): BetterSqlite3.Statement<[], Row> {
+  return statement<object, Row>(db, sql) as unknown as BetterSqlite3.Statement<[], Row>;
+}

@@ -1,0 +1,33 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Clock } from '../shared/clock.js';
+
+export type Database = BetterSqlite3.Database;
+
+/**
+ * The open database with the clock its rows are stamped with. Repository functions take the
+ * Store, so no write reads the system clock behind the caller's back.
+ */
+export interface Store {
+  readonly db: Database;
+  readonly clock: Clock;
+  /** Absolute path of the database file, or `:memory:`. */
+  readonly path: string;
+  close(): void;
+}
+
+/** The current time as stored: ISO 8601 UTC, which sorts as text. */
+export function storedNow(store: Store): string {
+  return store.clock.now().toISOString();
+}
+
+/**
+ * A date-time as stored (ISO 8601 UTC), from a Date or any text Date can read. Stored times
+ * compare correctly as text only in this one form.
+ */
+export function storedTime(value: Date | string, what: string): string {
+  const time = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(time.getTime())) {
+    throw new RangeError(`${what} is not a date-time: "${String(value)}"; use ISO 8601`);
+  }
+  return time.toISOString();
+}

@@ -1,0 +1,167 @@
+import Sqlite from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SetupError } from '../../src/shared/errors.js';
+import { APPLICATION_ID, SCHEMA_VERSION, openStore, schemaVersion } from '../../src/store/index.js';
+import { FakeClock } from '../support/fakeClock.js';
+import { tempStores } from './tempStore.js';
+import type { TempStores } from './tempStore.js';
+
+const tables = [
+  'checkpoints',
+  'dead_letters',
+  'inbox_messages',
+  'lease',
+  'ledger',
+  'mirror',
+  'quarantine',
+  'queue',
+  'runs',
+  'schema_version',
+];
+
+let temp: TempStores;
+beforeEach(() => {
+  temp = tempStores();
+});
+afterEach(() => temp.cleanup());
+
+function openError(file: string): SetupError {
+  try {
+    openStore({ path: file, clock: new FakeClock() }).close();
+  } catch (error) {
+    expect(error).toBeInstanceOf(SetupError);
+    return error as SetupError;
+  }
+  throw new Error(`opening ${file} should have failed`);
+}
+
+describe('openStore on a new file', () => {
+  it('creates the folder and a 0600 database in WAL mode with synchronous=FULL', () => {
+    const store = temp.open('nested/deeper/homecare-sync.db');
+    const file = path.join(temp.folder, 'nested/deeper/homecare-sync.db');
+
+    expect(store.path).toBe(file);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(store.db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    expect(store.db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+
+    store.db.prepare("INSERT INTO lease VALUES ('x', 'y', 'z', 'w')").run();
+    expect(fs.statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
+  });
+
+  it('creates every table and records the schema version', () => {
+    const store = temp.open();
+    const names = store.db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all();
+    expect(names).toEqual(tables);
+    expect(schemaVersion(store.db)).toBe(SCHEMA_VERSION);
+  });
+
+  it('takes group and others access away from an existing database', () => {
+    temp.open().close();
+    const file = path.join(temp.folder, 'homecare-sync.db');
+    fs.chmodSync(file, 0o644);
+    temp.open();
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('openStore on an existing homecare-sync database', () => {
+  it('keeps the data and does not apply migrations again', () => {
+    const first = temp.open();
+    first.db.prepare("INSERT INTO lease VALUES ('daemon', 'host-a', 't0', 't1')").run();
+    const appliedAt = first.db.prepare('SELECT applied_at FROM schema_version').pluck().all();
+    first.close();
+
+    temp.clock.advance(60_000);
+    const second = temp.open();
+    expect(second.db.prepare('SELECT holder FROM lease').pluck().all()).toEqual(['host-a']);
+    expect(second.db.prepare('SELECT applied_at FROM schema_version').pluck().all()).toEqual(
+      appliedAt,
+    );
+  });
+
+  it('refuses a schema newer than this build knows', () => {
+    const store = temp.open();
+    store.db
+      .prepare("INSERT INTO schema_version VALUES (?, 'from the future', '2030-01-01T00:00:00Z')")
+      .run(SCHEMA_VERSION + 3);
+    store.close();
+
+    const file = path.join(temp.folder, 'homecare-sync.db');
+    expect(openError(file).message).toBe(
+      `database ${file} has schema version ${SCHEMA_VERSION + 3}, this homecare-sync knows up to ${SCHEMA_VERSION}: upgrade homecare-sync or use another file`,
+    );
+  });
+});
+
+describe('openStore refuses files that are not ours', () => {
+  it('an SQLite database of another application', () => {
+    const file = path.join(temp.folder, 'erp.db');
+    const foreign = new Sqlite(file);
+    foreign.exec("CREATE TABLE kunden (nr TEXT); INSERT INTO kunden VALUES ('K-1')");
+    foreign.close();
+
+    const error = openError(file);
+    expect(error.message).toContain(`database ${file} is not a homecare-sync database`);
+    expect(error.message).toContain('set storage.path to a new file');
+    const reopened = new Sqlite(file);
+    expect(reopened.pragma('journal_mode', { simple: true })).toBe('delete');
+    expect(reopened.pragma('application_id', { simple: true })).toBe(0);
+    reopened.close();
+  });
+
+  it('a database carrying another application id even without tables', () => {
+    const file = path.join(temp.folder, 'other.db');
+    const foreign = new Sqlite(file);
+    foreign.pragma('application_id = 1234');
+    foreign.close();
+    expect(openError(file).message).toContain('is not a homecare-sync database');
+  });
+
+  it('a file that is not SQLite at all', () => {
+    const file = path.join(temp.folder, 'notes.txt');
+    fs.writeFileSync(file, 'Lieferschein 4711\n'.repeat(200));
+    const error = openError(file);
+    expect(error.message).toBe(
+      `database ${file} is not an SQLite database or is damaged: set storage.path to another file, or restore this one from a backup`,
+    );
+    expect(error.stack).not.toContain('better-sqlite3');
+  });
+
+  it('a damaged SQLite file', () => {
+    const good = path.join(temp.folder, 'good.db');
+    const db = new Sqlite(good);
+    db.exec('CREATE TABLE t (a); INSERT INTO t VALUES (1)');
+    db.close();
+    const bytes = fs.readFileSync(good);
+    bytes.fill(0xff, 100, 120);
+    const file = path.join(temp.folder, 'damaged.db');
+    fs.writeFileSync(file, bytes);
+
+    expect(openError(file).message).toMatch(new RegExp(`^database ${file} is damaged`));
+  });
+
+  it('a path that is a folder', () => {
+    const folder = path.join(temp.folder, 'data');
+    fs.mkdirSync(folder);
+    expect(openError(folder).message).toBe(
+      `storage.path ${folder} is a folder: set storage.path to a file inside it, for example ${path.join(folder, 'homecare-sync.db')}`,
+    );
+  });
+});
+
+describe('openStore in memory', () => {
+  it('migrates a database that lives only in memory', () => {
+    const store = openStore({ path: ':memory:', clock: new FakeClock() });
+    expect(schemaVersion(store.db)).toBe(SCHEMA_VERSION);
+    store.close();
+  });
+});
