@@ -133,7 +133,8 @@ describe('openStore refuses files that are not ours', () => {
     expect(error.message).toBe(
       `database ${file} is not an SQLite database or is damaged: set storage.path to another file, or restore this one from a backup`,
     );
-    expect(error.stack).not.toContain('better-sqlite3');
+    expect(error.code).toBe('STORE_UNUSABLE');
+    expect(error.cause).toMatchObject({ code: 'SQLITE_NOTADB' });
   });
 
   it('a damaged SQLite file', () => {
