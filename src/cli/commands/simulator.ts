@@ -1,15 +1,83 @@
 import type { Command } from 'commander';
-import { notAvailableYet } from '../exit.js';
+import { isVariant, type Variant } from '../../contract/index.js';
+import { readKeysFile, startSimulator, type ApiKeyEntry } from '../../simulator/index.js';
+import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig } from '../options.js';
 
-/** Placeholder until the simulator's own command lands here; it replaces this file. */
+interface SimulatorFlags {
+  port: string;
+  host: string;
+  variant: string;
+  seed: string;
+  keys?: string;
+  controlToken: string;
+  articles?: string;
+  patients?: string;
+}
+
+function wholeNumber(flag: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number < 0) {
+    throw new CliExit(EXIT.usage, `${flag} must be a whole number of 0 or more, got "${value}"`);
+  }
+  return number;
+}
+
+function variantOf(value: string): Variant {
+  if (!isVariant(value))
+    throw new CliExit(EXIT.usage, `--variant must be A, B or C, got "${value}"`);
+  return value;
+}
+
+function sizesOf(flags: SimulatorFlags): { articles?: number; patients?: number } {
+  return {
+    ...(flags.articles === undefined
+      ? {}
+      : { articles: wholeNumber('--articles', flags.articles) }),
+    ...(flags.patients === undefined
+      ? {}
+      : { patients: wholeNumber('--patients', flags.patients) }),
+  };
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+async function runSimulator(flags: SimulatorFlags): Promise<void> {
+  const keys: ApiKeyEntry[] | undefined = flags.keys ? await readKeysFile(flags.keys) : undefined;
+  const simulator = await startSimulator({
+    variant: variantOf(flags.variant),
+    seed: wholeNumber('--seed', flags.seed),
+    port: wholeNumber('--port', flags.port),
+    host: flags.host,
+    controlToken: flags.controlToken,
+    sizes: sizesOf(flags),
+    ...(keys ? { keys } : {}),
+  });
+  process.stdout.write(`listening on ${simulator.url}\n`);
+  await untilSignal();
+  await simulator.close();
+}
+
+/** `simulator`: the platform simulator of every variant, for tests, the demo and acceptance. */
 export function simulatorCommand(): Command {
   return commandWithConfig('simulator', 'run the platform simulator (every variant) locally')
-    .option('--port <n>', 'port to listen on', '8455')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '8455')
     .option('--host <h>', 'address to listen on', '127.0.0.1')
     .option('--variant <v>', 'A | B | C', 'B')
     .option('--seed <n>', 'seed of the generated data', '1')
     .option('--keys <file>', 'YAML list of API keys {key, tenant, client, attachments}')
     .option('--control-token <t>', 'token of the /__sim control API', 'demo-control')
-    .action(notAvailableYet('the platform simulator'));
+    .option('--articles <n>', 'how many articles each tenant gets')
+    .option('--patients <n>', 'how many patients each tenant gets')
+    .action(runSimulator);
 }

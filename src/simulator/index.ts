@@ -1,0 +1,6 @@
+export { startSimulator, DEFAULT_CONTROL_TOKEN } from './server.js';
+export type { SimulatorOptions, RunningSimulator } from './server.js';
+export { DEFAULT_KEYS, readKeysFile } from './keys.js';
+export type { ApiKeyEntry } from './keys.js';
+export type { FaultSpec, Fault } from './faults.js';
+export type { RequestLogEntry } from './requestLog.js';

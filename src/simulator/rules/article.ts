@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { PRESCRIPTION_TYPE, PRESCRIPTION_TYPE_STORED_AS_DRUG } from '../../contract/index.js';
+import type { CallContext } from '../api/context.js';
+import { conflict } from '../httpError.js';
+import { asText, mergeByKind, objectsIn, type WriteRules } from './types.js';
+
+function sameUnit(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return (
+    a.quantity === b.quantity &&
+    asText(a.unit) === asText(b.unit) &&
+    asText(a.pcn) === asText(b.pcn)
+  );
+}
+
+/**
+ * Packaging units of a write, merged with the stored ones (spec document 2, PUT /article):
+ * a unit matching on quantity, unit and pcn keeps its `_id`; a stored unit the request leaves
+ * out stays, archived; a new unit gets a generated `_id`.
+ */
+export function mergePackagingUnits(stored: unknown, incoming: unknown): unknown[] {
+  const remaining = objectsIn(stored);
+  const merged: unknown[] = [];
+  for (const unit of objectsIn(incoming)) {
+    const index = remaining.findIndex((s) => sameUnit(s, unit));
+    const match = index >= 0 ? remaining.splice(index, 1)[0] : undefined;
+    merged.push({ ...unit, _id: match?._id ?? randomUUID(), archived: unit.archived ?? false });
+  }
+  return [...merged, ...remaining.map((unit) => ({ ...unit, archived: true }))];
+}
+
+function uniqueCustomerNumber(ctx: CallContext, value: unknown, ownId: unknown): void {
+  if (typeof value !== 'string' || value === '') return;
+  const existingIds = ctx.store
+    .findBy(ctx.caller.tenant, 'article', 'customerNumber', value)
+    .map((s) => s.record._id)
+    .filter((id) => id !== ownId);
+  if (existingIds.length === 0) return;
+  throw conflict(
+    `an article with customerNumber "${value}" already exists; update it instead`,
+    [`customerNumber: "${value}" is used by article ${existingIds.join(', ')}`],
+    { existingIds },
+  );
+}
+
+/** A client may send prescriptionType 6; the platform stores 0 (Drug) without complaint. */
+function storedPrescriptionType(record: Record<string, unknown>): Record<string, unknown> {
+  return record.prescriptionType === PRESCRIPTION_TYPE_STORED_AS_DRUG
+    ? { ...record, prescriptionType: PRESCRIPTION_TYPE.Drug }
+    : record;
+}
+
+export const articleRules: WriteRules = {
+  create(ctx, body) {
+    uniqueCustomerNumber(ctx, body.customerNumber, undefined);
+    return storedPrescriptionType({
+      ...body,
+      therapyIds: body.therapyIds ?? [],
+      packagingUnits: mergePackagingUnits([], body.packagingUnits),
+    });
+  },
+  change(ctx, body, stored, kind) {
+    const record = mergeByKind(body, stored, kind);
+    uniqueCustomerNumber(ctx, record.customerNumber, stored._id);
+    return storedPrescriptionType({
+      ...record,
+      therapyIds: body.therapyIds ?? stored.therapyIds ?? [],
+      packagingUnits:
+        body.packagingUnits === undefined
+          ? stored.packagingUnits
+          : mergePackagingUnits(stored.packagingUnits, body.packagingUnits),
+    });
+  },
+};

@@ -1,0 +1,46 @@
+import type { CallContext } from '../api/context.js';
+
+export type ChangeKind = 'replace' | 'update';
+
+/**
+ * A resource's own write rules. `create` shapes a create body into the record to store;
+ * `change` merges a PUT or PATCH body with the stored record. Both throw SimHttpError to refuse.
+ * Base fields are stamped afterwards by the caller.
+ */
+export interface WriteRules {
+  /** Refuses a caller before its body is read (403 for keys without the right). */
+  authorize?(ctx: CallContext): void;
+  create?(ctx: CallContext, body: Record<string, unknown>): Record<string, unknown>;
+  change?(
+    ctx: CallContext,
+    body: Record<string, unknown>,
+    stored: Record<string, unknown>,
+    kind: ChangeKind,
+  ): Record<string, unknown>;
+  /** Identifiers other than UUID v4 (attachments have opaque ones). */
+  newId?(): string;
+  /** A file a create carries, kept beside the record (attachments). */
+  file?(body: Record<string, unknown>): { contentType: string; data: Buffer };
+}
+
+/** PUT replaces the record, PATCH merges into it. */
+export function mergeByKind(
+  body: Record<string, unknown>,
+  stored: Record<string, unknown>,
+  kind: ChangeKind,
+): Record<string, unknown> {
+  return kind === 'update' ? { ...stored, ...body } : { ...body };
+}
+
+export function objectsIn(value: unknown): Array<Record<string, unknown>> {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v),
+  );
+}
+
+/** A field value as text for comparisons and messages; objects as JSON, not "[object Object]". */
+export function asText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}

@@ -1,0 +1,150 @@
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { callerOf, handleApi } from './api/dispatch.js';
+import { jsonResponse, type SimResponse } from './api/response.js';
+import { registerControlRoutes } from './control/routes.js';
+import { SimHttpError } from './httpError.js';
+import { sendResponse } from './send.js';
+import { createState, type SimulatorState, type SimulatorStateOptions } from './state.js';
+
+export interface SimulatorOptions extends SimulatorStateOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  controlToken?: string;
+  logger?: false | FastifyBaseLogger;
+}
+
+export interface RunningSimulator {
+  url: string;
+  controlToken: string;
+  state: SimulatorState;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_CONTROL_TOKEN = 'demo-control';
+const BODY_LIMIT = 64 * 1024 * 1024;
+
+function errorResponse(error: SimHttpError): SimResponse {
+  return { ...jsonResponse(error.status, error.toBody()), headers: error.headers };
+}
+
+function injectedError(status: number, retryAfter: string | undefined): SimResponse {
+  const response = jsonResponse(status, {
+    error: 'injected_fault',
+    message: `the simulator answers ${status} because a fault was injected`,
+    problems: [],
+  });
+  return retryAfter === undefined
+    ? response
+    : { ...response, headers: { 'retry-after': retryAfter } };
+}
+
+async function answer(state: SimulatorState, request: FastifyRequest, url: URL, apiKey?: string) {
+  try {
+    return await handleApi(state, state.router, callerOf(state.keys, apiKey), {
+      method: request.method,
+      pathname: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      apiKey,
+      body: request.body,
+    });
+  } catch (error) {
+    if (error instanceof SimHttpError) return errorResponse(error);
+    throw error;
+  }
+}
+
+function apiHandler(state: SimulatorState) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const url = new URL(request.url, 'http://simulator');
+    const header = request.headers['service-api-key'];
+    const apiKey = typeof header === 'string' ? header : undefined;
+    const entry = state.requests.add({
+      method: request.method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      client: (apiKey && state.keys.get(apiKey)?.client) ?? null,
+      status: null,
+      time: state.clock.now().toISOString(),
+    });
+    const effect = state.faults.take(request.method, url.pathname);
+    if (effect && effect.latencyMs > 0) await sleep(effect.latencyMs);
+    if (effect?.reset) {
+      entry.status = 0;
+      reply.hijack();
+      request.raw.socket.destroy();
+      return reply;
+    }
+    const response = effect?.error
+      ? injectedError(effect.error.status, effect.error.retryAfter)
+      : await answer(state, request, url, apiKey);
+    entry.status = response.status;
+    return sendResponse(reply, response, effect, state.clock.now());
+  };
+}
+
+function buildApp(
+  state: SimulatorState,
+  options: SimulatorOptions,
+  token: string,
+): FastifyInstance {
+  const app = Fastify(
+    options.logger
+      ? { loggerInstance: options.logger, bodyLimit: BODY_LIMIT }
+      : { logger: false, bodyLimit: BODY_LIMIT },
+  );
+  // The daemon measures clock skew from this header, so it follows the simulator's clock.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('date', state.clock.now().toUTCString());
+    return payload;
+  });
+  app.setErrorHandler((error: FastifyError | SimHttpError, _request, reply) => {
+    if (error instanceof SimHttpError) {
+      return reply.code(error.status).headers(error.headers).send(error.toBody());
+    }
+    const status = error.statusCode ?? 500;
+    const word = status < 500 ? 'bad_request' : 'internal_error';
+    return reply.code(status).send({ error: word, message: error.message, problems: [] });
+  });
+  void app.register(
+    (scope, _opts, done) => {
+      registerControlRoutes(scope, state, token);
+      done();
+    },
+    { prefix: '/__sim' },
+  );
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/*',
+    handler: apiHandler(state),
+  });
+  return app;
+}
+
+/** Starts the platform simulator for one variant; tests use port 0, the CLI 8455. */
+export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
+  const state = createState(options);
+  const controlToken = options.controlToken ?? DEFAULT_CONTROL_TOKEN;
+  const app = buildApp(state, options, controlToken);
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 0, host });
+  const { port } = app.server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    controlToken,
+    state,
+    close: async () => {
+      await app.close();
+      state.store.close();
+    },
+  };
+}

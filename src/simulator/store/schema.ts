@@ -1,0 +1,47 @@
+import Database from 'better-sqlite3';
+
+/**
+ * One table for every resource of every tenant. The columns beside `json` are what lists and
+ * look-ups filter on, each behind an index, so a list of 100,000 articles is an index range
+ * and a look-up by customerNumber or salesId is one seek.
+ */
+const SCHEMA = `
+CREATE TABLE records (
+  tenant TEXT NOT NULL,
+  resource TEXT NOT NULL,
+  id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  timestamp TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  archived INTEGER NOT NULL,
+  status_class TEXT,
+  customer_number TEXT,
+  sales_id TEXT,
+  customer_id TEXT,
+  serial_number TEXT,
+  patient_id TEXT,
+  acknowledged INTEGER NOT NULL,
+  changed_by_client TEXT,
+  json TEXT NOT NULL,
+  PRIMARY KEY (tenant, resource, id)
+) WITHOUT ROWID;
+CREATE INDEX records_list ON records (tenant, resource, archived, timestamp, id);
+CREATE INDEX records_status ON records (tenant, resource, archived, status_class, timestamp, id);
+CREATE INDEX records_customer_number ON records (tenant, resource, customer_number);
+CREATE INDEX records_sales_id ON records (tenant, resource, sales_id);
+CREATE INDEX records_customer_id ON records (tenant, resource, customer_id);
+CREATE INDEX records_patient_id ON records (tenant, resource, patient_id, timestamp, id);
+CREATE TABLE files (
+  tenant TEXT NOT NULL,
+  id TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (tenant, id)
+);
+`;
+
+export function openSimulatorDatabase(): Database.Database {
+  const db = new Database(':memory:');
+  db.exec(SCHEMA);
+  return db;
+}
