@@ -1,0 +1,10 @@
+export {
+  createRestAdapter,
+  idempotencyKey,
+  requestBody,
+  NOT_SENT_REASON,
+  type RestAdapterDeps,
+} from './restAdapter.js';
+export { outcomeOfAnswer, outcomeOfFailure, type Attempt, type ErpAnswer } from './outcome.js';
+export { checkRestOptions } from './checks.js';
+export * from './options.js';

@@ -1,0 +1,107 @@
+import type { Logger } from '../../log/index.js';
+import type { Clock } from '../../shared/clock.js';
+import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../adapter.js';
+import { authHeaders, secretsOf } from './auth.js';
+import { checkRestOptions } from './checks.js';
+import { DEFAULT_REST_TIMEOUT_MS, type RestAdapterOptions } from './options.js';
+import { outcomeOfAnswer, outcomeOfFailure, type Attempt } from './outcome.js';
+import { createErpAgent, sendToErp, type ErpRequest } from './send.js';
+import { expandUrl, shownUrl, targetOf } from './urls.js';
+
+export interface RestAdapterDeps {
+  clock: Clock;
+  logger?: Logger;
+}
+
+export const NOT_SENT_REASON = 'not sent: an earlier record of this batch must be retried first';
+
+/** The key a real idempotent ERP de-duplicates on: one per record version. */
+export function idempotencyKey(item: OutboundRecord): string {
+  return `${item.resource}:${item.id}:${item.version}`;
+}
+
+/** The enriched record, with its binary companions inlined as base64. */
+export function requestBody(item: OutboundRecord): string {
+  if (item.files === undefined || item.files.length === 0) return JSON.stringify(item.record);
+  const files = item.files.map((file) => ({
+    suffix: file.suffix,
+    contentType: file.contentType,
+    data: Buffer.from(file.data).toString('base64'),
+  }));
+  return JSON.stringify({ ...item.record, files });
+}
+
+/**
+ * The REST ERP adapter: each record version is its own request, carrying an idempotency key,
+ * so a record sent again after a crash or a lost answer is not doubled by an ERP that honours
+ * the key. Records of a batch go one at a time, in order; the first that must be retried holds
+ * back the rest, so the ERP never sees a later version of an entity before an earlier one.
+ */
+export function createRestAdapter(options: RestAdapterOptions, deps: RestAdapterDeps): ErpAdapter {
+  checkRestOptions(options);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REST_TIMEOUT_MS;
+  const agent = createErpAgent(timeoutMs);
+  const secrets = secretsOf(options.auth);
+  const credentials = authHeaders(options.auth);
+
+  async function deliverOne(item: OutboundRecord): Promise<DeliveryOutcome> {
+    const target = targetOf(options, item.resource);
+    const attempt: Attempt = {
+      resource: item.resource,
+      id: item.id,
+      version: item.version,
+      label: target.method,
+      secrets,
+      targetPath: `erp.rest.resources.${item.resource}`,
+    };
+    try {
+      const values = { resource: item.resource, _id: item.id, version: item.version };
+      const url = expandUrl(options.baseUrl, target.template, values);
+      attempt.label = `${target.method} ${shownUrl(url)}`;
+      const erpRequest: ErpRequest = {
+        method: target.method,
+        url,
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'idempotency-key': idempotencyKey(item),
+          ...credentials,
+        },
+        body: requestBody(item),
+      };
+      const answer = await sendToErp(agent, erpRequest);
+      return outcomeOfAnswer(attempt, answer, deps.clock.now());
+    } catch (error) {
+      return outcomeOfFailure(attempt, error, timeoutMs);
+    }
+  }
+
+  function report(item: OutboundRecord, outcome: DeliveryOutcome, runId: string): void {
+    const where = { resource: item.resource, id: item.id, version: item.version, runId };
+    if (outcome.status === 'delivered') deps.logger?.debug(where, 'record delivered to the ERP');
+    else deps.logger?.warn({ ...where, outcome: outcome.status }, outcome.reason);
+  }
+
+  async function deliver(batch: readonly OutboundRecord[], runId: string) {
+    const outcomes: DeliveryOutcome[] = [];
+    let holding: Extract<DeliveryOutcome, { status: 'retry' }> | undefined;
+    for (const item of batch) {
+      if (holding !== undefined) {
+        const wait = holding.retryAfterMs;
+        outcomes.push({
+          status: 'retry',
+          reason: NOT_SENT_REASON,
+          ...(wait === undefined ? {} : { retryAfterMs: wait }),
+        });
+        continue;
+      }
+      const outcome = await deliverOne(item);
+      report(item, outcome, runId);
+      if (outcome.status === 'retry') holding = outcome;
+      outcomes.push(outcome);
+    }
+    return outcomes;
+  }
+
+  return { name: 'rest', deliver, close: () => agent.close() };
+}
