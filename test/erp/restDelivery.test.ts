@@ -132,6 +132,16 @@ describe('REST adapter: an ERP that fails', () => {
     expect(erp.requests).toHaveLength(1);
   });
 
+  it('rejects a record whose id cannot travel in a header, without sending it', async () => {
+    const erp = await fakeErp();
+    const adapter = restAdapter({ baseUrl: erp.url });
+
+    const outcomes = await adapter.deliver([order('o-1\r\nX-Evil: 1'), order('o-2')], 'run-1');
+
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'delivered']);
+    expect(erp.requests).toHaveLength(1);
+  });
+
   it('retries when nothing listens at the ERP address', async () => {
     const erp = await fakeErp();
     const url = erp.url;

@@ -1,11 +1,12 @@
 import type { Logger } from '../../log/index.js';
 import type { Clock } from '../../shared/clock.js';
+import { errorMessage } from '../../shared/errors.js';
 import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../adapter.js';
 import { authHeaders, secretsOf } from './auth.js';
 import { checkRestOptions } from './checks.js';
 import { DEFAULT_REST_TIMEOUT_MS, type RestAdapterOptions } from './options.js';
 import { outcomeOfAnswer, outcomeOfFailure, type Attempt } from './outcome.js';
-import { createErpAgent, sendToErp, type ErpRequest } from './send.js';
+import { createErpAgent, sendToErp } from './send.js';
 import { expandUrl, shownUrl, targetOf } from './urls.js';
 
 export interface RestAdapterDeps {
@@ -46,29 +47,35 @@ export function createRestAdapter(options: RestAdapterOptions, deps: RestAdapter
 
   async function deliverOne(item: OutboundRecord): Promise<DeliveryOutcome> {
     const target = targetOf(options, item.resource);
+    const targetPath = `erp.rest.resources.${item.resource}`;
+    let url: URL;
+    try {
+      url = expandUrl(options.baseUrl, target.template, {
+        resource: item.resource,
+        _id: item.id,
+        version: item.version,
+      });
+    } catch (error) {
+      const what = `${item.resource} ${item.id} (version ${item.version})`;
+      const reason = `${what}: no URL can be made from ${targetPath}.url (${errorMessage(error)}); fix the template`;
+      return { status: 'rejected', reason };
+    }
     const attempt: Attempt = {
       resource: item.resource,
       id: item.id,
       version: item.version,
-      label: target.method,
+      label: `${target.method} ${shownUrl(url)}`,
       secrets,
-      targetPath: `erp.rest.resources.${item.resource}`,
+      targetPath,
+    };
+    const headers = {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'idempotency-key': idempotencyKey(item),
+      ...credentials,
     };
     try {
-      const values = { resource: item.resource, _id: item.id, version: item.version };
-      const url = expandUrl(options.baseUrl, target.template, values);
-      attempt.label = `${target.method} ${shownUrl(url)}`;
-      const erpRequest: ErpRequest = {
-        method: target.method,
-        url,
-        headers: {
-          accept: 'application/json',
-          'content-type': 'application/json',
-          'idempotency-key': idempotencyKey(item),
-          ...credentials,
-        },
-        body: requestBody(item),
-      };
+      const erpRequest = { method: target.method, url, headers, body: requestBody(item) };
       const answer = await sendToErp(agent, erpRequest);
       return outcomeOfAnswer(attempt, answer, deps.clock.now());
     } catch (error) {
