@@ -32,7 +32,9 @@ export const nonEmpty = z.string().min(1, 'must not be empty');
 export const httpUrl = z.url({
   protocol: /^https?$/,
   error: (issue) =>
-    `expected an http:// or https:// URL, got ${JSON.stringify(issue.input) ?? 'nothing'}`,
+    issue.input === undefined
+      ? undefined
+      : `expected an http:// or https:// URL, got ${JSON.stringify(issue.input)}`,
 });
 
 /** A path on the platform such as `/postalCode`; `withId` requires the `{id}` placeholder. */

@@ -21,7 +21,9 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   const got = describe(issue.input);
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'required' : `expected ${issue.expected}, got ${got}`;
+      if (issue.input !== undefined) return `expected ${issue.expected}, got ${got}`;
+      // A schema may say how to give a required key; zod's own wording starts "Invalid input".
+      return issue.message.startsWith('Invalid input') ? 'required' : issue.message;
     case 'invalid_value':
       return `expected ${oneOf(issue.values.map((v) => String(v)))}, got ${got}`;
     case 'too_small':

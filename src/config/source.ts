@@ -64,9 +64,15 @@ interface YamlIssue {
   linePos?: [{ line: number; col: number }] | [{ line: number; col: number }, unknown];
 }
 
+/** One problem per line: the yaml package often reports a single slip as several errors. */
 function yamlProblems(errors: readonly YamlIssue[], text: string, shown: string): string[] {
   const lines = text.split('\n');
-  return errors.map((error) => {
+  const firstPerLine = errors.filter(
+    (error, i) =>
+      error.linePos === undefined ||
+      errors.findIndex((other) => other.linePos?.[0].line === error.linePos?.[0].line) === i,
+  );
+  return firstPerLine.map((error) => {
     const position = error.linePos?.[0];
     const what = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
     if (position === undefined) return `${shown}: invalid YAML: ${what}`;

@@ -1,0 +1,133 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCli } from '../support/cli.js';
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'homecare-sync-cli-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('config check', () => {
+  it('prints the effective config with the API key masked and exits 0', async () => {
+    const result = await runCli(['config', 'check', '-c', 'config/example.yaml'], {
+      env: { HOMECARE_API_KEY: 'live-key-5c1b9e' },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('live-key-5c1b9e');
+    const printed = parse(result.stdout) as {
+      platform: { apiKey: string; variant: string };
+      retry: { maxAttempts: number };
+    };
+    expect(printed.platform).toMatchObject({ apiKey: '***', variant: 'B' });
+    expect(printed.retry.maxAttempts).toBe(12);
+  });
+
+  it('exits 1 naming HOMECARE_API_KEY when it is not set', async () => {
+    const result = await runCli(['config', 'check', '--config', 'config/example.yaml']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'config config/example.yaml has 1 problem(s):\n' +
+        '  platform.apiKey: environment variable HOMECARE_API_KEY is not set; set it, or give a default with ${HOMECARE_API_KEY:-value}\n',
+    );
+  });
+
+  it('lists every problem on its own line, without a stack trace', async () => {
+    await writeFile(
+      join(dir, 'broken.yaml'),
+      'platform:\n  baseUrl: nope\n  apiKey: k\n  variant: D\nqueue: { concurrency: 0 }\n',
+    );
+    const result = await runCli(['config', 'check'], {
+      cwd: dir,
+      env: { HOMECARE_SYNC_CONFIG: 'broken.yaml' },
+    });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toEqual([
+      'config broken.yaml has 3 problem(s):',
+      '  platform.baseUrl: expected an http:// or https:// URL, got "nope"',
+      '  platform.variant: expected A, B or C, got "D"',
+      '  queue.concurrency: must be at least 1, got number 0',
+    ]);
+    expect(result.stderr).not.toMatch(/\bat .*\.ts:\d+/);
+  });
+
+  it('looks for ./config/homecare-sync.yaml by default and says how to point elsewhere', async () => {
+    const result = await runCli(['config', 'check'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'config/homecare-sync.yaml: the file does not exist (the default; pass -c <file> or set HOMECARE_SYNC_CONFIG)',
+    );
+  });
+
+  it('accepts the demo config as it ships', async () => {
+    const result = await runCli(['config', 'check', '-c', 'config/demo.yaml']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(parse(result.stdout)).toMatchObject({
+      platform: { baseUrl: 'http://127.0.0.1:8455', variant: 'B', apiKey: '***' },
+      storage: { path: './data/demo.db' },
+      erp: { adapter: 'file', file: { outbox: './data/erp/outbox' } },
+    });
+  });
+});
+
+describe('usage and exit codes', () => {
+  it.each([
+    [['frobnicate']],
+    [['status', '--bogus']],
+    [['queue', 'show']],
+    [['queue', 'retry']],
+    [['queue', 'retry', 'job-1', '--all-dead']],
+    [['checkpoint', 'reset', 'orders']],
+    [['checkpoint', 'reset', 'article', '--to', 'yesterday']],
+  ])('exits 2 on a usage error: %j', async (args) => {
+    const result = await runCli(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: /);
+    expect(result.stdout).toBe('');
+  });
+
+  it.each([
+    [['run'], 'the daemon (run)'],
+    [['sync', 'singleOrder', '--once'], 'one-off sync (sync)'],
+    [['status', '--json'], 'status'],
+    [['queue', 'list', '--dead'], 'queue list'],
+    [['queue', 'retry', '--all-dead'], 'queue retry'],
+    [['checkpoint', 'reset', 'article', '--to', '2024-05-01T00:00:00Z'], 'checkpoint reset'],
+    [['demo'], 'the local demo (demo)'],
+  ])('says %j is not available yet and exits 2', async (args, what) => {
+    const result = await runCli(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`not available yet: ${what}\n`);
+    expect(result.stdout).toBe('');
+  });
+
+  it('prints help on stdout and exits 0', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    for (const command of [
+      'run',
+      'sync',
+      'status',
+      'queue',
+      'checkpoint',
+      'config',
+      'simulator',
+      'demo',
+    ]) {
+      expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    }
+    const sub = await runCli(['queue', 'retry', '--help']);
+    expect(sub.code).toBe(0);
+    expect(sub.stdout).toContain('-c, --config <file>');
+    expect(sub.stdout).toContain('--all-dead');
+  });
+});

@@ -1,0 +1,286 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { SetupError } from '../../src/shared/errors.js';
+import { MINIMAL, useTempDir } from './tempDir.js';
+
+const dir = useTempDir();
+
+async function load(yaml: string, env: Record<string, string> = {}) {
+  await dir.write('config.yaml', yaml);
+  return loadConfig({ path: 'config.yaml', env, cwd: dir.path() });
+}
+
+/** The problems a failing load reports; fails the test when the load succeeds. */
+async function problems(yaml: string, env: Record<string, string> = {}): Promise<string[]> {
+  try {
+    await load(yaml, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toBeInstanceOf(SetupError);
+    return [...(error as ConfigError).problems];
+  }
+  throw new Error('expected the config to be refused');
+}
+
+describe('loadConfig defaults', () => {
+  it('fills in every default around the required keys', async () => {
+    const { config, source } = await load(MINIMAL);
+    expect(source).toBe(join(dir.path(), 'config.yaml'));
+    expect(config.platform).toEqual({
+      baseUrl: 'https://platform.example/api',
+      apiKey: 'key-123',
+      variant: 'B',
+      timeoutMs: 30_000,
+      concurrency: 4,
+      paths: { postalCode: '/postalCode', attachmentDownload: '/attachment/{id}' },
+    });
+    expect(config.storage.path).toBe('./data/homecare-sync.db');
+    expect(config.sync).toEqual({
+      overlapSeconds: 120,
+      createdLookbackDays: 30,
+      jitterSeconds: 10,
+      reconcile: { enabled: true, schedule: '30 2 * * *', days: 7 },
+      resources: {},
+    });
+    expect(config.erp).toEqual({
+      adapter: 'file',
+      file: {
+        outbox: './erp/outbox',
+        inbox: './erp/inbox',
+        format: 'json',
+        doneMarker: false,
+        minFileAgeMs: 2_000,
+      },
+    });
+    expect(config.retry).toEqual({ maxAttempts: 12, baseDelayMs: 1_000, maxDelayMs: 900_000 });
+    expect(config.queue).toEqual({ concurrency: 4 });
+    expect(config.http).toEqual({ enabled: true, host: '127.0.0.1', port: 9464 });
+    expect(config.log).toEqual({ level: 'info' });
+  });
+
+  it('keeps what the file says over the defaults', async () => {
+    const { config } = await load(`${MINIMAL}
+  paths: { postalCode: /plz }
+sync:
+  resources:
+    singleOrder: { schedule: "*/2 * * * *", statuses: [created] }
+    article: { enabled: false }
+log: { level: debug }
+`);
+    expect(config.platform.paths).toEqual({
+      postalCode: '/plz',
+      attachmentDownload: '/attachment/{id}',
+    });
+    expect(config.sync.resources.singleOrder).toEqual({
+      schedule: '*/2 * * * *',
+      statuses: ['created'],
+    });
+    expect(config.sync.resources.article).toEqual({ enabled: false });
+    expect(config.log.level).toBe('debug');
+  });
+});
+
+describe('environment substitution', () => {
+  it('replaces ${VAR} and ${VAR:-default} in every string value', async () => {
+    const { config } = await load(
+      `
+platform:
+  baseUrl: \${BASE:-https://fallback.example}/api
+  apiKey: \${KEY}
+  variant: \${VARIANT:-C}
+storage: { path: "\${DATA}/x.db" }
+http: { port: "\${PORT:-9000}", enabled: "\${HTTP_ON:-false}" }
+`,
+      { KEY: 'from-env', DATA: '/var/lib/hs', VARIANT: '' },
+    );
+    expect(config.platform.baseUrl).toBe('https://fallback.example/api');
+    expect(config.platform.apiKey).toBe('from-env');
+    expect(config.platform.variant).toBe('C');
+    expect(config.storage.path).toBe('/var/lib/hs/x.db');
+    expect(config.http.port).toBe(9000);
+    expect(config.http.enabled).toBe(false);
+  });
+
+  it('keeps $${ as a literal ${', async () => {
+    const { config } = await load(MINIMAL.replace('key-123', () => 'a$${b}c'));
+    expect(config.platform.apiKey).toBe('a${b}c');
+  });
+
+  it('names the unset variable and the config path that uses it', async () => {
+    const found = await problems(MINIMAL.replace('key-123', '${HOMECARE_API_KEY}'));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^platform\.apiKey: environment variable HOMECARE_API_KEY is not set/);
+  });
+
+  it('reports an unset variable in a number once, not again as a wrong type', async () => {
+    const found = await problems(`${MINIMAL}http:\n  port: \${HTTP_PORT}\n`);
+    expect(found).toEqual([
+      expect.stringMatching(/^http\.port: environment variable HTTP_PORT is not set/),
+    ]);
+  });
+
+  it('refuses a reference that is not closed or not a name', async () => {
+    const found = await problems(
+      `${MINIMAL}storage: { path: "\${DATA" }\nlog: { level: "\${1x}" }\n`,
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^storage\.path: "\$\{" without a closing "\}"/),
+      expect.stringMatching(/^log\.level: "\$\{1x\}" is not a variable reference/),
+    ]);
+  });
+});
+
+describe('secret files', () => {
+  it('reads apiKeyFile, tokenFile and passwordFile, trimming the trailing newline', async () => {
+    await dir.write('api.key', 'from-file\n');
+    await dir.write('http.token', 'http-secret\r\n');
+    await dir.write('erp.password', 'erp-pass\n');
+    const { config } = await load(`
+platform: { baseUrl: "https://p.example", apiKeyFile: api.key, variant: A }
+http: { tokenFile: ${join(dir.path(), 'http.token')} }
+erp:
+  rest:
+    baseUrl: http://erp.local
+    auth: { type: basic, username: sync, passwordFile: erp.password }
+`);
+    expect(config.platform.apiKey).toBe('from-file');
+    expect(config.platform.apiKeyFile).toBe('api.key');
+    expect(config.http.token).toBe('http-secret');
+    expect(config.erp.rest?.auth?.password).toBe('erp-pass');
+  });
+
+  it('names the key and the file when the file is missing', async () => {
+    const found = await problems(`
+platform: { baseUrl: "https://p.example", apiKeyFile: /run/secrets/nope, variant: A }
+`);
+    expect(found).toEqual([
+      'platform.apiKey: cannot read platform.apiKeyFile /run/secrets/nope: the file does not exist; mount the secret there',
+    ]);
+  });
+
+  it('refuses a value and its file together', async () => {
+    await dir.write('token', 'x\n');
+    const found = await problems(`${MINIMAL}http: { token: abc, tokenFile: token }\n`);
+    expect(found).toEqual(['http.token: give either token or tokenFile, not both']);
+  });
+
+  it('refuses an empty secret file', async () => {
+    await dir.write('api.key', '\n');
+    const found = await problems(`
+platform: { baseUrl: "https://p.example", apiKeyFile: api.key, variant: A }
+`);
+    expect(found).toEqual([expect.stringContaining('api.key: the file is empty')]);
+  });
+});
+
+describe('schema problems', () => {
+  it('names an unknown key and lists the valid ones', async () => {
+    const found = await problems(`${MINIMAL}  timeout: 5\n`);
+    expect(found).toEqual([
+      expect.stringMatching(/^platform\.timeout: unknown key; valid keys here: baseUrl, apiKey,/),
+    ]);
+  });
+
+  it('says what type was expected and what was found', async () => {
+    const found = await problems(`${MINIMAL}  concurrency: many\nretry: { maxAttempts: [1] }\n`);
+    expect(found).toEqual([
+      'platform.concurrency: expected number, got "many"',
+      'retry.maxAttempts: expected number, got a list',
+    ]);
+  });
+
+  it('lists all three mistakes of one file at once', async () => {
+    const found = await problems(`
+platform:
+  baseUrl: ftp://platform.example
+  apiKey: k
+  variant: D
+storage: { path: ./x.db, size: 3 }
+`);
+    expect(found).toEqual([
+      'platform.baseUrl: expected an http:// or https:// URL, got "ftp://platform.example"',
+      'platform.variant: expected A, B or C, got "D"',
+      expect.stringMatching(/^storage\.size: unknown key/),
+    ]);
+  });
+
+  it('requires the platform keys', async () => {
+    const found = await problems('platform: { variant: B }\nlog: { level: info }\n');
+    expect(found).toEqual([
+      'platform.baseUrl: required',
+      'platform.apiKey: required: set platform.apiKey, or platform.apiKeyFile to read it from a file',
+    ]);
+  });
+
+  it('refuses a bad cron expression with the reason', async () => {
+    const found = await problems(
+      `${MINIMAL}sync:\n  resources:\n    article: { schedule: "61 * * * *" }\n`,
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^sync\.resources\.article\.schedule: "61 \* \* \* \*" is not a valid cron expression \(61 is a invalid expression for minute\)/,
+      ),
+    ]);
+  });
+
+  it('refuses an unknown resource name, listing the valid ones', async () => {
+    const found = await problems(`${MINIMAL}sync:\n  resources:\n    orders: { enabled: true }\n`);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^sync\.resources\.orders: unknown key; valid keys here: patient, /);
+    expect(found[0]).toContain('singleOrder');
+  });
+
+  it('refuses a status the resource has no filter for', async () => {
+    const found = await problems(
+      `${MINIMAL}sync:\n  resources:\n    singleOrder: { statuses: [created, shipped] }\n    patient: { statuses: [created] }\n`,
+    );
+    expect(found).toHaveLength(2);
+    expect(found).toContain(
+      'sync.resources.singleOrder.statuses[1]: expected created, transmitted, updated or archived, got "shipped"',
+    );
+    expect(found).toContainEqual(
+      expect.stringMatching(/^sync\.resources\.patient\.statuses: patient has no status filter/),
+    );
+  });
+
+  it('refuses a resource the variant does not list, and statuses it does not filter by', async () => {
+    const found = await problems(`
+platform: { baseUrl: "https://p.example", apiKey: k, variant: A }
+sync:
+  resources:
+    erpOrder: { schedule: "*/5 * * * *" }
+    article: { statuses: [created] }
+    productGroup: { enabled: false }
+`);
+    expect(found).toEqual([
+      'sync.resources.erpOrder: variant A offers no list of erpOrder (only variant B, C does); remove it or set enabled: false',
+      'sync.resources.article.statuses: variant A lists article without a status filter; remove statuses',
+    ]);
+  });
+
+  it('asks for everything the REST adapter needs at once', async () => {
+    const found = await problems(
+      `${MINIMAL}erp:\n  adapter: rest\n  rest: { auth: { type: header, token: t } }\n`,
+    );
+    expect(found).toEqual([
+      'erp.rest.auth.header: required for auth type header: set header',
+      'erp.rest.baseUrl: required when erp.adapter is rest: the URL the ERP takes records at',
+      expect.stringMatching(/^http\.token: required when erp\.adapter is rest/),
+    ]);
+  });
+
+  it('asks for the HTTP token the ERP reports back with', async () => {
+    const found = await problems(
+      `${MINIMAL}erp:\n  adapter: rest\n  rest: { baseUrl: "http://erp.local" }\n`,
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^http\.token: required when erp\.adapter is rest/),
+    ]);
+  });
+
+  it('checks that caFile is a file', async () => {
+    const found = await problems(`${MINIMAL}  caFile: ./ca.pem\n`);
+    expect(found).toEqual(['platform.caFile: ./ca.pem is not a file; give the path of a PEM file']);
+  });
+});

@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+/** By URL, so the loader is found from any working directory (tests run in temp folders). */
+const TSX_LOADER = pathToFileURL(`${REPO_ROOT}node_modules/tsx/dist/loader.mjs`).href;
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunCliOptions {
+  /** The child's whole environment (PATH is added); the test runner's variables do not leak in. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Kills the child after this long; generous, only to keep a hung test from hanging CI. */
+  timeoutMs?: number;
+}
+
+/** Runs `homecare-sync <args>` from the sources, as a user would, and collects what it printed. */
+export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: { PATH: process.env['PATH'] ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: options.timeoutMs ?? 60_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
