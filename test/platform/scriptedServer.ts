@@ -87,11 +87,13 @@ export function text(status: number, body: string, headers: Record<string, strin
   };
 }
 
-/** Sends the first bytes of a list, then cuts the connection. */
-export function cutAfter(start: string): Handler {
-  return (_request, response) => {
+/** Sends the first bytes of a list, then cuts the connection (once `when` resolves, if given). */
+export function cutAfter(start: string, when?: Promise<void>): Handler {
+  return async (_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.write(start, () => setTimeout(() => response.socket?.destroy(), 20));
+    await new Promise<void>((resolve) => response.write(start, () => resolve()));
+    await (when ?? new Promise((resolve) => setTimeout(resolve, 20)));
+    response.socket?.destroy();
   };
 }
 
