@@ -10,8 +10,11 @@ type XMLBuilder = ReturnType<typeof create>;
 
 const PRODUCER = 'homecare-sync platform simulator';
 
-const text = (value: unknown): string =>
-  value === undefined || value === null ? '–' : String(value);
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value === undefined || value === null ? '–' : JSON.stringify(value);
+}
 
 function dateOf(value: unknown): Date | undefined {
   if (typeof value !== 'string') return undefined;

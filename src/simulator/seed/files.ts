@@ -2,7 +2,7 @@ import { DOCUMENT_TEMPLATES, WOUND_LOCATIONS } from './catalog/texts.js';
 import type { SeedContext } from './context.js';
 import { optional } from './pick.js';
 import type { SeedRecord } from './record.js';
-import { auditFields, dateOnly, isArchivedSlot } from './time.js';
+import { dateOnly, editorFields, isArchivedSlot } from './time.js';
 
 /**
  * Completed forms, in the list item shape (no `timestamp`; `updatedAt` is what `createdAfter`
@@ -14,8 +14,7 @@ export function* documents(ctx: SeedContext): Generator<SeedRecord> {
   for (let i = 0; i < ctx.sizes.documents; i++) {
     const template = faker.helpers.arrayElement(templates);
     const patient = faker.helpers.arrayElement(ctx.refs.patients);
-    const audit: Partial<ReturnType<typeof auditFields>> = auditFields(ctx, isArchivedSlot(i));
-    delete audit.timestamp;
+    const audit = editorFields(ctx, isArchivedSlot(i));
     const record = {
       _id: faker.string.uuid(),
       name: template.title,
@@ -44,11 +43,11 @@ export function* attachments(ctx: SeedContext): Generator<SeedRecord> {
   for (let i = 0; i < ctx.sizes.attachments; i++) {
     const kind = ATTACHMENT_KINDS[i % ATTACHMENT_KINDS.length] ?? ATTACHMENT_KINDS[0];
     const patient = faker.helpers.arrayElement(ctx.refs.patients);
-    const { timestamp, ...audit } = auditFields(ctx, isArchivedSlot(i));
+    const audit = editorFields(ctx, isArchivedSlot(i));
     const woundLocation = kind.type === 1 ? faker.helpers.arrayElement(WOUND_LOCATIONS) : undefined;
     const record = {
       _id: faker.database.mongodbObjectId(),
-      filename: `${kind.prefix}_${dateOnly(new Date(timestamp))}_${i + 1}.${kind.extension}`,
+      filename: `${kind.prefix}_${dateOnly(new Date(audit.createdAt))}_${i + 1}.${kind.extension}`,
       uploadDate: audit.createdAt,
       contentType: kind.contentType,
       authorizedPartnerInstitutions: [],

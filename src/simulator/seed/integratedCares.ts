@@ -94,6 +94,8 @@ export function* integratedCares(ctx: SeedContext): Generator<SeedRecord> {
       isMonthlyOrderActivated: true,
       aboStopped: state.ended,
       permanentExceedMaxAmount: false,
+      // Its shape depends on the care type and is not published; an empty one is valid for all.
+      calculations: {},
       seriesStatus: state.transmitted ? 1 : 0,
       status: state.ended ? CARE_PROPOSAL_STATUS.Inactive : CARE_PROPOSAL_STATUS.Active,
       proposedArticleLines: articles.map((a) => proposedLine(ctx, a, audit.timestamp, startDate)),

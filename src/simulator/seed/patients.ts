@@ -10,7 +10,7 @@ export function isNewPatientSlot(index: number): boolean {
   return index % 6 === 5;
 }
 
-function insurance(ctx: SeedContext) {
+function insurance(ctx: SeedContext, timestamp: string) {
   const { faker } = ctx;
   const payer = maybe(ctx, ctx.refs.payers, 1);
   if (!payer) return {};
@@ -29,7 +29,7 @@ function insurance(ctx: SeedContext) {
       ),
       hasNoEGKImage: false,
       hasNoCopaymentImage: !hasCopayment,
-      timestamp: ctx.now.toISOString(),
+      timestamp,
       archived: false,
     },
   };
@@ -37,7 +37,7 @@ function insurance(ctx: SeedContext) {
 
 const ROLES = ['Tochter', 'Sohn', 'Ehepartner', 'Gesetzlicher Betreuer'];
 
-function careGivers(ctx: SeedContext, lastName: string) {
+function careGivers(ctx: SeedContext, lastName: string, timestamp: string) {
   const { faker } = ctx;
   return Array.from({ length: faker.number.int({ max: 2 }) }, () => {
     const person = personOf(ctx);
@@ -52,7 +52,7 @@ function careGivers(ctx: SeedContext, lastName: string) {
       ...placeOf(ctx),
       phone: phoneOf(ctx),
       mobilePhone: mobileOf(ctx),
-      timestamp: ctx.now.toISOString(),
+      timestamp,
       archived: false,
     };
   });
@@ -79,6 +79,7 @@ export function* patients(ctx: SeedContext): Generator<SeedRecord> {
     const regionId = faker.helpers.arrayElement(refs.regionIds);
     const therapy = anyTherapy(ctx);
     const archived = isArchivedSlot(i);
+    const audit = auditFields(ctx, archived);
     const deliveryAddress = {
       gender: person.gender,
       title: 0,
@@ -101,7 +102,7 @@ export function* patients(ctx: SeedContext): Generator<SeedRecord> {
       fieldNurseId: faker.helpers.arrayElement(refs.userIds),
       additionalUserIds: [],
       regionId,
-      ...insurance(ctx),
+      ...insurance(ctx, audit.createdAt),
       ...optional('primaryDoctorId', maybe(ctx, refs.doctorIds, 0.9)),
       ...optional('nursingHomeId', maybe(ctx, refs.nursingHomeIds, 0.2)),
       ...optional('nursingServiceId', maybe(ctx, refs.nursingServiceIds, 0.4)),
@@ -121,8 +122,8 @@ export function* patients(ctx: SeedContext): Generator<SeedRecord> {
         deliveryOption: 'Standard',
       },
       careDegree: faker.number.int({ min: 1, max: 5 }),
-      careGivers: careGivers(ctx, person.lastName),
-      ...auditFields(ctx, archived),
+      careGivers: careGivers(ctx, person.lastName, audit.createdAt),
+      ...audit,
     };
     yield { resource: 'patient', record };
   }

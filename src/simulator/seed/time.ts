@@ -34,19 +34,24 @@ export function changeTimes(ctx: SeedContext, changed = ctx.faker.datatype.boole
   return { createdAt, updatedAt } satisfies ChangeTimes;
 }
 
-/**
- * The entity base fields after the record's own: `timestamp` equals `updatedAt`, editors are
- * generated users. `archived` comes from the caller so tests can count on a few.
- */
-export function auditFields(ctx: SeedContext, archived: boolean, times = changeTimes(ctx)) {
+/** Soft-delete marker and who changed the record when; editors are generated users. */
+export function editorFields(ctx: SeedContext, archived: boolean, times = changeTimes(ctx)) {
   return {
-    timestamp: times.updatedAt.toISOString(),
     archived,
     createdAt: times.createdAt.toISOString(),
     createdBy: ctx.faker.helpers.arrayElement(ctx.refs.userIds),
     updatedAt: times.updatedAt.toISOString(),
     updatedBy: ctx.faker.helpers.arrayElement(ctx.refs.userIds),
   };
+}
+
+/**
+ * The entity base fields after the record's own: `timestamp` equals `updatedAt`. `archived`
+ * comes from the caller so tests can count on a few.
+ */
+export function auditFields(ctx: SeedContext, archived: boolean, times = changeTimes(ctx)) {
+  const editors = editorFields(ctx, archived, times);
+  return { timestamp: editors.updatedAt, ...editors };
 }
 
 /** Every tenth record from the eighth on is archived: a few, and at least one from eight up. */
