@@ -18,6 +18,10 @@ export interface LedgerEntry {
   seenAt: string;
   deliveredAt: string | undefined;
   ackState: AckState;
+  /** The record of this version as pulled. */
+  json: string | undefined;
+  /** References this version waits for before it may be delivered. */
+  waitingFor: string | undefined;
 }
 
 interface LedgerRow {
@@ -29,9 +33,12 @@ interface LedgerRow {
   seen_at: string;
   delivered_at: string | null;
   ack_state: AckState;
+  json: string | null;
+  waiting_for: string | null;
 }
 
-const columns = 'seq, resource, _id, version, run_id, seen_at, delivered_at, ack_state';
+const columns =
+  'seq, resource, _id, version, run_id, seen_at, delivered_at, ack_state, json, waiting_for';
 
 /**
  * Notes that a record version was seen. True when it is new; a repeat (the overlap window, a
@@ -43,15 +50,49 @@ export function recordVersion(
   id: string,
   version: string,
   runId?: number,
+  json?: string,
 ): boolean {
   return (
     statement<Record<string, string | number | null>>(
       store.db,
-      `INSERT INTO ledger (resource, _id, version, run_id, seen_at)
-       VALUES (@resource, @id, @version, @runId, @now)
+      `INSERT INTO ledger (resource, _id, version, run_id, seen_at, json)
+       VALUES (@resource, @id, @version, @runId, @now, @json)
        ON CONFLICT (resource, _id, version) DO NOTHING`,
-    ).run({ resource, id, version, runId: runId ?? null, now: storedNow(store) }).changes === 1
+    ).run({
+      resource,
+      id,
+      version,
+      runId: runId ?? null,
+      now: storedNow(store),
+      json: json ?? null,
+    }).changes === 1
   );
+}
+
+/** Notes what a version waits for before delivery (undefined: it waits no more). */
+export function setWaitingFor(
+  store: Store,
+  resource: string,
+  id: string,
+  version: string,
+  waitingFor: string | undefined,
+): void {
+  statement<Record<string, string | null>>(
+    store.db,
+    `UPDATE ledger SET waiting_for = @waitingFor
+     WHERE resource = @resource AND _id = @id AND version = @version`,
+  ).run({ resource, id, version, waitingFor: waitingFor ?? null });
+}
+
+/** Versions held back because a reference is missing, for `status`. */
+export function waitingVersions(store: Store, limit: number): LedgerEntry[] {
+  return statement<{ limit: number }, LedgerRow>(
+    store.db,
+    `SELECT ${columns} FROM ledger
+     WHERE delivered_at IS NULL AND waiting_for IS NOT NULL ORDER BY seq LIMIT @limit`,
+  )
+    .all({ limit })
+    .map(toEntry);
 }
 
 /** Versions not yet handed to the ERP, in the order they were seen (so per entity in order). */
@@ -132,5 +173,7 @@ function toEntry(row: LedgerRow): LedgerEntry {
     seenAt: row.seen_at,
     deliveredAt: row.delivered_at ?? undefined,
     ackState: row.ack_state,
+    json: row.json ?? undefined,
+    waitingFor: row.waiting_for ?? undefined,
   };
 }

@@ -143,7 +143,20 @@ CREATE TABLE lease (
 ) STRICT;
 `;
 
-export const MIGRATIONS: readonly Migration[] = [{ name: 'initial schema', sql: initial }];
+/**
+ * The ledger keeps each version's record as pulled, so every version (not only the latest the
+ * mirror holds) can be handed to the ERP; `waiting_for` says which references a version waits
+ * for before it may go out enriched.
+ */
+const ledgerRecords = `
+ALTER TABLE ledger ADD COLUMN json TEXT CHECK (json IS NULL OR json_valid(json));
+ALTER TABLE ledger ADD COLUMN waiting_for TEXT;
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  { name: 'initial schema', sql: initial },
+  { name: 'ledger keeps each version and what it waits for', sql: ledgerRecords },
+];
 
 /** The schema version this build writes and understands. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

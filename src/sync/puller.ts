@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { checkRecord, entitySchema } from '../contract/index.js';
 import type { Clock } from '../shared/clock.js';
 import { errorMessage } from '../shared/errors.js';
@@ -32,13 +31,15 @@ export interface BatchCounts {
 /** What the puller needs from the store; the store module implements it over SQLite. */
 export interface PullStore {
   watermark(target: PullTarget): string | undefined;
+  /** Opens a run; its id goes into the ledger rows and quarantine entries it writes. */
+  startRun(target: PullTarget, mode: PullMode['kind']): number;
   /**
    * Commits one batch in one transaction: new versions into ledger and mirror (repeats are
    * no-ops), bad records into quarantine and, when `advanceTo` is given, the checkpoint.
    */
   commitBatch(
     target: PullTarget,
-    runId: string,
+    runId: number,
     records: readonly PulledRecord[],
     quarantined: readonly QuarantinedRecord[],
     advanceTo?: string,
@@ -54,7 +55,7 @@ export interface PullSource {
 }
 
 export interface PullSummary {
-  runId: string;
+  runId: number;
   resource: string;
   filter: string;
   mode: 'incremental' | 'reconcile';
@@ -98,7 +99,7 @@ export async function pullTarget(
       ? reconcileSince(source.platformNow(), mode.days)
       : pullSince(target, store.watermark(target), source.platformNow(), settings);
   const summary: PullSummary = {
-    runId: randomUUID(),
+    runId: store.startRun(target, mode.kind),
     resource: target.resource,
     filter: target.filter,
     mode: mode.kind,

@@ -1,0 +1,68 @@
+import {
+  advanceCheckpoint,
+  getCheckpoint,
+  quarantine,
+  recordRun,
+  recordVersion,
+  startRun,
+  transaction,
+  upsertMirror,
+  type Store,
+} from '../store/index.js';
+import type { PullStore, PulledRecord, QuarantinedRecord } from './puller.js';
+import type { PullTarget } from './targets.js';
+
+/** The puller's view of the SQLite store. */
+export function sqlitePullStore(store: Store): PullStore {
+  return {
+    watermark: (target) => getCheckpoint(store, target.resource, target.filter)?.watermark,
+    startRun: (target, mode) =>
+      startRun(
+        store,
+        target.resource,
+        target.filter,
+        mode === 'incremental' ? 'pull' : 'reconcile',
+      ),
+    commitBatch(
+      target: PullTarget,
+      runId,
+      records: readonly PulledRecord[],
+      bad: readonly QuarantinedRecord[],
+      advanceTo,
+    ) {
+      return transaction(store, () => {
+        let fresh = 0;
+        for (const { id, version, record } of records) {
+          const json = JSON.stringify(record);
+          if (!recordVersion(store, target.resource, id, version, runId, json)) continue;
+          fresh += 1;
+          upsertMirror(store, target.resource, { ...record, _id: id }, version);
+        }
+        for (const entry of bad) {
+          quarantine(
+            store,
+            target.resource,
+            entry.id,
+            entry.reason,
+            JSON.stringify(entry.raw) ?? 'null',
+            runId,
+          );
+        }
+        if (advanceTo !== undefined)
+          advanceCheckpoint(store, target.resource, target.filter, advanceTo);
+        return { fresh, repeats: records.length - fresh };
+      });
+    },
+    recordRun(summary) {
+      recordRun(store, summary.runId, {
+        fetched: summary.fetched,
+        new: summary.fresh,
+        repeats: summary.repeats,
+        quarantined: summary.quarantined,
+        ok: summary.ok,
+        ...(summary.error === undefined ? {} : { error: summary.error }),
+        ...(summary.watermark === undefined ? {} : { watermark: summary.watermark }),
+      });
+    },
+  };
+}

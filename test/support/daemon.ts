@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { contractFor, type Variant } from '../../src/contract/index.js';
+import { createPlatformClient, type PlatformClient } from '../../src/platform/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { sqlitePullStore } from '../../src/sync/pullStore.js';
+import { createPullRunner, type PullRunner } from '../../src/sync/runner.js';
+import { pullTargets } from '../../src/sync/targets.js';
+import { FakeClock } from './fakeClock.js';
+
+export const SIM_START = '2026-03-01T08:00:00.000Z';
+
+/** The pull side of a daemon against a simulator: real store on disk, real client, fake clock. */
+export interface PullRig {
+  clock: FakeClock;
+  store: Store;
+  client: PlatformClient;
+  runner: PullRunner;
+  close(): Promise<void>;
+}
+
+export function startPullRig(
+  simulatorUrl: string,
+  variant: Variant,
+  options: { apiKey?: string; batchSize?: number } = {},
+): PullRig {
+  const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-pull-'));
+  const clock = new FakeClock(SIM_START);
+  const store = openStore({ path: join(folder, 'sync.db'), clock });
+  const client = createPlatformClient({
+    baseUrl: simulatorUrl,
+    apiKey: options.apiKey ?? 'demo-key',
+    variant,
+    timeoutMs: 5_000,
+    concurrency: 2,
+    clock,
+    retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
+    sleep: () => Promise.resolve(),
+  });
+  const settings = {
+    overlapSeconds: 120,
+    createdLookbackDays: 30,
+    batchSize: options.batchSize ?? 500,
+  };
+  const runner = createPullRunner(
+    { store: sqlitePullStore(store), source: client, clock, settings },
+    pullTargets(contractFor(variant)),
+    pino({ enabled: false }),
+  );
+  return {
+    clock,
+    store,
+    client,
+    runner,
+    async close() {
+      await client.close();
+      store.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
