@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/index.js';
 import { SetupError } from '../shared/errors.js';
 import { checkpointCommand } from './commands/checkpoint.js';
 import { configCommand } from './commands/config.js';
@@ -76,6 +77,6 @@ function report(error: unknown, writeError: (text: string) => void): number {
 }
 
 function setupHeadline(error: SetupError): string {
-  if ('headline' in error && typeof error.headline === 'string') return error.headline;
+  if (error instanceof ConfigError) return error.headline;
   return error.problems.length > 0 ? `${error.message}:` : error.message;
 }

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { SetupError } from '../../src/shared/errors.js';
+import { MINIMAL, useTempDir } from './tempDir.js';
+
+const dir = useTempDir();
+
+async function load(yaml: string, env: Record<string, string> = {}) {
+  await dir.write('config.yaml', yaml);
+  return loadConfig({ path: 'config.yaml', env, cwd: dir.path() });
+}
+
+/** The problems a failing load reports; fails the test when the load succeeds. */
+async function problems(yaml: string, env: Record<string, string> = {}): Promise<string[]> {
+  try {
+    await load(yaml, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toBeInstanceOf(SetupError);
+    return [...(error as ConfigError).problems];
+  }
+  throw new Error('expected the config to be refused');
+}
+
+describe('schema problems', () => {
+  it('names an unknown key and lists the valid ones', async () => {
+    const found = await problems(`${MINIMAL}  timeout: 5\n`);
+    expect(found).toEqual([
+      expect.stringMatching(/^platform\.timeout: unknown key; valid keys here: baseUrl, apiKey,/),
+    ]);
+  });
+
+  it('says what type was expected and what was found', async () => {
+    const found = await problems(`${MINIMAL}  concurrency: many\nretry: { maxAttempts: [1] }\n`);
+    expect(found).toEqual([
+      'platform.concurrency: expected number, got "many"',
+      'retry.maxAttempts: expected number, got a list',
+    ]);
+  });
+
+  it('lists all three mistakes of one file at once', async () => {
+    const found = await problems(`
+platform:
+  baseUrl: ftp://platform.example
+  apiKey: k
+  variant: D
+storage: { path: ./x.db, size: 3 }
+`);
+    expect(found).toEqual([
+      'platform.baseUrl: expected an http:// or https:// URL, got "ftp://platform.example"',
+      'platform.variant: expected A, B or C, got "D"',
+      expect.stringMatching(/^storage\.size: unknown key/),
+    ]);
+  });
+
+  it('requires the platform keys', async () => {
+    const found = await problems('platform: { variant: B }\nlog: { level: info }\n');
+    expect(found).toEqual([
+      'platform.baseUrl: required',
+      'platform.apiKey: required: set platform.apiKey, or platform.apiKeyFile to read it from a file',
+    ]);
+  });
+
+  it('refuses a bad cron expression with the reason', async () => {
+    const found = await problems(
+      `${MINIMAL}sync:\n  resources:\n    article: { schedule: "61 * * * *" }\n`,
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^sync\.resources\.article\.schedule: "61 \* \* \* \*" is not a valid cron expression \(61 is a invalid expression for minute\)/,
+      ),
+    ]);
+  });
+
+  it('refuses an unknown resource name, listing the valid ones', async () => {
+    const found = await problems(`${MINIMAL}sync:\n  resources:\n    orders: { enabled: true }\n`);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^sync\.resources\.orders: unknown key; valid keys here: patient, /);
+    expect(found[0]).toContain('singleOrder');
+  });
+
+  it('refuses a status the resource has no filter for', async () => {
+    const found = await problems(
+      `${MINIMAL}sync:\n  resources:\n    singleOrder: { statuses: [created, shipped] }\n    patient: { statuses: [created] }\n`,
+    );
+    expect(found).toHaveLength(2);
+    expect(found).toContain(
+      'sync.resources.singleOrder.statuses[1]: expected created, transmitted, updated or archived, got "shipped"',
+    );
+    expect(found).toContainEqual(
+      expect.stringMatching(/^sync\.resources\.patient\.statuses: patient has no status filter/),
+    );
+  });
+
+  it('refuses a resource the variant does not list, and statuses it does not filter by', async () => {
+    const found = await problems(`
+platform: { baseUrl: "https://p.example", apiKey: k, variant: A }
+sync:
+  resources:
+    erpOrder: { schedule: "*/5 * * * *" }
+    article: { statuses: [created] }
+    productGroup: { enabled: false }
+`);
+    expect(found).toEqual([
+      'sync.resources.erpOrder: variant A offers no list of erpOrder (only variant B, C does); remove it or set enabled: false',
+      'sync.resources.article.statuses: variant A lists article without a status filter; remove statuses',
+    ]);
+  });
+
+  it('asks for everything the REST adapter needs at once', async () => {
+    const found = await problems(
+      `${MINIMAL}erp:\n  adapter: rest\n  rest: { auth: { type: header, token: t } }\n`,
+    );
+    expect(found).toEqual([
+      'erp.rest.auth.header: required for auth type header: set header',
+      'erp.rest.baseUrl: required when erp.adapter is rest: the URL the ERP takes records at',
+      expect.stringMatching(/^http\.token: required when erp\.adapter is rest/),
+    ]);
+  });
+
+  it('asks for the HTTP token the ERP reports back with', async () => {
+    const found = await problems(
+      `${MINIMAL}erp:\n  adapter: rest\n  rest: { baseUrl: "http://erp.local" }\n`,
+    );
+    expect(found).toEqual([
+      expect.stringMatching(/^http\.token: required when erp\.adapter is rest/),
+    ]);
+  });
+
+  it('checks that caFile is a file', async () => {
+    const found = await problems(`${MINIMAL}  caFile: ./ca.pem\n`);
+    expect(found).toEqual(['platform.caFile: ./ca.pem is not a file; give the path of a PEM file']);
+  });
+});
