@@ -73,3 +73,21 @@ describe('entity schemas', () => {
     });
   });
 });
+
+describe('optional fields of unknown shape', () => {
+  it('may be absent', () => {
+    const base = { _id: 'x', timestamp: '2026-01-01T00:00:00.000Z' };
+    expect(checkRecord('integratedCare', entitySchema('integratedCare'), base).ok).toBe(true);
+    const line = { _id: 'l1', articleId: 'a1' };
+    expect(
+      checkRecord('singleOrder', entitySchema('singleOrder'), {
+        ...base,
+        orderedArticleLines: [line],
+      }).ok,
+    ).toBe(true);
+    const attribute = { name: 'Größe' };
+    expect(
+      checkRecord('article', entitySchema('article'), { ...base, attributes: [attribute] }).ok,
+    ).toBe(true);
+  });
+});

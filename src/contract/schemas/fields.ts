@@ -55,7 +55,7 @@ export const attribute = obj({
   attributeTemplateId: str,
   name: str,
   dataType: num,
-  value: z.unknown(),
+  value: z.unknown().optional(),
 });
 
 export const duration = obj({ amount: num, timePeriod: num });

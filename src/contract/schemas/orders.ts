@@ -26,7 +26,7 @@ const orderedArticleLine = obj({
   quantity: num,
   deliveredQuantity: num,
   price: str,
-  attributes: z.unknown(),
+  attributes: z.unknown().optional(),
   timestamp: str,
   archived: bool,
 });
@@ -181,7 +181,7 @@ export const integratedCare = obj({
   permanentExceedMaxAmount: bool,
   seriesStatus: z.number().int().min(-3).max(5).nullish(),
   status: z.number().int().min(1).max(2).nullish(),
-  calculations: z.unknown(),
+  calculations: z.unknown().optional(),
   seriesData: list(
     obj({
       ...lineBase,
