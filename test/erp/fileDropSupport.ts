@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OutboundRecord } from '../../src/erp/adapter.js';
+import type { InboxMessage, OutboundRecord } from '../../src/erp/adapter.js';
 
 /** A fresh temp folder per test; `cleanup` removes it. */
 export async function tempFolder(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
@@ -50,5 +50,21 @@ export function singleOrder(overrides: Record<string, unknown> = {}): OutboundRe
     id: String(record._id),
     version: String(record.timestamp),
     record,
+  };
+}
+
+/** Stands in for the daemon's SQLite hand-off: remembers (name, sha256) and answers repeats. */
+export class AcceptRecorder {
+  readonly messages: InboxMessage[] = [];
+  private readonly seen = new Set<string>();
+  failWith: Error | undefined;
+
+  accept = (message: InboxMessage): Promise<'accepted' | 'repeat'> => {
+    if (this.failWith) return Promise.reject(this.failWith);
+    const key = `${message.name}\u0000${message.sha256}`;
+    if (this.seen.has(key)) return Promise.resolve('repeat');
+    this.seen.add(key);
+    this.messages.push(message);
+    return Promise.resolve('accepted');
   };
 }

@@ -1,0 +1,48 @@
+import iconv from 'iconv-lite';
+import type { InboxKind } from '../adapter.js';
+import type { CsvEncoding } from '../file/options.js';
+
+/**
+ * Why a file name is refused, or undefined. A name must stay inside its folder wherever it is
+ * later copied, so Windows separators and drive letters are refused too.
+ */
+export function fileNameProblem(name: string): string | undefined {
+  if (name === '' || name === '.' || name === '..') return `"${name}" is not a file name`;
+  if (/[/\\\0]/.test(name)) return `file name "${name}" holds a path separator`;
+  if (name.startsWith('..'))
+    return `file name "${name}" starts with "..", which points outside the folder`;
+  if (/^[A-Za-z]:/.test(name)) return `file name "${name}" looks like an absolute Windows path`;
+  return undefined;
+}
+
+export function extensionProblem(kind: InboxKind, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.json')) return undefined;
+  if (kind === 'article' && lower.endsWith('.csv')) return undefined;
+  const allowed = kind === 'article' ? '.json or .csv' : '.json';
+  return `file "${name}" does not end in ${allowed}, so it is not read as a ${kind} message`;
+}
+
+export type Decoded = { ok: true; text: string } | { ok: false; reason: string };
+
+/**
+ * The file's text. Invalid UTF-8 is an error, never silently replaced: a wrong character in a
+ * name or an article number would reach the platform. A UTF-8 byte order mark is dropped.
+ */
+export function decode(
+  bytes: Uint8Array,
+  charset: 'utf-8' | 'windows-1252' | CsvEncoding,
+): Decoded {
+  if (charset === 'windows-1252')
+    return { ok: true, text: iconv.decode(Buffer.from(bytes), 'windows-1252') };
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return {
+      ok: false,
+      reason:
+        'the file is not valid UTF-8; save it as UTF-8, or set the inbox charset to windows-1252 ' +
+        'if the ERP writes that',
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import type { CsvOptions } from '../file/options.js';
+
+export interface InboxOptions {
+  inbox: string;
+  /** Take a file only once `<file>.done` is beside it. */
+  doneMarker: boolean;
+  /** Without markers: size and mtime must stay the same over two looks this far apart. */
+  minFileAgeMs: number;
+  maxFileBytes: number;
+  /** Charset of JSON files; CSV files follow `csv.encoding`. */
+  charset: 'utf-8' | 'windows-1252';
+  csv: Pick<CsvOptions, 'delimiter' | 'quote' | 'encoding' | 'decimalComma'>;
+  /** One bad row rejects the whole article CSV file; otherwise the good rows go through. */
+  csvAllOrNothing: boolean;
+}
+
+export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {
+  doneMarker: false,
+  minFileAgeMs: 2_000,
+  maxFileBytes: 50 * 1024 * 1024,
+  charset: 'utf-8',
+  csv: { delimiter: ',', quote: '"', encoding: 'utf-8', decimalComma: false },
+  csvAllOrNothing: false,
+};

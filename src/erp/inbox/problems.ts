@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+
+/** One thing wrong with an inbox message: where (field path or CSV row) and what. */
+export interface Problem {
+  path?: string;
+  row?: number;
+  message: string;
+}
+
+export function zodProblems(error: z.ZodError): Problem[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+}
+
+/** `erpOrderedArticleLines.0.quantity: expected number`, or the bare message at the top level. */
+export function problemText(problem: Problem): string {
+  const where = [
+    problem.row === undefined ? undefined : `row ${problem.row}`,
+    problem.path === undefined || problem.path === '' ? undefined : problem.path,
+  ].filter((part) => part !== undefined);
+  return where.length === 0 ? problem.message : `${where.join(', ')}: ${problem.message}`;
+}
+
+export function uniqueProblems(problems: readonly Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = problemText(problem);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

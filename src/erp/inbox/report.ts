@@ -1,0 +1,43 @@
+import type { InboxKind } from '../adapter.js';
+import type { Problem } from './problems.js';
+
+/** What one scan did with one file. */
+export type FileResult = { kind: InboxKind; file: string } & (
+  | { status: 'accepted' | 'repeat'; accepted: number; repeat: number; movedTo: string }
+  /** An article CSV of which some rows went through; the bad rows are in `report`. */
+  | {
+      status: 'partial';
+      accepted: number;
+      repeat: number;
+      problems: Problem[];
+      movedTo: string;
+      report: string;
+    }
+  | { status: 'rejected'; reason: string; problems: Problem[]; movedTo: string; report: string }
+  /** Not complete yet; looked at again next scan. */
+  | { status: 'waiting'; reason: string }
+  /** Handing over failed (e.g. the database was busy); it stays in .processing for next scan. */
+  | { status: 'failed'; reason: string }
+);
+
+export type FileStatus = FileResult['status'];
+
+export interface ScanReport {
+  counts: Record<FileStatus, number>;
+  files: FileResult[];
+  /** Folders and files in the inbox root that are no inbox kind; each named once. */
+  unknown: string[];
+}
+
+export function scanReport(files: FileResult[], unknown: string[]): ScanReport {
+  const counts: Record<FileStatus, number> = {
+    accepted: 0,
+    repeat: 0,
+    partial: 0,
+    rejected: 0,
+    waiting: 0,
+    failed: 0,
+  };
+  for (const file of files) counts[file.status] += 1;
+  return { counts, files, unknown };
+}
