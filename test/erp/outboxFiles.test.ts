@@ -165,4 +165,29 @@ describe('file adapter: ndjson, one file per run', () => {
     const [changed] = await adapter.deliver([singleOrder({ annotation: 'x' })], 'run-7');
     expect(changed?.status).toBe('rejected');
   });
+
+  it('writes companions beside the run file, and waits with the whole run when one cannot be written', async () => {
+    const options = { ...DEFAULT_FILE_ADAPTER_OPTIONS, outbox: dir, format: 'ndjson' as const };
+    let full = true;
+    const fs: OutboxFs = {
+      ...nodeFs,
+      open: async (...args: Parameters<typeof nodeFs.open>) => {
+        if (full && String(args[0]).includes('.pdf.tmp-')) {
+          throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        }
+        return nodeFs.open(...args);
+      },
+    };
+    const adapter = await createFileAdapter(options, { clock: new FakeClock(), fs });
+    const pdf = { suffix: 'pdf', contentType: 'application/pdf', data: Buffer.from('%PDF') };
+    const batch = [{ ...singleOrder(), files: [pdf] }];
+    expect((await adapter.deliver(batch, 'run-8'))[0]?.status).toBe('retry');
+    expect(await readdir(join(dir, 'singleOrder'))).toEqual([]);
+    full = false;
+    expect(await adapter.deliver(batch, 'run-8')).toEqual([{ status: 'delivered' }]);
+    expect((await readdir(join(dir, 'singleOrder'))).sort()).toEqual([
+      `${NAME}.pdf`,
+      'singleOrder_run-8.ndjson',
+    ]);
+  });
 });
