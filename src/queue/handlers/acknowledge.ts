@@ -1,0 +1,67 @@
+import { ORDER_STATUS } from '../../contract/index.js';
+import { PermanentError } from '../../shared/errors.js';
+import { getMirror, type MirrorEntry } from '../../store/index.js';
+import type { Handler, HandlerContext, Job } from '../types.js';
+import { about } from './failures.js';
+import { checkTransition, orderLabel, patchOrder, type OrderResource } from './orders.js';
+import { requiredText } from './payload.js';
+import { remember } from './remember.js';
+
+/**
+ * Our reading of SeriesStatus, whose values the spec does not name: 0 is "not yet transmitted
+ * to the ERP", 1 is "transmitted". See docs/readme/push-back.md.
+ */
+export const SERIES_STATUS_NOT_TRANSMITTED = 0;
+export const SERIES_STATUS_TRANSMITTED = 1;
+
+function mirrored(job: Job, context: HandlerContext, resource: string, id: string): MirrorEntry {
+  const entry = getMirror(context.store, resource, id);
+  if (entry) return entry;
+  const hint = `reset the ${resource} checkpoint so it is pulled again, then retry this job`;
+  throw new PermanentError(
+    `${resource} ${id} is not in the local mirror, so it cannot be acknowledged safely; ${hint}`,
+    { resource, id, code: 'NOT_MIRRORED', hint },
+  );
+}
+
+/** Created → Transmitted once the ERP has the order; an order that left Created is done. */
+export function acknowledgeOrder(resource: OrderResource): Handler {
+  return async (job, context) => {
+    const id = requiredText(job, 'id');
+    const status = mirrored(job, context, resource, id).record.status;
+    if (typeof status === 'number' && status !== ORDER_STATUS.Created) {
+      context.logger.debug({ resource, id, status }, 'already acknowledged; nothing sent');
+      return;
+    }
+    checkTransition(resource, id, status, ORDER_STATUS.Transmitted);
+    const answer = await about(`acknowledging ${orderLabel(resource)} ${id}`, () =>
+      patchOrder(context.client, resource, id, { status: ORDER_STATUS.Transmitted }),
+    );
+    remember(context, resource, answer);
+  };
+}
+
+/** seriesStatus 0 → 1 on a care arrangement the ERP has; any other seriesStatus is left alone. */
+export const acknowledgeIntegratedCare: Handler = async (job, context) => {
+  const id = requiredText(job, 'id');
+  if (!context.contract.find('integratedCare', 'update')) {
+    const offering = context.contract.variantsOffering('integratedCare', 'update').join(' and ');
+    throw new PermanentError(
+      `integrated care ${id} cannot be acknowledged: care arrangements are read-only in platform variant ${context.contract.variant} (only ${offering} offer PATCH /integratedCare); drop this job`,
+      { resource: 'integratedCare', id, code: 'CONTRACT_REFUSAL' },
+    );
+  }
+  const seriesStatus = mirrored(job, context, 'integratedCare', id).record.seriesStatus;
+  const unset = seriesStatus === undefined || seriesStatus === null;
+  if (!unset && seriesStatus !== SERIES_STATUS_NOT_TRANSMITTED) {
+    context.logger.debug(
+      { resource: 'integratedCare', id, seriesStatus },
+      'nothing to acknowledge',
+    );
+    return;
+  }
+  const answer = await about(`acknowledging integrated care ${id}`, () =>
+    context.client.patchIntegratedCare(id, { seriesStatus: SERIES_STATUS_TRANSMITTED }),
+  );
+  remember(context, 'integratedCare', answer);
+};

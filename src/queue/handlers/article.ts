@@ -1,0 +1,65 @@
+import type { Contract } from '../../contract/index.js';
+import type { PlatformRecord } from '../../platform/index.js';
+import { PermanentError } from '../../shared/errors.js';
+import { findMirrorBy } from '../../store/index.js';
+import type { Handler, HandlerContext } from '../types.js';
+import { existingIdOf } from './duplicates.js';
+import { relabel } from './failures.js';
+import { requiredText, textOf, without, type Body } from './payload.js';
+import { remember } from './remember.js';
+
+function checkPackagingUnits(body: Body, subject: string): void {
+  const units = body.packagingUnits;
+  if (Array.isArray(units) && units.length > 0) return;
+  throw new PermanentError(
+    `${subject}: needs at least one packaging unit (packagingUnits); not sent. Add the article's packaging units in the ERP and send it again`,
+    { resource: 'article', code: 'BAD_JOB' },
+  );
+}
+
+/** Where a variant's create asks for `articleNumber` (A), it is the ERP's article number. */
+function articleBody(message: Body, contract: Contract): PlatformRecord {
+  const body = without(message, '_id');
+  const required = contract.find('article', 'create')?.detail.body?.required ?? [];
+  if (required.includes('articleNumber') && textOf(body, 'articleNumber') === undefined) {
+    return { ...body, articleNumber: body.customerNumber };
+  }
+  return body;
+}
+
+function replace(context: HandlerContext, existingId: string, body: PlatformRecord) {
+  const idKind = context.contract.find('article', 'replace')?.detail.idKind;
+  const pathId = idKind === 'customerNumber' ? String(body.customerNumber) : existingId;
+  return context.client.replaceArticle(pathId, body);
+}
+
+async function createOrReplace(context: HandlerContext, body: PlatformRecord, subject: string) {
+  try {
+    return await context.client.createArticle(body);
+  } catch (error) {
+    const existingId = existingIdOf(error, subject);
+    if (existingId === undefined) throw error;
+    context.logger.info(
+      { resource: 'article', id: existingId },
+      'customerNumber exists; sent as PUT',
+    );
+    return replace(context, existingId, body);
+  }
+}
+
+/** An article the ERP owns: PUT when its customerNumber is known, else POST (a duplicate → PUT). */
+export const pushArticle: Handler = async (job, context) => {
+  const customerNumber = requiredText(job, 'customerNumber');
+  const subject = `article customerNumber ${customerNumber}`;
+  checkPackagingUnits(job.payload, subject);
+  const body = articleBody(job.payload, context.contract);
+  const known = findMirrorBy(context.store, 'article', 'customerNumber', customerNumber)[0];
+  try {
+    const answer = known
+      ? await replace(context, known.id, body)
+      : await createOrReplace(context, body, subject);
+    remember(context, 'article', answer);
+  } catch (error) {
+    throw relabel(error, subject);
+  }
+};

@@ -1,0 +1,34 @@
+import type { PlatformRecord } from '../../platform/index.js';
+import type { Handler } from '../types.js';
+import { about } from './failures.js';
+import { textOf, without } from './payload.js';
+import { remember } from './remember.js';
+
+type ContractResource = 'contractArticleGroup' | 'insuranceContract';
+
+const LABELS: Record<ContractResource, string> = {
+  contractArticleGroup: 'contract article group',
+  insuranceContract: 'insurance contract',
+};
+
+/** Contract article groups and insurance contracts (variant A): PUT /{_id} when given, else POST. */
+export function pushContract(resource: ContractResource): Handler {
+  return async (job, context) => {
+    const id = textOf(job.payload, '_id');
+    const name = textOf(job.payload, 'name');
+    const subject = `${LABELS[resource]} ${id ?? `"${name ?? '(no name)'}"`}`;
+    const body = without(job.payload, '_id');
+    const { client } = context;
+    const send = (): Promise<PlatformRecord> => {
+      if (resource === 'contractArticleGroup') {
+        return id === undefined
+          ? client.createContractArticleGroup(body)
+          : client.replaceContractArticleGroup(id, body);
+      }
+      return id === undefined
+        ? client.createInsuranceContract(body)
+        : client.replaceInsuranceContract(id, body);
+    };
+    remember(context, resource, await about(subject, send));
+  };
+}

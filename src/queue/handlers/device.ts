@@ -1,0 +1,25 @@
+import { findMirrorBy } from '../../store/index.js';
+import type { Handler } from '../types.js';
+import { about } from './failures.js';
+import { requiredText, textOf, without } from './payload.js';
+import { withPatientId } from './patientReference.js';
+import { remember } from './remember.js';
+
+/**
+ * A device: PUT /device/{_id} when it is known by its serial number, else POST (never with
+ * `_id`). The `_id` the POST returns is mirrored with the serial number, so the next job PUTs.
+ */
+export const pushDevice: Handler = async (job, context) => {
+  const serialNumber = requiredText(job, 'serialNumber');
+  const subject = `device serialNumber ${serialNumber}`;
+  const body = await withPatientId(job, without(job.payload, '_id'), context, subject, {
+    required: true,
+  });
+  const id =
+    textOf(job.payload, '_id') ??
+    findMirrorBy(context.store, 'device', 'serialNumber', serialNumber)[0]?.id;
+  const answer = await about(subject, () =>
+    id === undefined ? context.client.createDevice(body) : context.client.replaceDevice(id, body),
+  );
+  remember(context, 'device', answer, body);
+};

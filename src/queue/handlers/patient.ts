@@ -1,0 +1,44 @@
+import type { PlatformRecord } from '../../platform/index.js';
+import type { Handler, HandlerContext } from '../types.js';
+import { existingIdOf } from './duplicates.js';
+import { relabel } from './failures.js';
+import { requiredText, STAMPED_FIELDS, textOf, without } from './payload.js';
+import { patientIdByCustomerId } from './patientReference.js';
+import { remember } from './remember.js';
+
+/**
+ * PATCH merges on the platform. A PUT replaces the whole patient, so what the ERP does not send
+ * (field nurse, doctor, care givers, ...) is taken from the platform's current record.
+ */
+async function update(context: HandlerContext, id: string, body: PlatformRecord) {
+  if (!context.contract.find('patient', 'replace')) return context.client.updatePatient(id, body);
+  const current = await context.client.getPatient(id);
+  return context.client.updatePatient(id, { ...without(current, ...STAMPED_FIELDS), ...body });
+}
+
+async function createOrUpdate(context: HandlerContext, body: PlatformRecord, subject: string) {
+  try {
+    return await context.client.createPatient(body);
+  } catch (error) {
+    const existingId = existingIdOf(error, subject);
+    if (existingId === undefined) throw error;
+    return update(context, existingId, body);
+  }
+}
+
+/** A patient with the ERP's customerId: updated when the platform knows it, else created. */
+export const pushPatient: Handler = async (job, context) => {
+  const customerId = requiredText(job, 'customerId');
+  const subject = `patient customerId ${customerId}`;
+  const body = without(job.payload, '_id');
+  try {
+    const known = textOf(job.payload, '_id') ?? (await patientIdByCustomerId(customerId, context));
+    const answer =
+      known === undefined
+        ? await createOrUpdate(context, body, subject)
+        : await update(context, known, body);
+    remember(context, 'patient', answer);
+  } catch (error) {
+    throw relabel(error, subject);
+  }
+};

@@ -1,0 +1,66 @@
+import { productGroupLevelProblem } from '../../contract/index.js';
+import { PermanentError } from '../../shared/errors.js';
+import { getMirror } from '../../store/index.js';
+import type { Handler, HandlerContext, Job } from '../types.js';
+import { about, notKnown, refusedWith } from './failures.js';
+import { requiredText, textOf, without } from './payload.js';
+import { remember } from './remember.js';
+
+async function parentTypeOf(
+  job: Job,
+  context: HandlerContext,
+  parentId: string,
+  subject: string,
+): Promise<unknown> {
+  const mirrored = getMirror(context.store, 'productGroup', parentId);
+  if (mirrored) return mirrored.record.type;
+  try {
+    return (await context.client.getProductGroup(parentId)).type;
+  } catch (error) {
+    if (!refusedWith(error, 404)) throw error;
+    throw notKnown(
+      job,
+      `${subject}: its parent product group ${parentId} is not known`,
+      'send the parent group first, or correct parentId',
+      { resource: 'productGroup', id: parentId },
+    );
+  }
+}
+
+/** The hierarchy rule (type 1 under type 0, type 2 not under type 2), checked before sending. */
+async function checkLevel(job: Job, context: HandlerContext, subject: string): Promise<void> {
+  const parentId = textOf(job.payload, 'parentId');
+  const parentType =
+    parentId === undefined ? undefined : await parentTypeOf(job, context, parentId, subject);
+  const problem = productGroupLevelProblem(
+    Number(job.payload.type),
+    typeof parentType === 'number' ? parentType : undefined,
+  );
+  if (problem === undefined) return;
+  const hint = 'correct type or parentId in the ERP and send the group again';
+  throw new PermanentError(`${subject}: on the wrong level, ${problem}; not sent. ${hint}`, {
+    resource: 'productGroup',
+    code: 'WRONG_LEVEL',
+    hint,
+  });
+}
+
+/**
+ * A product group (variant B): POST with the level checked, or PATCH /productGroup/{_id}, which
+ * can change only the name.
+ */
+export const pushProductGroup: Handler = async (job, context) => {
+  const id = textOf(job.payload, '_id');
+  const name = requiredText(job, 'name');
+  const subject = id === undefined ? `product group "${name}"` : `product group ${id}`;
+  // Where the variant has no product groups, the client's refusal says which variants do.
+  if (id === undefined && context.contract.find('productGroup', 'create')) {
+    await checkLevel(job, context, subject);
+  }
+  const answer = await about(subject, () =>
+    id === undefined
+      ? context.client.createProductGroup(without(job.payload, '_id'))
+      : context.client.patchProductGroup(id, { name }),
+  );
+  remember(context, 'productGroup', answer);
+};
