@@ -12,3 +12,5 @@ export * from './mirror.js';
 export * from './ledger.js';
 export * from './quarantine.js';
 export * from './lease.js';
+export * from './queue.js';
+export * from './deadLetters.js';

@@ -1,0 +1,141 @@
+import { PermanentError } from '../shared/errors.js';
+import type { DeadLetter, JobState, StoredJob, Store } from '../store/index.js';
+import {
+  deadLettersOf,
+  getStoredJob,
+  listStoredJobs,
+  newerJobId,
+  openDeadLetterJobIds,
+  resolveDeadLetters,
+  reviveJob,
+  transaction,
+} from '../store/index.js';
+import { isSuperseding } from './enqueue.js';
+
+/** A job as operators see it: `dropped` is a dead job whose dead letter an operator dropped. */
+export interface JobListing extends StoredJob {
+  status: JobState | 'dropped';
+}
+
+export interface JobDetails extends JobListing {
+  deadLetters: DeadLetter[];
+}
+
+const OPEN_STATES: readonly JobState[] = ['pending', 'running', 'dead'];
+
+/**
+ * Jobs still to run and dead ones whose dead letter is open, oldest first; with `dead`, only
+ * those. Done, superseded and dropped jobs stay in the database, unlisted (`getJob` shows them).
+ */
+export function listJobs(
+  store: Store,
+  options: { dead?: boolean; limit?: number } = {},
+): JobListing[] {
+  const open = new Set(openDeadLetterJobIds(store));
+  const jobs = listStoredJobs(store, options.dead === true ? ['dead'] : OPEN_STATES)
+    .map((job) => ({ ...job, status: statusOf(job, open) }))
+    .filter((job) => job.status !== 'dropped');
+  return options.limit === undefined ? jobs : jobs.slice(0, options.limit);
+}
+
+export function getJob(store: Store, id: number): JobDetails | undefined {
+  const job = getStoredJob(store, id);
+  if (job === undefined) return undefined;
+  const deadLetters = deadLettersOf(store, id);
+  const open = new Set(deadLetters.some((letter) => letter.resolvedAt === undefined) ? [id] : []);
+  return { ...job, status: statusOf(job, open), deadLetters };
+}
+
+function statusOf(job: StoredJob, openLetters: ReadonlySet<number>): JobListing['status'] {
+  return job.state === 'dead' && !openLetters.has(job.id) ? 'dropped' : job.state;
+}
+
+/**
+ * Puts a dead job back in the queue, due now, with its tries counted from zero again; its dead
+ * letter is resolved `retried`. Refused for a job that is not dead, and for a full-state job
+ * (article, patient…) a newer job of the same entity replaces: sending it would overwrite newer
+ * data on the platform with older.
+ */
+export function retryJob(store: Store, id: number): StoredJob {
+  return transaction(store, () => {
+    const job = deadJob(store, id, 'retry');
+    const newer = isSuperseding(job.kind) ? newerJobId(store, job) : undefined;
+    if (newer !== undefined) {
+      throw adminError(
+        `job ${id} (${job.kind} ${job.entityKey}) is older than job ${newer}, which replaces it; retrying it would send outdated data, so drop it: homecare-sync queue drop ${id}`,
+        id,
+        'QUEUE_JOB_REPLACED',
+      );
+    }
+    reviveJob(store, id);
+    resolveDeadLetters(store, id, 'retried');
+    return mustGet(store, id);
+  });
+}
+
+export interface RetryAllResult {
+  retried: number[];
+  /** Dead jobs left as they are, with the reason. */
+  refused: { id: number; reason: string }[];
+}
+
+/** retryJob for every job with an open dead letter. */
+export function retryAllDead(store: Store): RetryAllResult {
+  const result: RetryAllResult = { retried: [], refused: [] };
+  for (const job of listJobs(store, { dead: true })) {
+    try {
+      retryJob(store, job.id);
+      result.retried.push(job.id);
+    } catch (error) {
+      if (!(error instanceof PermanentError)) throw error;
+      result.refused.push({ id: job.id, reason: error.message });
+    }
+  }
+  return result;
+}
+
+/**
+ * Gives a dead job up: its dead letter is resolved `dropped`; the job stays in the database for
+ * the record. A job still pending or running cannot be dropped: it may be on its way to the
+ * platform, and dropping it could lose an update. It is dead-lettered after retry.maxAttempts.
+ */
+export function dropJob(store: Store, id: number): StoredJob {
+  return transaction(store, () => {
+    deadJob(store, id, 'drop');
+    resolveDeadLetters(store, id, 'dropped');
+    return mustGet(store, id);
+  });
+}
+
+function deadJob(store: Store, id: number, action: 'retry' | 'drop'): StoredJob {
+  const job = mustGet(store, id);
+  if (job.state === 'dead') return job;
+  throw adminError(notDeadMessage(job, action), id, 'QUEUE_JOB_NOT_DEAD');
+}
+
+function notDeadMessage(job: StoredJob, action: 'retry' | 'drop'): string {
+  const subject = `job ${job.id} (${job.kind} ${job.entityKey}) is ${job.state}`;
+  if (job.state === 'pending' || job.state === 'running') {
+    return action === 'retry'
+      ? `${subject}: it is still in the queue and runs on its own`
+      : `${subject}: it cannot be dropped while it may still run; after retry.maxAttempts failed tries it becomes a dead letter, which can then be dropped`;
+  }
+  if (job.state === 'superseded') {
+    return `${subject} by job ${job.supersededBy}: nothing to ${action}`;
+  }
+  return `${subject}: nothing to ${action}`;
+}
+
+function mustGet(store: Store, id: number): StoredJob {
+  const job = getStoredJob(store, id);
+  if (job !== undefined) return job;
+  throw adminError(
+    `no job ${id} in the queue; \`homecare-sync queue list\` shows the ids`,
+    id,
+    'QUEUE_JOB_NOT_FOUND',
+  );
+}
+
+function adminError(message: string, id: number, code: string): PermanentError {
+  return new PermanentError(message, { resource: 'queue', id: String(id), code });
+}

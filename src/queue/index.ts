@@ -1,0 +1,14 @@
+export * from './types.js';
+export { enqueue, isSuperseding, SUPERSEDING_KINDS, type Enqueued } from './enqueue.js';
+export { backoffMs, failureOutcome, type FailureOutcome, type RetrySettings } from './outcome.js';
+export { createQueueWorker, type QueueWorker, type QueueWorkerOptions } from './worker.js';
+export {
+  dropJob,
+  getJob,
+  listJobs,
+  retryAllDead,
+  retryJob,
+  type JobDetails,
+  type JobListing,
+  type RetryAllResult,
+} from './admin.js';

@@ -1,0 +1,135 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../log/index.js';
+import type { Clock } from '../shared/clock.js';
+import { errorMessage } from '../shared/errors.js';
+import type { Store } from '../store/index.js';
+import { claimJob, countJobs, readyJobIds, releaseRunning } from '../store/index.js';
+import type { RetrySettings } from './outcome.js';
+import { runClaimedJob, type JobRunner } from './runJob.js';
+import type { HandlerContext, HandlerRegistry } from './types.js';
+
+export interface QueueWorkerOptions {
+  store: Store;
+  handlers: HandlerRegistry;
+  context: HandlerContext;
+  clock: Clock;
+  logger: Logger;
+  /** Jobs run at once, each of a different entity (`queue.concurrency`). */
+  concurrency: number;
+  retry: RetrySettings;
+  /** In [0, 1); the back-off's jitter. */
+  random?: () => number;
+  /** How long a claimed job counts as taken (`lease_until`); shown to operators. */
+  leaseMs?: number;
+}
+
+export interface QueueWorker {
+  /** Puts jobs a dead process left `running` back to pending; call at start. Returns their ids. */
+  recover(): number[];
+  /** Runs every job ready now (one per entity), `concurrency` at once; returns how many ran. */
+  runOnce(): Promise<number>;
+  /** Passes until nothing is ready now; `waiting` counts the jobs still pending (back-off). */
+  runUntilEmpty(): Promise<{ ran: number; waiting: number }>;
+  /** Passes every `intervalMs`, and at once again after a pass that ran something. */
+  start(intervalMs: number): void;
+  /** Stops claiming, waits for the jobs running; none is left `running`. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_LEASE_MS = 10 * 60_000;
+
+export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
+  const { store, clock, logger } = options;
+  const runner: JobRunner = { ...options, random: options.random ?? Math.random };
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const inFlight = new Set<number>();
+  let stopping = false;
+  // Passes never overlap: a second caller waits for the pass under way.
+  let pass: Promise<number> = Promise.resolve(0);
+  let loop: { done: Promise<void>; abort: AbortController } | undefined;
+
+  async function runJob(id: number): Promise<boolean> {
+    const leaseUntil = new Date(clock.now().getTime() + leaseMs).toISOString();
+    const job = claimJob(store, id, leaseUntil);
+    if (job === undefined) return false;
+    inFlight.add(id);
+    try {
+      await runClaimedJob(runner, job);
+    } catch (error) {
+      // Only the store can fail here; the job stays `running` and recover() frees it at restart.
+      logger.error(
+        { jobId: id, err: error },
+        `queue: could not record the outcome of job ${id}: ${errorMessage(error)}; it runs again after a restart`,
+      );
+    } finally {
+      inFlight.delete(id);
+    }
+    return true;
+  }
+
+  async function onePass(): Promise<number> {
+    const ids = readyJobIds(store, clock.now().toISOString());
+    let next = 0;
+    let ran = 0;
+    const lane = async (): Promise<void> => {
+      for (let id = ids[next++]; id !== undefined && !stopping; id = ids[next++]) {
+        if (await runJob(id)) ran += 1;
+      }
+    };
+    const lanes = Math.min(options.concurrency, ids.length);
+    await Promise.all(Array.from({ length: lanes }, lane));
+    return ran;
+  }
+
+  function runOnce(): Promise<number> {
+    pass = pass.catch(() => 0).then(onePass);
+    return pass;
+  }
+
+  async function runUntilEmpty(): Promise<{ ran: number; waiting: number }> {
+    let ran = 0;
+    for (let last = await runOnce(); last > 0 && !stopping; last = await runOnce()) ran += last;
+    return { ran, waiting: countJobs(store, 'pending') };
+  }
+
+  async function tick(intervalMs: number, abort: AbortController): Promise<void> {
+    while (!abort.signal.aborted) {
+      let ran = 0;
+      try {
+        ran = await runOnce();
+      } catch (error) {
+        logger.error({ err: error }, `queue: pass failed: ${errorMessage(error)}; trying again`);
+      }
+      if (ran === 0) await sleep(intervalMs, undefined, { signal: abort.signal }).catch(() => {});
+    }
+  }
+
+  return {
+    recover() {
+      const released = releaseRunning(store, inFlight);
+      if (released.length > 0) {
+        logger.warn(
+          { jobIds: released },
+          `queue: ${released.length} job(s) left running by a stopped process are pending again: ${released.join(', ')}`,
+        );
+      }
+      return released;
+    },
+    runOnce,
+    runUntilEmpty,
+    start(intervalMs) {
+      if (loop !== undefined) throw new Error('queue worker: start() called twice without stop()');
+      stopping = false;
+      const abort = new AbortController();
+      loop = { abort, done: tick(intervalMs, abort) };
+    },
+    async stop() {
+      stopping = true;
+      loop?.abort.abort();
+      await loop?.done;
+      await pass.catch(() => 0);
+      loop = undefined;
+      stopping = false;
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { statement } from './statements.js';
+import type { Store } from './store.js';
+import { storedNow } from './store.js';
+
+export type DeadLetterResolution = 'retried' | 'dropped';
+
+/** One time a job went dead. Resolved by a retry or a drop, never deleted. */
+export interface DeadLetter {
+  id: number;
+  jobId: number;
+  /** What failed and what to do, naming the resource and id. */
+  reason: string;
+  httpStatus: number | undefined;
+  /** The start of the platform's answer, as received. */
+  bodyExcerpt: string | undefined;
+  deadAt: string;
+  resolvedAt: string | undefined;
+  resolution: DeadLetterResolution | undefined;
+}
+
+interface DeadLetterRow {
+  id: number;
+  job_id: number;
+  reason: string;
+  http_status: number | null;
+  body_excerpt: string | null;
+  dead_at: string;
+  resolved_at: string | null;
+  resolution: DeadLetterResolution | null;
+}
+
+export interface NewDeadLetter {
+  reason: string;
+  httpStatus?: number | undefined;
+  bodyExcerpt?: string | undefined;
+}
+
+export function addDeadLetter(store: Store, jobId: number, letter: NewDeadLetter): number {
+  return Number(
+    statement<Record<string, string | number | null>>(
+      store.db,
+      `INSERT INTO dead_letters (job_id, reason, http_status, body_excerpt, dead_at)
+       VALUES (@jobId, @reason, @httpStatus, @bodyExcerpt, @now)`,
+    ).run({
+      jobId,
+      reason: letter.reason,
+      httpStatus: letter.httpStatus ?? null,
+      bodyExcerpt: letter.bodyExcerpt ?? null,
+      now: storedNow(store),
+    }).lastInsertRowid,
+  );
+}
+
+/** Every dead letter of one job, oldest first. */
+export function deadLettersOf(store: Store, jobId: number): DeadLetter[] {
+  return statement<{ jobId: number }, DeadLetterRow>(
+    store.db,
+    `SELECT id, job_id, reason, http_status, body_excerpt, dead_at, resolved_at, resolution
+     FROM dead_letters WHERE job_id = @jobId ORDER BY id`,
+  )
+    .all({ jobId })
+    .map(toDeadLetter);
+}
+
+/** Ids of the jobs with an unresolved dead letter, oldest first. */
+export function openDeadLetterJobIds(store: Store): number[] {
+  return statement<object, { job_id: number }>(
+    store.db,
+    'SELECT DISTINCT job_id FROM dead_letters WHERE resolved_at IS NULL ORDER BY job_id',
+  )
+    .all({})
+    .map((row) => row.job_id);
+}
+
+/** Resolves the job's open dead letters; returns how many there were. */
+export function resolveDeadLetters(
+  store: Store,
+  jobId: number,
+  resolution: DeadLetterResolution,
+): number {
+  return statement<Record<string, string | number>>(
+    store.db,
+    `UPDATE dead_letters SET resolved_at = @now, resolution = @resolution
+     WHERE job_id = @jobId AND resolved_at IS NULL`,
+  ).run({ jobId, resolution, now: storedNow(store) }).changes;
+}
+
+function toDeadLetter(row: DeadLetterRow): DeadLetter {
+  return {
+    id: row.id,
+    jobId: row.job_id,
+    reason: row.reason,
+    httpStatus: row.http_status ?? undefined,
+    bodyExcerpt: row.body_excerpt ?? undefined,
+    deadAt: row.dead_at,
+    resolvedAt: row.resolved_at ?? undefined,
+    resolution: row.resolution ?? undefined,
+  };
+}
