@@ -44,12 +44,14 @@ export function createState(options: SimulatorStateOptions): SimulatorState {
     store.transaction(() => {
       store.clear();
       // Each tenant gets its own deterministic data: the first the seed, the next seed + 1, ...
+      // Only the first tenant takes the requested sizes; the others exist to prove isolation.
       tenants.forEach((tenant, index) => {
+        const sizes = index === 0 && options.sizes ? { sizes: options.sizes } : {};
         const records = generateSeed({
           seed: seed + index,
           variant: options.variant,
           now,
-          ...(options.sizes ? { sizes: options.sizes } : {}),
+          ...sizes,
         });
         for (const { resource, record } of records) {
           store.put(tenant, resource, record, { changedByClient: null, acknowledged: false });

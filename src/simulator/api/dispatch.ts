@@ -40,7 +40,11 @@ export async function handleApi(
 ): Promise<SimResponse> {
   const match = router.match(request.method, request.pathname);
   if (match.kind === 'notFound') {
-    throw notFound(`${request.pathname} is not a path of variant ${sim.variant}`);
+    throw new SimHttpError(
+      404,
+      'unknown_path',
+      `${request.pathname} is not a path of variant ${sim.variant}`,
+    );
   }
   if (match.kind === 'methodNotAllowed') {
     throw new SimHttpError(

@@ -41,6 +41,7 @@ export function objectsIn(value: unknown): Array<Record<string, unknown>> {
 
 /** A field value as text for comparisons and messages; objects as JSON, not "[object Object]". */
 export function asText(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value === undefined || value === null ? '' : JSON.stringify(value);
 }

@@ -62,6 +62,7 @@ export class RecordStore {
   private seq = 0;
   private readonly upsert: Database.Statement;
   private readonly byId: Database.Statement<[string, string, string], Row>;
+  private readonly lookups: Record<LookupField, Database.Statement<[string, string, string], Row>>;
 
   constructor() {
     this.db = openSimulatorDatabase();
@@ -72,6 +73,16 @@ export class RecordStore {
     this.byId = this.db.prepare(
       'SELECT json, changed_by_client, acknowledged FROM records WHERE tenant = ? AND resource = ? AND id = ?',
     );
+    const lookup = (field: LookupField) =>
+      this.db.prepare<[string, string, string], Row>(
+        `SELECT json, changed_by_client, acknowledged FROM records
+         WHERE tenant = ? AND resource = ? AND ${LOOKUP_COLUMN[field]} = ?`,
+      );
+    this.lookups = {
+      customerNumber: lookup('customerNumber'),
+      salesId: lookup('salesId'),
+      customerId: lookup('customerId'),
+    };
   }
 
   put(
@@ -119,13 +130,7 @@ export class RecordStore {
     field: LookupField,
     value: string,
   ): StoredRecord[] {
-    const rows = this.db
-      .prepare<[string, string, string], Row>(
-        `SELECT json, changed_by_client, acknowledged FROM records
-         WHERE tenant = ? AND resource = ? AND ${LOOKUP_COLUMN[field]} = ? ORDER BY id`,
-      )
-      .all(tenant, resource, value);
-    return rows.map(toStored);
+    return this.lookups[field].all(tenant, resource, value).map(toStored);
   }
 
   /** The records a list returns, as stored JSON text, ordered by timestamp then _id. */

@@ -22,9 +22,9 @@ CREATE TABLE records (
   patient_id TEXT,
   acknowledged INTEGER NOT NULL,
   changed_by_client TEXT,
-  json TEXT NOT NULL,
-  PRIMARY KEY (tenant, resource, id)
-) WITHOUT ROWID;
+  json TEXT NOT NULL
+);
+CREATE UNIQUE INDEX records_id ON records (tenant, resource, id);
 CREATE INDEX records_list ON records (tenant, resource, archived, timestamp, id);
 CREATE INDEX records_status ON records (tenant, resource, archived, status_class, timestamp, id);
 CREATE INDEX records_customer_number ON records (tenant, resource, customer_number);
@@ -42,6 +42,8 @@ CREATE TABLE files (
 
 export function openSimulatorDatabase(): Database.Database {
   const db = new Database(':memory:');
+  // Rows carry whole records as JSON: bigger pages keep them on fewer overflow pages.
+  db.pragma('page_size = 16384');
   db.exec(SCHEMA);
   return db;
 }
