@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { VARIANTS } from '../../src/contract/index.js';
+import { PermanentError } from '../../src/shared/errors.js';
+import { getMirror } from '../../src/store/index.js';
+import { startHandlerRig, type HandlerRig } from './handlersRig.js';
+
+let rig: HandlerRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+describe.each(VARIANTS)('acknowledgements in variant %s', (variant) => {
+  it.each(['singleOrder', 'directOrder'] as const)(
+    'moves a %s from Created to Transmitted once, and a second run sends nothing',
+    async (resource) => {
+      rig = await startHandlerRig(variant);
+      const order = await rig.platformRecord(resource, { status: 0, patientId: 'p-1' }, true);
+      const id = String(order._id);
+      const job = { resource, id, version: String(order.timestamp) };
+
+      await rig.run(`ack.${resource}`, job);
+      expect((await rig.stored(resource, id)).status).toBe(1);
+      expect(getMirror(rig.store, resource, id)?.record.status).toBe(1);
+
+      await rig.run(`ack.${resource}`, job);
+      expect(await rig.requests('PATCH', `/${resource}/`)).toHaveLength(1);
+    },
+  );
+
+  it('sends nothing for an order the mirror shows past Created', async () => {
+    rig = await startHandlerRig(variant);
+    const order = await rig.platformRecord('singleOrder', { status: 3 }, true);
+    await rig.run('ack.singleOrder', { resource: 'singleOrder', id: order._id, version: 'v' });
+    expect(await rig.requests('PATCH', '/singleOrder/')).toHaveLength(0);
+    expect((await rig.stored('singleOrder', String(order._id))).status).toBe(3);
+  });
+
+  it('refuses an order that is not in the mirror, naming it', async () => {
+    rig = await startHandlerRig(variant);
+    const order = await rig.platformRecord('singleOrder', { status: 0 });
+    const error = await rig.failure('ack.singleOrder', { resource: 'singleOrder', id: order._id });
+    expect(error).toBeInstanceOf(PermanentError);
+    expect(error.message).toContain(String(order._id));
+    expect(await rig.requests('PATCH', '/singleOrder/')).toHaveLength(0);
+  });
+});
+
+describe.each(['A', 'B'] as const)('integrated care acknowledgement in variant %s', (variant) => {
+  it('moves seriesStatus 0 to 1 once', async () => {
+    rig = await startHandlerRig(variant);
+    const patient = await rig.platformRecord('patient', { lastName: 'Test', regionId: 'r-1' });
+    const care = await rig.platformRecord(
+      'integratedCare',
+      { patientId: patient._id, therapyId: 1, seriesStatus: 0, status: 1 },
+      true,
+    );
+    const id = String(care._id);
+    await rig.run('ack.integratedCare', { resource: 'integratedCare', id, version: 'v' });
+    expect((await rig.stored('integratedCare', id)).seriesStatus).toBe(1);
+    await rig.run('ack.integratedCare', { resource: 'integratedCare', id, version: 'v' });
+    expect(await rig.requests('PATCH', '/integratedCare/')).toHaveLength(1);
+  });
+});
+
+describe('integrated care acknowledgement in variant C', () => {
+  it('is refused without a request, naming the variants that have it', async () => {
+    rig = await startHandlerRig('C');
+    const care = await rig.platformRecord('integratedCare', { seriesStatus: 0 }, true);
+    const error = await rig.failure('ack.integratedCare', {
+      resource: 'integratedCare',
+      id: care._id,
+    });
+    expect(error).toBeInstanceOf(PermanentError);
+    expect(error.message).toMatch(/read-only in platform variant C \(only A and B offer/);
+    expect(await rig.requests('PATCH', '/integratedCare/')).toHaveLength(0);
+  });
+});
