@@ -1,15 +1,49 @@
 import { z } from 'zod';
+import { RESOURCE_NAMES, type ResourceName } from '../contract/index.js';
+import { CSV_ENCODINGS, DEFAULT_CSV_OPTIONS, OUTBOX_FORMATS } from '../erp/file/options.js';
+import { DEFAULT_INBOX_OPTIONS } from '../erp/inbox/options.js';
 import { flag, httpUrl, integer, nonEmpty } from './fields.js';
 
-const ERP_FILE_FORMATS = ['json', 'ndjson', 'csv', 'xml'] as const;
 const AUTH_TYPES = ['bearer', 'basic', 'header'] as const;
 
+/** One optional entry per resource name, so an unknown name is an unknown key. */
+function perResource<T extends z.ZodType>(entry: T) {
+  return z
+    .strictObject(
+      Object.fromEntries(RESOURCE_NAMES.map((name) => [name, entry.optional()])) as {
+        [K in ResourceName]: z.ZodOptional<T>;
+      },
+    )
+    .prefault({});
+}
+
+const csv = DEFAULT_CSV_OPTIONS;
+const csvSchema = z.strictObject({
+  delimiter: z.string().length(1, 'one character, e.g. ";"').default(csv.delimiter),
+  quote: z.string().length(1, "one character, e.g. '\"'").default(csv.quote),
+  quoting: z.enum(['asNeeded', 'all']).default(csv.quoting),
+  header: flag(csv.header),
+  encoding: z.enum(CSV_ENCODINGS).default(csv.encoding),
+  decimalComma: flag(csv.decimalComma),
+  dateFormat: z.enum(['iso', 'de']).default(csv.dateFormat),
+  timeZone: nonEmpty.default(csv.timeZone),
+  lineEnding: z.enum(['lf', 'crlf']).default(csv.lineEnding),
+  columns: perResource(z.array(nonEmpty).min(1, 'list at least one column')),
+});
+
+const inbox = DEFAULT_INBOX_OPTIONS;
 const fileSchema = z.strictObject({
   outbox: nonEmpty.default('./erp/outbox'),
   inbox: nonEmpty.default('./erp/inbox'),
-  format: z.enum(ERP_FILE_FORMATS).default('json'),
-  doneMarker: flag(false),
-  minFileAgeMs: integer(0, 2_000),
+  format: z.enum(OUTBOX_FORMATS).default('json'),
+  openTrans: flag(false),
+  doneMarker: flag(inbox.doneMarker),
+  minFileAgeMs: integer(0, inbox.minFileAgeMs),
+  maxFileBytes: integer(1, inbox.maxFileBytes),
+  charset: z.enum(['utf-8', 'windows-1252']).default(inbox.charset),
+  csvAllOrNothing: flag(inbox.csvAllOrNothing),
+  scanIntervalMs: integer(100, 5_000),
+  csv: csvSchema.prefault({}),
 });
 
 /** What each auth type needs; a missing one is reported at its own path. */
@@ -48,6 +82,9 @@ const restSchema = z.strictObject({
   baseUrl: httpUrl.optional(),
   auth: authSchema.optional(),
   timeoutMs: integer(1, 30_000),
+  resources: perResource(
+    z.strictObject({ url: nonEmpty.optional(), method: z.enum(['POST', 'PUT']).optional() }),
+  ),
 });
 
 export const erpSchema = z
@@ -70,6 +107,9 @@ export const httpSchema = z.strictObject({
   enabled: flag(true),
   host: nonEmpty.default('127.0.0.1'),
   port: integer(0, 9464, 65_535),
+  bodyLimitBytes: integer(1, 1_048_576),
+  /** How many schedule intervals a pull may be late before /readyz says not ready. */
+  readyToleratedIntervals: integer(1, 3),
   token: nonEmpty.optional(),
   tokenFile: nonEmpty.optional(),
 });

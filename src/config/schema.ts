@@ -84,6 +84,8 @@ const syncSchema = z.strictObject({
   overlapSeconds: integer(0, 120),
   createdLookbackDays: integer(1, 30),
   jitterSeconds: integer(0, 10),
+  /** Records committed per transaction while a list streams in. */
+  batchSize: integer(1, 500),
   reconcile: z
     .strictObject({
       enabled: flag(true),
@@ -116,7 +118,9 @@ export const baseConfigSchema = z.strictObject({
   sync: syncSchema.prefault({}),
   erp: erpSchema.prefault({}),
   retry: retrySchema.prefault({}),
-  queue: z.strictObject({ concurrency: integer(1, 4) }).prefault({}),
+  queue: z
+    .strictObject({ concurrency: integer(1, 4), pollIntervalMs: integer(50, 1_000) })
+    .prefault({}),
   http: httpSchema.prefault({}),
   log: z.strictObject({ level: z.enum(LOG_LEVELS).default('info') }).prefault({}),
 });

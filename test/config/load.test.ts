@@ -40,6 +40,7 @@ describe('loadConfig defaults', () => {
       overlapSeconds: 120,
       createdLookbackDays: 30,
       jitterSeconds: 10,
+      batchSize: 500,
       reconcile: { enabled: true, schedule: '30 2 * * *', days: 7 },
       resources: {},
     });
@@ -49,13 +50,36 @@ describe('loadConfig defaults', () => {
         outbox: './erp/outbox',
         inbox: './erp/inbox',
         format: 'json',
+        openTrans: false,
         doneMarker: false,
         minFileAgeMs: 2_000,
+        maxFileBytes: 52_428_800,
+        charset: 'utf-8',
+        csvAllOrNothing: false,
+        scanIntervalMs: 5_000,
+        csv: {
+          delimiter: ',',
+          quote: '"',
+          quoting: 'asNeeded',
+          header: true,
+          encoding: 'utf-8',
+          decimalComma: false,
+          dateFormat: 'iso',
+          timeZone: 'Europe/Berlin',
+          lineEnding: 'lf',
+          columns: {},
+        },
       },
     });
     expect(config.retry).toEqual({ maxAttempts: 12, baseDelayMs: 1_000, maxDelayMs: 900_000 });
-    expect(config.queue).toEqual({ concurrency: 4 });
-    expect(config.http).toEqual({ enabled: true, host: '127.0.0.1', port: 9464 });
+    expect(config.queue).toEqual({ concurrency: 4, pollIntervalMs: 1_000 });
+    expect(config.http).toEqual({
+      enabled: true,
+      host: '127.0.0.1',
+      port: 9464,
+      bodyLimitBytes: 1_048_576,
+      readyToleratedIntervals: 3,
+    });
     expect(config.log).toEqual({ level: 'info' });
   });
 
@@ -171,5 +195,41 @@ platform: { baseUrl: "https://p.example", apiKeyFile: /run/secrets/nope, variant
 platform: { baseUrl: "https://p.example", apiKeyFile: api.key, variant: A }
 `);
     expect(found).toEqual([expect.stringContaining('api.key: the file is empty')]);
+  });
+});
+
+describe('ERP file and REST settings', () => {
+  it('takes German CSV habits, per-resource columns and REST URLs', async () => {
+    const { config } = await load(`${MINIMAL}
+erp:
+  adapter: rest
+  file:
+    format: csv
+    csv: { delimiter: ";", encoding: utf-8-bom, decimalComma: true, columns: { singleOrder: [_id, salesId] } }
+  rest:
+    baseUrl: http://erp.local/api
+    auth: { type: bearer, token: t }
+    resources: { singleOrder: { url: "orders/{_id}", method: PUT } }
+http: { token: x }
+`);
+    expect(config.erp.file.csv).toMatchObject({
+      delimiter: ';',
+      encoding: 'utf-8-bom',
+      decimalComma: true,
+    });
+    expect(config.erp.file.csv.columns.singleOrder).toEqual(['_id', 'salesId']);
+    expect(config.erp.rest?.resources.singleOrder).toEqual({ url: 'orders/{_id}', method: 'PUT' });
+  });
+
+  it('names an unknown resource and a wrong CSV encoding by path', async () => {
+    const error: unknown = await load(`${MINIMAL}
+erp:
+  file:
+    csv: { encoding: latin9, columns: { invoice: [a] } }
+`).catch((e: unknown) => e);
+    const problems = (error as { problems?: string[] }).problems ?? [];
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^erp\.file\.csv\.encoding: /);
+    expect(problems[1]).toMatch(/^erp\.file\.csv\.columns\.invoice: unknown key/);
   });
 });
