@@ -62,27 +62,25 @@ function resolver(lookup: MirrorLookup): Resolver {
   };
 }
 
-function articleLines(
-  resolve: Resolver,
-  source: Record<string, unknown>[],
-): Record<string, unknown>[] {
-  return source.map((line) => {
+function enrichedLines(resolve: Resolver, source: unknown): Record<string, unknown>[] | undefined {
+  if (!Array.isArray(source)) return undefined;
+  return lines(source).map((line) => {
     const article = resolve.get('article', text(line['articleId']));
     return {
-      lineId: line['_id'],
-      articleId: line['articleId'],
-      articleCustomerNumber: text(article?.['customerNumber']) ?? line['articleCustomerNumber'],
+      ...line,
+      articleCustomerNumber: text(line['articleCustomerNumber']) ?? article?.['customerNumber'],
       articleName: article?.['name'],
     };
   });
 }
 
 /**
- * Adds the ERP's own keys to an order or care arrangement, from the mirror: the patient's
- * `customerId` and address block, each line's article `customerNumber` and name, and for a
- * single order its care arrangement's `salesId`. They go under `erp`, beside the platform's
- * fields, which stay as the platform sent them. Other resources pass unchanged. When a reference
- * is not in the mirror the record is not enriched half-way: the missing references are returned.
+ * Adds the ERP's own keys to an order or care arrangement, from the mirror, as flat fields the
+ * file formats (CSV columns included) can carry: `patientCustomerId` and the patient's name and
+ * address block under `patient`; on every line the article's `customerNumber` (where the
+ * platform left it out) and `articleName`; on a single order `integratedCareSalesId`. The
+ * platform's own fields stay as sent. Other resources pass unchanged. When a reference is not
+ * in the mirror the record is not enriched half-way: the missing references are returned.
  */
 export function enrich(
   resource: ResourceName,
@@ -94,16 +92,18 @@ export function enrich(
   }
   const resolve = resolver(lookup);
   const patient = resolve.get('patient', text(record['patientId']));
-  const source =
-    resource === 'integratedCare' ? record['proposedArticleLines'] : record['orderedArticleLines'];
-  const erp: Record<string, unknown> = {
+  const linesField = resource === 'integratedCare' ? 'proposedArticleLines' : 'orderedArticleLines';
+  const enriched: Record<string, unknown> = {
+    ...record,
+    patientCustomerId: patient?.['customerId'],
     patient: patient ? pick(patient, PATIENT_BLOCK) : undefined,
-    lines: articleLines(resolve, lines(source)),
   };
+  const withLines = enrichedLines(resolve, record[linesField]);
+  if (withLines) enriched[linesField] = withLines;
   if (resource === 'singleOrder') {
     const care = resolve.get('integratedCare', text(record['integratedCareId']));
-    erp['integratedCare'] = care ? { _id: care['_id'], salesId: care['salesId'] } : undefined;
+    enriched['integratedCareSalesId'] = care?.['salesId'];
   }
   if (resolve.missing.length > 0) return { ok: false, missing: resolve.missing };
-  return { ok: true, record: { ...record, erp } };
+  return { ok: true, record: enriched };
 }

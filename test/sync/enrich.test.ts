@@ -34,31 +34,43 @@ describe('enrichment', () => {
       ok: true,
       record: {
         ...order,
-        erp: {
-          patient: {
-            customerId: 'K-1001',
-            firstName: 'Erika',
-            lastName: 'Mustermann',
-            city: 'Köln',
+        patientCustomerId: 'K-1001',
+        patient: { customerId: 'K-1001', firstName: 'Erika', lastName: 'Mustermann', city: 'Köln' },
+        orderedArticleLines: [
+          {
+            _id: 'l1',
+            articleId: 'a1',
+            quantity: 2,
+            articleCustomerNumber: 'A-100001',
+            articleName: 'Saugkompresse 10x10',
           },
-          lines: [
-            {
-              lineId: 'l1',
-              articleId: 'a1',
-              articleCustomerNumber: 'A-100001',
-              articleName: 'Saugkompresse 10x10',
-            },
-            {
-              lineId: 'l2',
-              articleId: 'a2',
-              articleCustomerNumber: 'A-100002',
-              articleName: 'Fixierpflaster',
-            },
-          ],
-          integratedCare: { _id: 'ic1', salesId: 'V-77' },
-        },
+          {
+            _id: 'l2',
+            articleId: 'a2',
+            quantity: 1,
+            articleCustomerNumber: 'A-100002',
+            articleName: 'Fixierpflaster',
+          },
+        ],
+        integratedCareSalesId: 'V-77',
       },
     });
+  });
+
+  it('keeps the article number the platform sent on a line', () => {
+    const sent = {
+      ...order,
+      orderedArticleLines: [{ _id: 'l1', articleId: 'a1', articleCustomerNumber: 'OLD-1' }],
+    };
+    const result = enrich('directOrder', sent, lookup);
+    expect(result.ok && result.record['orderedArticleLines']).toEqual([
+      {
+        _id: 'l1',
+        articleId: 'a1',
+        articleCustomerNumber: 'OLD-1',
+        articleName: 'Saugkompresse 10x10',
+      },
+    ]);
   });
 
   it('enriches integrated care from its proposed article lines', () => {
@@ -68,11 +80,11 @@ describe('enrichment', () => {
       proposedArticleLines: [{ _id: 'pl1', articleId: 'a2' }],
     };
     const result = enrich('integratedCare', care, lookup);
-    expect(result.ok && result.record['erp']).toEqual({
-      patient: { customerId: 'K-1001', firstName: 'Erika', lastName: 'Mustermann', city: 'Köln' },
-      lines: [
+    expect(result.ok && result.record).toMatchObject({
+      patientCustomerId: 'K-1001',
+      proposedArticleLines: [
         {
-          lineId: 'pl1',
+          _id: 'pl1',
           articleId: 'a2',
           articleCustomerNumber: 'A-100002',
           articleName: 'Fixierpflaster',
