@@ -86,7 +86,7 @@ describe('erpOrder push-back', () => {
   it('refuses a report without outboundDate before sending, naming the salesId', async () => {
     rig = await startHandlerRig('B');
     await withPatient(rig);
-    const { outboundDate: _dropped, ...incomplete } = erpOrder('S-5', 'T-1');
+    const incomplete = { ...erpOrder('S-5', 'T-1'), outboundDate: undefined };
     const error = await rig.failure('erpOrder', incomplete);
     expect(error).toBeInstanceOf(PermanentError);
     expect((error as PermanentError).code).toBe('CONTRACT_REFUSAL');

@@ -6,7 +6,7 @@ import type { Variant } from '../../src/contract/index.js';
 import { createPlatformClient } from '../../src/platform/index.js';
 import { createHandlers } from '../../src/queue/handlers/index.js';
 import type { HandlerContext, Job, JobKind } from '../../src/queue/types.js';
-import { openStore, upsertMirror, type Store } from '../../src/store/index.js';
+import { openStore, upsertMirror, type MirrorRecord, type Store } from '../../src/store/index.js';
 import type { RequestLogEntry } from '../../src/simulator/index.js';
 import { FakeClock } from '../support/fakeClock.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
@@ -31,6 +31,8 @@ export interface HandlerRig {
     pulled?: boolean,
   ): Promise<Record<string, unknown>>;
   stored(resource: string, id: string): Promise<Record<string, unknown>>;
+  /** What the handlers remembered of `resource` in the mirror. */
+  mirrored(resource: string): MirrorRecord[];
   close(): Promise<void>;
 }
 
@@ -102,6 +104,13 @@ export async function startHandlerRig(
       return created;
     },
     stored: (resource, id) => sim.control.getRecord(resource, id),
+    mirrored: (resource) =>
+      store.db
+        .prepare<[string], { json: string }>(
+          'SELECT json FROM mirror WHERE resource = ? ORDER BY _id',
+        )
+        .all(resource)
+        .map((row) => JSON.parse(row.json) as MirrorRecord),
     async close() {
       await client.close();
       store.close();
