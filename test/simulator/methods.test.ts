@@ -80,7 +80,9 @@ const ORACLE: Record<Variant, string[]> = {
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Every path any variant has, for the requests a variant must refuse. */
-const ALL_PATHS = [...new Set(VARIANTS.flatMap((v) => ORACLE[v].map((e) => e.split(' ')[1])))];
+const ALL_PATHS = [
+  ...new Set(VARIANTS.flatMap((v) => ORACLE[v].map((e) => e.split(' ')[1] ?? ''))),
+];
 
 const concrete = (path: string): string => path.replace('{id}', 'no-such-id');
 

@@ -1,6 +1,6 @@
 import { queryProblems } from '../../contract/index.js';
 import type { ApiKeyEntry } from '../keys.js';
-import { SimHttpError, badRequest, notFound } from '../httpError.js';
+import { SimHttpError, badRequest } from '../httpError.js';
 import type { Router } from '../routing.js';
 import type { SimContext } from './context.js';
 import { handleList } from './list.js';

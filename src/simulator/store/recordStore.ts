@@ -92,7 +92,9 @@ export class RecordStore {
     meta: RecordMeta,
   ): void {
     const metadata = metadataOf(record);
-    const timestamp = isoOrEmpty(record.timestamp ?? record.updatedAt ?? record.uploadDate);
+    const timestamp = isoOrEmpty(
+      record.timestamp ?? record.updatedAt ?? metadata.updatedAt ?? record.uploadDate,
+    );
     this.upsert.run({
       tenant,
       resource,
