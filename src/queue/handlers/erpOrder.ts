@@ -1,4 +1,6 @@
+import { bodyProblems } from '../../contract/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
+import { PermanentError } from '../../shared/errors.js';
 import { findMirrorBy } from '../../store/index.js';
 import type { Handler, HandlerContext } from '../types.js';
 import { refusedWith, relabel } from './failures.js';
@@ -41,6 +43,19 @@ async function createOrReplace(
   }
 }
 
+/** The create's required data, checked before the GET that looks for the salesId. */
+function checkBody(body: PlatformRecord, context: HandlerContext, subject: string): void {
+  const problems = bodyProblems(context.contract.find('erpOrder', 'create')?.detail.body, body);
+  if (problems.length === 0) return;
+  const hint = 'complete the ERP order in the ERP and send it again';
+  throw new PermanentError(`${subject}: ${problems.join('; ')}; not sent. ${hint}`, {
+    resource: 'erpOrder',
+    id: String(body.salesId),
+    code: 'BAD_JOB',
+    hint,
+  });
+}
+
 /** Delivery feedback: POST, or PUT /erpOrder/{salesId} when the salesId exists already. */
 export const pushErpOrder: Handler = async (job, context) => {
   const salesId = requiredText(job, 'salesId');
@@ -48,6 +63,7 @@ export const pushErpOrder: Handler = async (job, context) => {
   const body = await withPatientId(job, without(job.payload, '_id'), context, subject, {
     required: true,
   });
+  checkBody(body, context, subject);
   try {
     remember(context, 'erpOrder', await createOrReplace(salesId, body, context));
   } catch (error) {
