@@ -99,8 +99,6 @@ describe('usage and exit codes', () => {
     [['run'], 'the daemon (run)'],
     [['sync', 'singleOrder', '--once'], 'one-off sync (sync)'],
     [['status', '--json'], 'status'],
-    [['queue', 'list', '--dead'], 'queue list'],
-    [['queue', 'retry', '--all-dead'], 'queue retry'],
     [['checkpoint', 'reset', 'article', '--to', '2024-05-01T00:00:00Z'], 'checkpoint reset'],
     [['demo'], 'the local demo (demo)'],
   ])('says %j is not available yet and exits 2', async (args, what) => {

@@ -1,32 +1,127 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { notAvailableYet } from '../exit.js';
-import { commandWithConfig } from '../options.js';
+import { loadConfig } from '../../config/index.js';
+import { redactJson } from '../../log/index.js';
+import type { JobDetails, JobListing } from '../../queue/index.js';
+import { dropJob, getJob, listJobs, retryAllDead, retryJob } from '../../queue/index.js';
+import { systemClock } from '../../shared/clock.js';
+import { PermanentError } from '../../shared/errors.js';
+import { openStore, type Store } from '../../store/index.js';
+import { CliExit, EXIT } from '../exit.js';
+import { commandWithConfig, type ConfigOption } from '../options.js';
+import { jobDetailsText, jobTable } from './queueText.js';
 
-function jobId(value: string): string {
-  if (value.trim() === '') throw new InvalidArgumentError('give the job id `queue list` shows');
-  return value;
+function jobId(value: string): number {
+  if (/^\d+$/.test(value.trim()) && Number(value) > 0) return Number(value);
+  throw new InvalidArgumentError('give the job id (a number) that `queue list` shows');
+}
+
+/** Opens the database the config names, runs `work`, closes it; admin refusals exit 1. */
+function withStore<T>(options: ConfigOption, work: (store: Store) => T): T {
+  const { config } = loadConfig({ path: options.config, env: process.env, cwd: process.cwd() });
+  const store = openStore({ path: config.storage.path, clock: systemClock });
+  try {
+    return work(store);
+  } catch (error) {
+    if (error instanceof PermanentError) throw new CliExit(EXIT.failure, error.message);
+    throw error;
+  } finally {
+    store.close();
+  }
+}
+
+/** What the queue shows is masked like a log line: no personal field reaches the terminal. */
+function masked<T>(value: T): T {
+  return redactJson(value, []) as T;
+}
+
+function print(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+function listAction(options: ConfigOption & { dead?: boolean; json?: boolean }): void {
+  const jobs = withStore(options, (store) => masked<JobListing[]>(listJobs(store, options)));
+  if (options.json === true) print(JSON.stringify(jobs, null, 2));
+  else if (jobs.length === 0)
+    print(options.dead === true ? 'no dead letters' : 'the queue is empty');
+  else print(jobTable(jobs));
+}
+
+function showAction(id: number, options: ConfigOption & { json?: boolean }): void {
+  const job = withStore(options, (store) => getJob(store, id));
+  if (job === undefined) {
+    throw new CliExit(
+      EXIT.failure,
+      `no job ${id} in the queue; \`homecare-sync queue list\` shows the ids`,
+    );
+  }
+  const shown = masked<JobDetails>(job);
+  print(options.json === true ? JSON.stringify(shown, null, 2) : jobDetailsText(shown));
+}
+
+function retryAction(
+  command: Command,
+  id: number | undefined,
+  options: ConfigOption & { allDead?: boolean },
+): void {
+  if ((id === undefined) === (options.allDead !== true)) {
+    command.error('error: give either a job id or --all-dead', { exitCode: EXIT.usage });
+  }
+  if (id !== undefined) {
+    withStore(options, (store) => retryJob(store, id));
+    print(`job ${id} is pending again, due now; it runs on the daemon's next queue pass`);
+    return;
+  }
+  const result = withStore(options, (store) => retryAllDead(store));
+  print(
+    result.retried.length === 0
+      ? 'no dead letters to retry'
+      : `${result.retried.length} dead job(s) pending again: ${result.retried.join(', ')}`,
+  );
+  for (const refused of result.refused) print(`not retried: ${refused.reason}`);
+}
+
+function dropAction(id: number, options: ConfigOption): void {
+  withStore(options, (store) => dropJob(store, id));
+  print(
+    `job ${id} dropped: its dead letter is resolved; the job stays in the database for the record`,
+  );
 }
 
 /** `queue list|show|retry|drop`: the durable retry queue and its dead letters. */
 export function queueCommand(): Command {
-  const list = commandWithConfig('list', 'list queued jobs, or the dead letters with --dead')
-    .option('--dead', 'list dead letters: jobs that failed for good, with the reason')
-    .action(notAvailableYet('queue list'));
-  const show = commandWithConfig('show', 'show one job with its payload, attempts and last error')
+  const list = commandWithConfig(
+    'list',
+    'list jobs still to run and dead letters, or with --dead only the dead letters',
+  )
+    .option('--dead', 'list only dead letters: jobs that failed for good, with the reason')
+    .option('--json', 'print JSON instead of a table')
+    .action(listAction);
+  const show = commandWithConfig(
+    'show',
+    'show one job: payload (personal fields masked), attempts, last error, dead letters',
+  )
     .argument('<id>', 'the job id', jobId)
-    .action(notAvailableYet('queue show'));
-  const retry = commandWithConfig('retry', 'put a dead letter (or all of them) back in the queue')
+    .option('--json', 'print JSON')
+    .action(showAction);
+  const retry = commandWithConfig(
+    'retry',
+    'put a dead letter (or all of them) back in the queue, tries counted from zero',
+  )
     .argument('[id]', 'the job id', jobId)
-    .option('--all-dead', 'retry every dead letter')
-    .action(function (this: Command, id: string | undefined, options: { allDead?: boolean }) {
-      if ((id === undefined) === (options.allDead !== true)) {
-        this.error('error: give either a job id or --all-dead', { exitCode: 2 });
-      }
-      notAvailableYet('queue retry')();
+    .option('--all-dead', 'retry every open dead letter')
+    .action(function (
+      this: Command,
+      id: number | undefined,
+      options: ConfigOption & { allDead?: boolean },
+    ) {
+      retryAction(this, id, options);
     });
-  const drop = commandWithConfig('drop', 'remove one job or dead letter for good')
+  const drop = commandWithConfig(
+    'drop',
+    'give a dead letter up; the job stays in the database for the record',
+  )
     .argument('<id>', 'the job id', jobId)
-    .action(notAvailableYet('queue drop'));
+    .action(dropAction);
   return new Command('queue')
     .description('the retry queue: jobs waiting to be sent to the platform, and dead letters')
     .addCommand(list)
