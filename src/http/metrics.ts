@@ -35,6 +35,27 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Counts one finished pull run. */
+  observePull(
+    run: {
+      resource: string;
+      ok: boolean;
+      mode: string;
+      fresh: number;
+      repeats: number;
+      quarantined: number;
+    },
+    at: Date,
+  ): void {
+    this.pullRuns.inc({ resource: run.resource, result: run.ok ? 'ok' : 'failed' });
+    this.pulledRecords.inc({ resource: run.resource, outcome: 'new' }, run.fresh);
+    this.pulledRecords.inc({ resource: run.resource, outcome: 'repeat' }, run.repeats);
+    this.pulledRecords.inc({ resource: run.resource, outcome: 'quarantined' }, run.quarantined);
+    if (run.ok && run.mode === 'incremental') {
+      this.lastSuccessfulPull.set({ resource: run.resource }, at.getTime() / 1000);
+    }
+  }
+
   constructor(counts?: StoredCounts) {
     collectDefaultMetrics({ register: this.registry, prefix: 'homecare_sync_' });
     if (counts) this.registerStoredCounts(counts);

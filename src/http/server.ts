@@ -13,8 +13,15 @@ export interface HttpEndpointDeps {
   /** Liveness: the process answers. Readiness: see readiness.ts. */
   readiness(): Readiness;
   metrics(): Promise<{ contentType: string; body: string }>;
-  /** Validates an ERP message and stores it durably; resolves only after the commit. */
-  inbound(kind: InboxKind, body: unknown): InboundResult | Promise<InboundResult>;
+  /**
+   * Validates an ERP message and stores it durably; resolves only after the commit. The ERP's
+   * `Idempotency-Key` header, when sent, makes a repeated request a no-op.
+   */
+  inbound(
+    kind: InboxKind,
+    body: unknown,
+    idempotencyKey: string | undefined,
+  ): InboundResult | Promise<InboundResult>;
 }
 
 export interface HttpEndpointOptions {
@@ -63,22 +70,23 @@ function routes(app: FastifyInstance, options: HttpEndpointOptions, deps: HttpEn
       }
       const { kind } = request.params;
       if (!isInboxKind(kind)) {
-        return reply
-          .code(404)
-          .send({
-            error: 'Not Found',
-            message: `unknown kind "${kind}"; kinds: ${INBOX_KINDS.join(', ')}`,
-          });
+        return reply.code(404).send({
+          error: 'Not Found',
+          message: `unknown kind "${kind}"; kinds: ${INBOX_KINDS.join(', ')}`,
+        });
       }
-      const result = await deps.inbound(kind, request.body);
+      const key = request.headers['idempotency-key'];
+      const result = await deps.inbound(
+        kind,
+        request.body,
+        typeof key === 'string' ? key : undefined,
+      );
       if (result.status === 'invalid') {
-        return reply
-          .code(400)
-          .send({
-            error: 'Bad Request',
-            message: `the ${kind} message is not valid`,
-            problems: result.problems,
-          });
+        return reply.code(400).send({
+          error: 'Bad Request',
+          message: `the ${kind} message is not valid`,
+          problems: result.problems,
+        });
       }
       return reply.code(202).send({ id: result.id, repeat: result.status === 'repeat' });
     },

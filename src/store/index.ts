@@ -14,3 +14,4 @@ export * from './quarantine.js';
 export * from './lease.js';
 export * from './queue.js';
 export * from './deadLetters.js';
+export * from './inbox.js';

@@ -133,3 +133,12 @@ function toRun(row: RunRow): Run {
     ...(row.watermark === null ? {} : { watermark: row.watermark }),
   };
 }
+
+/** When each resource last had a successful pull (any of its filters), for readiness. */
+export function lastSuccessfulPulls(store: Store): Record<string, string> {
+  const rows = plainStatement<{ resource: string; at: string }>(
+    store.db,
+    `SELECT resource, max(finished_at) AS at FROM runs WHERE ok = 1 AND kind = 'pull' GROUP BY resource`,
+  ).all();
+  return Object.fromEntries(rows.map((row) => [row.resource, row.at]));
+}

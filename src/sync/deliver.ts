@@ -104,7 +104,19 @@ async function deliverBatch(
   const ready: Array<{ entry: LedgerEntry; outbound: OutboundRecord }> = [];
   for (const entry of group) {
     if (held.has(entityOf(entry))) continue;
-    const outbound = await enriched(deps, entry);
+    let outbound: OutboundRecord | Reference[];
+    try {
+      outbound = await enriched(deps, entry);
+    } catch (error) {
+      // A reference or a file could not be fetched now; this entity waits for the next round.
+      held.add(entityOf(entry));
+      summary.retry += 1;
+      deps.logger.warn(
+        { resource: entry.resource, _id: entry.id, err: error },
+        'delivery postponed: a reference or file could not be fetched',
+      );
+      continue;
+    }
     if (Array.isArray(outbound)) {
       held.add(entityOf(entry));
       summary.waiting += 1;

@@ -1,9 +1,16 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { isResourceName, RESOURCE_NAMES } from '../../contract/index.js';
-import { notAvailableYet } from '../exit.js';
-import { commandWithConfig } from '../options.js';
+import {
+  contractFor,
+  isResourceName,
+  RESOURCE_NAMES,
+  type ResourceName,
+} from '../../contract/index.js';
+import { listCheckpoints, resetCheckpoint } from '../../store/index.js';
+import { pullTargets } from '../../sync/targets.js';
+import { withStore } from '../context.js';
+import { commandWithConfig, type ConfigOption } from '../options.js';
 
-function resourceName(value: string): string {
+function resourceName(value: string): ResourceName {
   if (isResourceName(value)) return value;
   throw new InvalidArgumentError(`not a resource name; one of ${RESOURCE_NAMES.join(', ')}`);
 }
@@ -20,17 +27,37 @@ function isoTime(value: string): string {
 
 /** `checkpoint list|reset`: the stored `updatedAfter` watermarks. */
 export function checkpointCommand(): Command {
-  const list = commandWithConfig(
-    'list',
-    'list the checkpoint of every resource and status filter',
-  ).action(notAvailableYet('checkpoint list'));
+  const list = commandWithConfig('list', 'list the checkpoint of every resource and status filter')
+    .option('--json', 'print JSON')
+    .action((options: ConfigOption & { json?: boolean }) => {
+      const checkpoints = withStore(options, (store) => listCheckpoints(store));
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(checkpoints, null, 2)}\n`);
+        return;
+      }
+      for (const c of checkpoints) {
+        process.stdout.write(
+          `${c.resource.padEnd(22)} ${(c.filter || '-').padEnd(12)} ${c.watermark ?? '(from the beginning)'}\n`,
+        );
+      }
+    });
   const reset = commandWithConfig(
     'reset',
-    'move a checkpoint back so the next pull fetches again (the ledger drops repeats)',
+    'move a checkpoint back so the next pull fetches again (the ledger drops repeats); best with the daemon stopped',
   )
     .argument('<resource>', 'the resource, e.g. singleOrder', resourceName)
     .option('--to <iso>', 'the time to start from (default: the beginning)', isoTime)
-    .action(notAvailableYet('checkpoint reset'));
+    .action((resource: ResourceName, options: ConfigOption & { to?: string }) => {
+      const changed = withStore(options, (store, config) => {
+        const filters = pullTargets(contractFor(config.platform.variant, config.platform.paths))
+          .filter((t) => t.resource === resource)
+          .map((t) => t.filter);
+        return resetCheckpoint(store, resource, options.to, filters);
+      });
+      process.stdout.write(
+        `${resource}: ${changed} checkpoint(s) now start ${options.to ? `at ${options.to}` : 'from the beginning'}\n`,
+      );
+    });
   return new Command('checkpoint')
     .description('the stored pull checkpoints')
     .addCommand(list)

@@ -1,11 +1,35 @@
 import type { Command } from 'commander';
-import { notAvailableYet } from '../exit.js';
-import { commandWithConfig } from '../options.js';
+import { startDaemon } from '../../app/daemon.js';
+import { withApp } from '../context.js';
+import { commandWithConfig, type ConfigOption } from '../options.js';
+
+const FORCE_EXIT_MS = 30_000;
+
+/** Resolves on the first SIGTERM or SIGINT. */
+function signalled(): Promise<string> {
+  return new Promise((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+}
 
 /** `run`: the daemon. */
 export function runCommand(): Command {
   return commandWithConfig(
     'run',
     'run the daemon: scheduled pulls, ERP hand-off, retry queue and the HTTP endpoint; stops cleanly on SIGTERM/SIGINT',
-  ).action(notAvailableYet('the daemon (run)'));
+  ).action(async (options: ConfigOption) => {
+    await withApp(options, async (app) => {
+      const daemon = await startDaemon(app);
+      const reason = await Promise.race([signalled(), daemon.stopped.then(() => 'lease lost')]);
+      app.logger.info({ reason }, 'stopping');
+      // A stop that hangs (an ERP that never answers) must not keep the container alive forever.
+      const force = setTimeout(() => {
+        app.logger.fatal('did not stop within 30 s; exiting');
+        process.exit(1);
+      }, FORCE_EXIT_MS);
+      force.unref();
+      await daemon.stop();
+    });
+  });
 }

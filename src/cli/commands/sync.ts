@@ -1,6 +1,33 @@
-import type { Command } from 'commander';
-import { notAvailableYet } from '../exit.js';
-import { commandWithConfig } from '../options.js';
+import { InvalidArgumentError, type Command } from 'commander';
+import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../contract/index.js';
+import { syncOnce, type SyncReport } from '../../app/syncOnce.js';
+import { withApp } from '../context.js';
+import { CliExit, EXIT } from '../exit.js';
+import { commandWithConfig, type ConfigOption } from '../options.js';
+
+function resourceNames(value: string, previous: ResourceName[] = []): ResourceName[] {
+  if (!isResourceName(value)) {
+    throw new InvalidArgumentError(
+      `"${value}" is not a resource name; one of ${RESOURCE_NAMES.join(', ')}`,
+    );
+  }
+  return [...previous, value];
+}
+
+function summary(report: SyncReport): string {
+  const pulled = report.pulls.reduce((n, p) => n + p.fresh, 0);
+  const failed = report.pulls
+    .filter((p) => !p.ok)
+    .map((p) => `${p.resource}${p.filter ? `?status=${p.filter}` : ''}: ${p.error}`);
+  const { delivered, waiting, retry, rejected } = report.delivery;
+  const inbox = report.inbox
+    ? `, inbox ${report.inbox.counts.accepted} accepted / ${report.inbox.counts.rejected} rejected`
+    : '';
+  return [
+    `sync: ${report.pulls.length} pulls, ${pulled} new record versions; ${delivered} handed to the ERP (${waiting} waiting, ${retry} to retry, ${rejected} refused)${inbox}; queue ran ${report.queue.ran}, ${report.queue.waiting} waiting, ${Math.max(0, report.newDeadLetters)} new dead letters`,
+    ...failed.map((line) => `pull failed: ${line}`),
+  ].join('\n');
+}
 
 /** `sync [resource...] [--once]`: one full pass, then exit. */
 export function syncCommand(): Command {
@@ -11,5 +38,19 @@ export function syncCommand(): Command {
     .argument('[resource...]', 'only these resources (platform names, e.g. singleOrder article)')
     .option('--once', 'run a single pass and exit (the default)')
     .addHelpText('after', '\nExit code 0 only when nothing failed.')
-    .action(notAvailableYet('one-off sync (sync)'));
+    .action(async (resources: string[], options: ConfigOption) => {
+      const names = resources.reduce<ResourceName[]>((all, name) => {
+        try {
+          return resourceNames(name, all);
+        } catch (error) {
+          throw new CliExit(EXIT.usage, (error as Error).message);
+        }
+      }, []);
+      const report = await withApp(options, (app) =>
+        syncOnce(app, names.length > 0 ? names : undefined),
+      );
+      process.stderr.write(`${summary(report)}\n`);
+      if (!report.ok)
+        throw new CliExit(EXIT.failure, 'sync finished with problems (see above and the log)');
+    });
 }

@@ -7,9 +7,10 @@ export interface FileLook {
 export type Completeness = { ready: true } | { ready: false; reason: string };
 
 /**
- * Decides, without a `.done` marker, whether a file is complete: not empty, and the same size
- * and mtime over two looks at least `minFileAgeMs` apart. It remembers the first look at each
- * state; time comes from the caller's clock, so nothing here sleeps.
+ * Decides, without a `.done` marker, whether a file is complete: not empty, and either not
+ * modified for `minFileAgeMs` (its mtime says so: a one-off `sync --once` takes it at the first
+ * look) or the same size and mtime over two looks at least `minFileAgeMs` apart. It remembers
+ * the first look at each state; time comes from the caller's clock, so nothing here sleeps.
  */
 export class CompletenessTracker {
   private readonly seen = new Map<string, FileLook & { since: number }>();
@@ -17,6 +18,7 @@ export class CompletenessTracker {
   constructor(private readonly minFileAgeMs: number) {}
 
   check(path: string, look: FileLook, now: number): Completeness {
+    if (look.size > 0 && now - look.mtimeMs >= this.minFileAgeMs) return { ready: true };
     const before = this.seen.get(path);
     const unchanged = before?.size === look.size && before.mtimeMs === look.mtimeMs;
     // A clock that jumped backwards starts the wait again rather than never ending it.

@@ -1,0 +1,52 @@
+import type { Config } from '../config/index.js';
+import type { ErpAdapter } from '../erp/adapter.js';
+import { createFileAdapter } from '../erp/file/index.js';
+import { createRestAdapter, type RestAuth } from '../erp/rest/index.js';
+import type { Logger } from '../log/index.js';
+import type { Clock } from '../shared/clock.js';
+import { SetupError } from '../shared/errors.js';
+import { withoutUndefined } from '../shared/objects.js';
+
+type RestConfig = NonNullable<Config['erp']['rest']>;
+
+function restAuth(auth: RestConfig['auth']): RestAuth | undefined {
+  if (auth === undefined) return undefined;
+  // The config loader has read tokenFile/passwordFile into token/password already.
+  if (auth.type === 'bearer') return { type: 'bearer', token: auth.token ?? '' };
+  if (auth.type === 'basic')
+    return { type: 'basic', username: auth.username ?? '', password: auth.password ?? '' };
+  return { type: 'header', header: auth.header ?? '', value: auth.token ?? '' };
+}
+
+/** The ERP adapter the config chooses. */
+export async function createAdapter(
+  config: Config,
+  clock: Clock,
+  logger: Logger,
+): Promise<ErpAdapter> {
+  const erp = config.erp;
+  if (erp.adapter === 'file') {
+    const { outbox, format, openTrans, doneMarker, csv } = erp.file;
+    const columns = withoutUndefined(csv.columns) as Record<string, readonly string[]>;
+    return createFileAdapter(
+      { outbox, format, openTrans, doneMarker, csv: { ...csv, columns } },
+      { clock },
+    );
+  }
+  const rest = erp.rest;
+  if (rest?.baseUrl === undefined) {
+    throw new SetupError('erp.rest.baseUrl is required when erp.adapter is rest', [
+      'erp.rest.baseUrl: required',
+    ]);
+  }
+  const auth = restAuth(rest.auth);
+  return createRestAdapter(
+    {
+      baseUrl: rest.baseUrl,
+      timeoutMs: rest.timeoutMs,
+      resources: withoutUndefined(rest.resources),
+      ...(auth ? { auth } : {}),
+    },
+    { clock, logger },
+  );
+}

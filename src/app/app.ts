@@ -1,0 +1,170 @@
+import { contractFor, type Contract } from '../contract/index.js';
+import { effectiveResourceSettings, type Config, type ResourceSettings } from '../config/index.js';
+import type { ErpAdapter } from '../erp/adapter.js';
+import { createInbox, type Inbox } from '../erp/inbox/index.js';
+import { Metrics } from '../http/metrics.js';
+import { createLogger, type Logger } from '../log/index.js';
+import { createPlatformClient, type PlatformClient } from '../platform/index.js';
+import { createQueueWorker, enqueue, type QueueWorker } from '../queue/index.js';
+import { createHandlers } from '../queue/handlers/index.js';
+import type { Clock } from '../shared/clock.js';
+import {
+  countJobs,
+  openDeadLetterJobIds,
+  openStore,
+  undelivered,
+  type Store,
+} from '../store/index.js';
+import { deliverOnce, type DeliverSummary } from '../sync/deliver.js';
+import { sqlitePullStore } from '../sync/pullStore.js';
+import { createPullRunner, type PullRunner } from '../sync/runner.js';
+import { pullTargets, type TargetSettings } from '../sync/targets.js';
+import { createAdapter } from './adapter.js';
+import { httpInbound, inboxAcceptor } from './inbound.js';
+import { filesFetcher, referenceFetcher } from './references.js';
+
+export interface AppDeps {
+  clock: Clock;
+  /** Where HTTPS_PROXY and NO_PROXY are read from. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Tests pass their own; otherwise JSON lines on stdout at the configured level. */
+  logger?: Logger;
+}
+
+/** Everything the daemon is made of, built once from the config (the composition root). */
+export interface App {
+  config: Config;
+  contract: Contract;
+  clock: Clock;
+  logger: Logger;
+  store: Store;
+  client: PlatformClient;
+  adapter: ErpAdapter;
+  runner: PullRunner;
+  worker: QueueWorker;
+  inbox: Inbox | undefined;
+  metrics: Metrics;
+  resources: ResourceSettings[];
+  deliver(): Promise<DeliverSummary>;
+  inbound: ReturnType<typeof httpInbound>;
+  close(): Promise<void>;
+}
+
+function secretsOf(config: Config): string[] {
+  const auth = config.erp.rest?.auth;
+  return [config.platform.apiKey, config.http.token, auth?.token, auth?.password].filter(
+    (s): s is string => typeof s === 'string' && s.length > 0,
+  );
+}
+
+function targetSettings(resources: readonly ResourceSettings[]): Record<string, TargetSettings> {
+  return Object.fromEntries(
+    resources.map((r) => [
+      r.resource,
+      { enabled: r.enabled, ...(r.statuses.length > 0 ? { statuses: r.statuses } : {}) },
+    ]),
+  );
+}
+
+export async function createApp(config: Config, deps: AppDeps): Promise<App> {
+  const { clock } = deps;
+  const logger =
+    deps.logger ?? createLogger({ level: config.log.level, secrets: secretsOf(config) });
+  const contract = contractFor(config.platform.variant, config.platform.paths);
+  const store = openStore({ path: config.storage.path, clock });
+  const client = createPlatformClient({
+    baseUrl: config.platform.baseUrl,
+    apiKey: config.platform.apiKey,
+    variant: config.platform.variant,
+    paths: config.platform.paths,
+    timeoutMs: config.platform.timeoutMs,
+    concurrency: config.platform.concurrency,
+    ...(config.platform.caFile === undefined ? {} : { caFile: config.platform.caFile }),
+    clock,
+    env: deps.env,
+  });
+  const adapter = await createAdapter(config, clock, logger);
+  const metrics = new Metrics({
+    queueByState: () =>
+      Object.fromEntries(
+        (['pending', 'running', 'dead'] as const).map((s) => [s, countJobs(store, s)]),
+      ),
+    deadLetters: () => openDeadLetterJobIds(store).length,
+    undelivered: () => undelivered(store, 1_000_000).length,
+  });
+  const resources = effectiveResourceSettings(config, contract);
+  const pullStore = sqlitePullStore(store);
+  const runner = createPullRunner(
+    {
+      store: {
+        ...pullStore,
+        recordRun(summary) {
+          pullStore.recordRun(summary);
+          metrics.observePull(summary, clock.now());
+        },
+      },
+      source: client,
+      clock,
+      settings: { ...config.sync, batchSize: config.sync.batchSize },
+    },
+    pullTargets(contract, targetSettings(resources)),
+    logger,
+  );
+  const worker = createQueueWorker({
+    store,
+    handlers: createHandlers(),
+    context: { client, store, contract, clock, logger },
+    clock,
+    logger,
+    concurrency: config.queue.concurrency,
+    retry: config.retry,
+  });
+  const accept = inboxAcceptor(store, contract, logger);
+  const file = config.erp.file;
+  const inbox =
+    config.erp.adapter === 'file'
+      ? createInbox(
+          {
+            inbox: file.inbox,
+            doneMarker: file.doneMarker,
+            minFileAgeMs: file.minFileAgeMs,
+            maxFileBytes: file.maxFileBytes,
+            charset: file.charset,
+            csv: file.csv,
+            csvAllOrNothing: file.csvAllOrNothing,
+          },
+          { clock, accept: (message) => Promise.resolve(accept(message)) },
+        )
+      : undefined;
+  const deliverDeps = {
+    store,
+    adapter,
+    contract,
+    logger,
+    enqueue: (job: Parameters<typeof enqueue>[1]) => void enqueue(store, job, logger),
+    fetchReference: referenceFetcher(client, store),
+    filesOf: filesFetcher(client),
+    batchSize: config.sync.batchSize,
+  };
+  return {
+    config,
+    contract,
+    clock,
+    logger,
+    store,
+    client,
+    adapter,
+    runner,
+    worker,
+    inbox,
+    metrics,
+    resources,
+    deliver: () => deliverOnce(deliverDeps),
+    inbound: httpInbound(accept),
+    async close() {
+      await adapter.close();
+      await client.close();
+      store.close();
+    },
+  };
+}

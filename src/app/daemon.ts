@@ -1,0 +1,144 @@
+import { startHttpEndpoint, type HttpEndpoint } from '../http/server.js';
+import { readiness } from '../http/readiness.js';
+import { errorMessage } from '../shared/errors.js';
+import { lastSuccessfulPulls } from '../store/index.js';
+import { scheduleEntries, startScheduler, type Scheduler } from '../sync/scheduler.js';
+import type { App } from './app.js';
+import { LEASE_RENEW_MS, takeWriterLease } from './lease.js';
+
+export interface RunningDaemon {
+  /** The daemon's endpoint, when `http.enabled`. */
+  url: string | undefined;
+  /** Stops scheduling, waits for the work under way, releases the database. */
+  stop(): Promise<void>;
+  /** Resolves when the daemon stopped on its own (lost its lease). */
+  stopped: Promise<void>;
+}
+
+/** Runs `work` again whenever asked, never twice at once; asks while running run it once more. */
+function serial(
+  work: () => Promise<unknown>,
+  onError: (error: unknown) => void,
+): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const run = async (): Promise<void> => {
+    do {
+      again = false;
+      await work().catch(onError);
+    } while (again);
+    running = undefined;
+  };
+  return () => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = run();
+    return running;
+  };
+}
+
+function readinessOf(app: App, startedAt: Date) {
+  return () => {
+    let databaseOk = true;
+    let last: Record<string, string> = {};
+    try {
+      last = lastSuccessfulPulls(app.store);
+    } catch {
+      databaseOk = false;
+    }
+    return readiness({
+      now: app.clock.now(),
+      startedAt,
+      databaseOk,
+      toleratedIntervals: app.config.http.readyToleratedIntervals,
+      resources: app.resources
+        .filter((r) => r.enabled)
+        .map((r) => ({
+          resource: r.resource,
+          schedule: r.schedule,
+          lastSuccessAt: last[r.resource],
+        })),
+    });
+  };
+}
+
+async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | undefined> {
+  const http = app.config.http;
+  if (!http.enabled) return undefined;
+  return startHttpEndpoint(
+    { host: http.host, port: http.port, token: http.token, bodyLimitBytes: http.bodyLimitBytes },
+    {
+      logger: app.logger,
+      readiness: readinessOf(app, startedAt),
+      metrics: async () => ({
+        contentType: app.metrics.registry.contentType,
+        body: await app.metrics.registry.metrics(),
+      }),
+      inbound: app.inbound,
+    },
+  );
+}
+
+/**
+ * The daemon: takes the writer lease, pulls every resource once at start and then on its
+ * schedule, hands what was pulled to the ERP after each pull, reads the inbox, runs the queue,
+ * and serves the endpoint. `stop()` ends it cleanly.
+ */
+export async function startDaemon(app: App): Promise<RunningDaemon> {
+  const { logger } = app;
+  const lease = takeWriterLease(app.store);
+  const startedAt = app.clock.now();
+  const logFailure = (what: string) => (error: unknown) =>
+    logger.error({ err: error }, `${what} failed: ${errorMessage(error)}`);
+  const deliver = serial(async () => {
+    await app.deliver();
+    await app.worker.runOnce();
+  }, logFailure('delivery'));
+  const scan = serial(async () => app.inbox?.scanOnce(), logFailure('inbox scan'));
+  const pullThenDeliver = (run: () => Promise<unknown>) => async () => {
+    await run();
+    await deliver();
+  };
+  app.worker.recover();
+  app.worker.start(app.config.queue.pollIntervalMs);
+  const entries = scheduleEntries(app.runner, {
+    resources: Object.fromEntries(
+      app.resources.filter((r) => r.enabled).map((r) => [r.resource, r.schedule]),
+    ),
+    reconcile: app.config.sync.reconcile,
+    jitterSeconds: app.config.sync.jitterSeconds,
+  }).map((entry) => ({ ...entry, run: pullThenDeliver(entry.run) }));
+  const scheduler: Scheduler = startScheduler(entries, app.config.sync.jitterSeconds, logger);
+  const endpoint = await startEndpoint(app, startedAt);
+  let stopStopped: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (stopStopped = resolve));
+  const timers = [
+    setInterval(() => void scan().then(deliver), app.config.erp.file.scanIntervalMs),
+    setInterval(() => {
+      if (!lease.renew()) {
+        logger.fatal('another process took the database lease; stopping so that only one writes');
+        void stop().then(stopStopped);
+      }
+    }, LEASE_RENEW_MS),
+  ];
+  let stopping: Promise<void> | undefined;
+  function stop(): Promise<void> {
+    stopping ??= (async () => {
+      for (const timer of timers) clearInterval(timer);
+      await scheduler.stop();
+      await endpoint?.close();
+      await app.worker.stop();
+      lease.release();
+      logger.info('homecare-sync stopped');
+    })();
+    return stopping;
+  }
+  logger.info(
+    { url: endpoint?.url, variant: app.config.platform.variant, adapter: app.adapter.name },
+    'homecare-sync started',
+  );
+  void pullThenDeliver(() => app.runner.runAll())();
+  return { url: endpoint?.url, stop, stopped };
+}

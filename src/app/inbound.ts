@@ -1,0 +1,61 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Contract } from '../contract/index.js';
+import type { InboxKind, InboxMessage } from '../erp/adapter.js';
+import { parseInboxBody } from '../erp/inbox/index.js';
+import type { InboundResult } from '../http/server.js';
+import type { Logger } from '../log/index.js';
+import { enqueue } from '../queue/index.js';
+import { jobFromInbox } from '../queue/jobs.js';
+import { insertInboxMessage, settleInboxMessage, transaction, type Store } from '../store/index.js';
+
+/**
+ * Takes a validated message from the ERP into SQLite and queues its job, in one transaction:
+ * once this returns, the message is durable and the file may move to the archive (or the
+ * endpoint may answer 202). The same message again is recognised and not queued twice.
+ */
+export function inboxAcceptor(store: Store, contract: Contract, logger: Logger) {
+  return (message: InboxMessage): 'accepted' | 'repeat' =>
+    transaction(store, () => {
+      const { id, repeat } = insertInboxMessage(store, {
+        kind: message.kind,
+        source: message.source,
+        name: message.name,
+        sha256: message.sha256,
+        body: JSON.stringify(message.body),
+      });
+      if (repeat) {
+        logger.info(
+          { kind: message.kind, name: message.name, messageId: id },
+          'inbox message seen before; not queued again',
+        );
+        return 'repeat';
+      }
+      const job = enqueue(store, jobFromInbox(message, store, contract), logger);
+      settleInboxMessage(store, id, 'done');
+      logger.info(
+        { kind: message.kind, name: message.name, messageId: id, jobId: job.id },
+        'inbox message queued',
+      );
+      return 'accepted';
+    });
+}
+
+/** POST /erp/<kind>: the same validation as the file inbox, then the same hand-off. */
+export function httpInbound(accept: ReturnType<typeof inboxAcceptor>) {
+  return (kind: InboxKind, body: unknown, idempotencyKey: string | undefined): InboundResult => {
+    const parsed = parseInboxBody(kind, body);
+    if (!parsed.ok) return { status: 'invalid', problems: parsed.problems };
+    const text = JSON.stringify(parsed.body);
+    const message: InboxMessage = {
+      kind,
+      source: 'http',
+      // Without the ERP's idempotency key, two equal requests are two messages (a status may
+      // legitimately be sent again later).
+      name: idempotencyKey ?? `request-${randomUUID()}`,
+      sha256: createHash('sha256').update(text).digest('hex'),
+      body: parsed.body,
+    };
+    const result = accept(message);
+    return { status: result, id: message.name };
+  };
+}
