@@ -3,7 +3,8 @@ import Database from 'better-sqlite3';
 /**
  * One table for every resource of every tenant. The columns beside `json` are what lists and
  * look-ups filter on, each behind an index, so a list of 100,000 articles is an index range
- * and a look-up by customerNumber or salesId is one seek.
+ * and a look-up by customerNumber or salesId is one seek. The look-up indexes are partial:
+ * only rows that carry the column pay for them.
  */
 const SCHEMA = `
 CREATE TABLE records (
@@ -26,11 +27,15 @@ CREATE TABLE records (
 );
 CREATE UNIQUE INDEX records_id ON records (tenant, resource, id);
 CREATE INDEX records_list ON records (tenant, resource, archived, timestamp, id);
-CREATE INDEX records_status ON records (tenant, resource, archived, status_class, timestamp, id);
-CREATE INDEX records_customer_number ON records (tenant, resource, customer_number);
-CREATE INDEX records_sales_id ON records (tenant, resource, sales_id);
-CREATE INDEX records_customer_id ON records (tenant, resource, customer_id);
-CREATE INDEX records_patient_id ON records (tenant, resource, patient_id, timestamp, id);
+CREATE INDEX records_status ON records (tenant, resource, archived, status_class, timestamp, id)
+  WHERE status_class IS NOT NULL;
+CREATE INDEX records_customer_number ON records (tenant, resource, customer_number)
+  WHERE customer_number IS NOT NULL;
+CREATE INDEX records_sales_id ON records (tenant, resource, sales_id) WHERE sales_id IS NOT NULL;
+CREATE INDEX records_customer_id ON records (tenant, resource, customer_id)
+  WHERE customer_id IS NOT NULL;
+CREATE INDEX records_patient_id ON records (tenant, resource, patient_id, archived, timestamp, id)
+  WHERE patient_id IS NOT NULL;
 CREATE TABLE files (
   tenant TEXT NOT NULL,
   id TEXT NOT NULL,
