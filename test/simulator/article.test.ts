@@ -91,6 +91,10 @@ describe('article writes (variant B)', () => {
     });
     expect((await api(sim(), 'GET', '/article/GET-1')).json).toMatchObject({ _id: created._id });
     expect((await api(sim(), 'GET', '/article/NONE-1')).status).toBe(404);
+    const byId = await api(sim(), 'PUT', `/article/${String(created._id)}`, {
+      body: { name: 'g2', customerNumber: 'GET-1', packagingUnits: units },
+    });
+    expect(byId.json).toMatchObject({ _id: created._id, name: 'g2' });
   });
 });
 
@@ -114,6 +118,20 @@ describe('article writes (variants A and C)', () => {
       prescriptionType: 0,
       stars: 3,
     });
+  });
+
+  it('PUT /article/{_id} (A) finds the article by _id only', async () => {
+    const created = (
+      await api(simA(), 'POST', '/article', {
+        body: { name: 'a', articleNumber: 'N-2', customerNumber: 'CN-2' },
+      })
+    ).json as Row;
+    const byId = await api(simA(), 'PUT', `/article/${String(created._id)}`, {
+      body: { name: 'a2', customerNumber: 'CN-2' },
+    });
+    expect(byId.json).toMatchObject({ _id: created._id, name: 'a2' });
+    const byNumber = await api(simA(), 'PUT', '/article/CN-2', { body: { name: 'a3' } });
+    expect(byNumber.status).toBe(404);
   });
 
   it('POST /article (A) requires articleNumber', async () => {
