@@ -79,6 +79,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     paths: config.platform.paths,
     timeoutMs: config.platform.timeoutMs,
     concurrency: config.platform.concurrency,
+    retry: config.platform.readRetry,
     ...(config.platform.caFile === undefined ? {} : { caFile: config.platform.caFile }),
     clock,
     env: deps.env,

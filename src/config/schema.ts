@@ -6,6 +6,7 @@ import {
   type ResourceName,
 } from '../contract/index.js';
 import { STATUS_FILTERS } from '../contract/statusFilters.js';
+import { DEFAULT_READ_RETRY } from '../platform/backoff.js';
 import { crossSectionChecks } from './checks.js';
 import { erpSchema, httpSchema } from './erpSchema.js';
 import {
@@ -34,6 +35,14 @@ const platformSchema = z.strictObject({
   timeoutMs: integer(1, 30_000),
   concurrency: integer(1, 4),
   caFile: nonEmpty.optional(),
+  /** Reads (GET) are tried again in place on a transient error; writes go through the queue. */
+  readRetry: z
+    .strictObject({
+      attempts: integer(1, DEFAULT_READ_RETRY.attempts),
+      baseDelayMs: integer(1, DEFAULT_READ_RETRY.baseDelayMs),
+      maxDelayMs: integer(1, DEFAULT_READ_RETRY.maxDelayMs),
+    })
+    .prefault({}),
   paths: z
     .strictObject({
       postalCode: platformPath(DEFAULT_OPEN_PATHS.postalCode),

@@ -33,6 +33,7 @@ describe('loadConfig defaults', () => {
       variant: 'B',
       timeoutMs: 30_000,
       concurrency: 4,
+      readRetry: { attempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 },
       paths: { postalCode: '/postalCode', attachmentDownload: '/attachment/{id}' },
     });
     expect(config.storage.path).toBe('./data/homecare-sync.db');

@@ -1,0 +1,85 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { stringify } from 'yaml';
+import { createApp, type App } from '../../src/app/app.js';
+import { loadConfig } from '../../src/config/index.js';
+import type { Variant } from '../../src/contract/index.js';
+import { FakeClock } from './fakeClock.js';
+
+export interface AppRig {
+  folder: string;
+  configPath: string;
+  outbox: string;
+  inbox: string;
+  clock: FakeClock;
+  /** A new App over the same database and folders (a restart). */
+  open(): Promise<App>;
+  /** Drops an ERP message into the inbox, complete with its `.done` marker. */
+  drop(kind: string, name: string, body: unknown): void;
+  /** Data files the outbox holds for `resource` (no temp files, no markers). */
+  outboxFiles(resource: string): string[];
+  cleanup(): void;
+}
+
+/**
+ * A daemon's configuration in a temp folder, against a simulator: the file adapter with `.done`
+ * markers (so a test controls when the ERP's files are complete), fast retries, no endpoint.
+ */
+export function appRig(
+  simulatorUrl: string,
+  variant: Variant,
+  start: string,
+  extra: Record<string, unknown> = {},
+): AppRig {
+  const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-app-'));
+  const outbox = join(folder, 'erp', 'outbox');
+  const inbox = join(folder, 'erp', 'inbox');
+  const configPath = join(folder, 'homecare-sync.yaml');
+  const config = {
+    platform: {
+      baseUrl: simulatorUrl,
+      apiKey: 'demo-key',
+      variant,
+      timeoutMs: 5000,
+      readRetry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+    },
+    storage: { path: join(folder, 'sync.db') },
+    erp: { adapter: 'file', file: { outbox, inbox, doneMarker: true } },
+    retry: { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 20_000 },
+    http: { enabled: false },
+    log: { level: 'silent' },
+    ...extra,
+  };
+  writeFileSync(configPath, stringify(config));
+  const clock = new FakeClock(start);
+  return {
+    folder,
+    configPath,
+    outbox,
+    inbox,
+    clock,
+    open: () =>
+      createApp(loadConfig({ path: configPath, env: {}, cwd: folder }).config, {
+        clock,
+        env: {},
+        logger: pino({ enabled: false }),
+      }),
+    drop(kind, name, body) {
+      mkdirSync(join(inbox, kind), { recursive: true });
+      writeFileSync(join(inbox, kind, name), JSON.stringify(body));
+      writeFileSync(join(inbox, kind, `${name}.done`), '');
+    },
+    outboxFiles(resource) {
+      try {
+        return readdirSync(join(outbox, resource))
+          .filter((name) => !name.startsWith('.') && !name.endsWith('.done'))
+          .sort();
+      } catch {
+        return [];
+      }
+    },
+    cleanup: () => rmSync(folder, { recursive: true, force: true }),
+  };
+}
