@@ -97,10 +97,20 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     await app.worker.runOnce();
   }, logFailure('delivery'));
   const scan = serial(async () => app.inbox?.scanOnce(), logFailure('inbox scan'));
-  const pullThenDeliver = (run: () => Promise<unknown>) => async () => {
-    await run();
-    await deliver();
+  // Work under way, so that stop() waits for it before the database closes.
+  const inFlight = new Set<Promise<unknown>>();
+  const tracked = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work)).catch(() => undefined);
+    return work;
   };
+  const pullThenDeliver = (run: () => Promise<unknown>) => () =>
+    tracked(
+      (async () => {
+        await run();
+        await deliver();
+      })(),
+    );
   app.worker.recover();
   app.worker.start(app.config.queue.pollIntervalMs);
   const entries = scheduleEntries(app.runner, {
@@ -115,7 +125,7 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
   let stopStopped: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stopStopped = resolve));
   const timers = [
-    setInterval(() => void scan().then(deliver), app.config.erp.file.scanIntervalMs),
+    setInterval(() => void tracked(scan().then(deliver)), app.config.erp.file.scanIntervalMs),
     setInterval(() => {
       if (!lease.renew()) {
         logger.fatal('another process took the database lease; stopping so that only one writes');
@@ -129,6 +139,7 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
       for (const timer of timers) clearInterval(timer);
       await scheduler.stop();
       await endpoint?.close();
+      await Promise.allSettled([...inFlight]);
       await app.worker.stop();
       lease.release();
       logger.info('homecare-sync stopped');
@@ -139,6 +150,6 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     { url: endpoint?.url, variant: app.config.platform.variant, adapter: app.adapter.name },
     'homecare-sync started',
   );
-  void pullThenDeliver(() => app.runner.runAll())();
+  void pullThenDeliver(() => app.runner.runAll())().catch(logFailure('the first pull'));
   return { url: endpoint?.url, stop, stopped };
 }

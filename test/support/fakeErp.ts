@@ -26,6 +26,8 @@ export interface FakeErp {
   stored: Map<string, ErpRequestSeen>;
   /** The next calls meet these faults, one each, in order; later calls are taken normally. */
   script(...faults: ErpFault[]): void;
+  /** Forgets the faults not met yet: the ERP is healthy again. */
+  recover(): void;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function startFakeErp(): Promise<FakeErp> {
     requests,
     stored,
     script: (...more) => faults.push(...more),
+    recover: () => void faults.splice(0),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,128 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app/app.js';
+import { syncOnce } from '../../src/app/syncOnce.js';
+import { countJobs, undelivered, waitingVersions } from '../../src/store/index.js';
+import { appRig, type AppRig } from '../support/appRig.js';
+import { FakeClock } from '../support/fakeClock.js';
+import { failWith503, startFakeErp, type FakeErp } from '../support/fakeErp.js';
+import { api, startTestSimulator, type TestSimulator } from '../support/simulator.js';
+
+const START = '2026-03-01T08:00:00.000Z';
+
+describe('the daemon with the REST adapter', () => {
+  let sim: TestSimulator;
+  let simClock: FakeClock;
+  let erp: FakeErp;
+  let rig: AppRig;
+  let app: App;
+
+  beforeEach(async () => {
+    simClock = new FakeClock(START);
+    sim = await startTestSimulator({ variant: 'C', clock: simClock, seed: 5 });
+    erp = await startFakeErp();
+    rig = appRig(sim.url, 'C', START, {
+      erp: {
+        adapter: 'rest',
+        rest: { baseUrl: `${erp.url}/api`, auth: { type: 'bearer', token: 'erp-secret' } },
+      },
+      http: { enabled: true, port: 0, token: 'inbound-secret' },
+    });
+    app = await rig.open();
+  });
+  afterEach(async () => {
+    await app.close();
+    await erp.close();
+    await sim.close();
+    rig.cleanup();
+  });
+
+  const pass = async () => {
+    simClock.advance(60_000);
+    rig.clock.advance(60_000);
+    return syncOnce(app, ['patient', 'article', 'integratedCare', 'singleOrder']);
+  };
+
+  it('retries an ERP that fails its first calls and then holds each record version once', async () => {
+    erp.script(...failWith503(40));
+    const first = await pass();
+    expect(first.ok).toBe(false);
+    expect(first.delivery.retry).toBeGreaterThan(0);
+    expect(erp.stored.size).toBe(0);
+    erp.recover();
+    const second = await pass();
+    expect(second.ok).toBe(true);
+    expect(second.delivery.retry).toBe(0);
+    expect(undelivered(app.store, 100_000)).toEqual([]);
+
+    const keys = erp.requests.map((r) => String(r.headers['idempotency-key']));
+    const stored = [...erp.stored.keys()];
+    expect(new Set(stored).size).toBe(stored.length);
+    expect(stored.length).toBe(new Set(keys).size);
+    expect(keys.some((k) => k.startsWith('singleOrder:'))).toBe(true);
+    expect(erp.requests[0]?.headers.authorization).toBe('Bearer erp-secret');
+
+    const created = (
+      await api(sim, 'GET', '/singleOrder?status=created&updatedAfter=1970-01-01T00:00:00Z', {
+        key: 'demo-key-2',
+      })
+    ).json;
+    expect(created).toEqual([]);
+  });
+
+  it('keeps a record the ERP refuses and says why, without blocking the others', async () => {
+    erp.script({ kind: 'status', status: 422, body: { error: 'unknown article group' } });
+    const report = await pass();
+    expect(report.delivery.rejected).toBe(1);
+    expect(report.ok).toBe(false);
+    const [refused] = undelivered(app.store, 100_000);
+    expect(refused?.waitingFor).toMatch(/^rejected by the ERP: .*422/);
+    expect(waitingVersions(app.store, 10)).toHaveLength(1);
+    expect(report.delivery.delivered).toBeGreaterThan(0);
+  });
+
+  it('stores an inbound message before answering 202 and pushes it to the platform', async () => {
+    const { startDaemon } = await import('../../src/app/daemon.js');
+    const daemon = await startDaemon(app);
+    try {
+      const order = (
+        await api(sim, 'GET', '/singleOrder?status=transmitted&updatedAfter=1970-01-01T00:00:00Z', {
+          key: 'demo-key-2',
+        })
+      ).json as Array<{ _id: string }>;
+      const target = order[0];
+      if (!target) throw new Error('the seed has no transmitted single order');
+      const post = (body: unknown, token?: string) =>
+        fetch(`${daemon.url}/erp/orderStatus`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify(body),
+        });
+      expect((await post({ orderType: 'single', id: target._id, status: 3 })).status).toBe(401);
+      const bad = await post({ orderType: 'single', status: 3 }, 'inbound-secret');
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({
+        problems: [expect.stringMatching(/^id: /) as unknown],
+      });
+      const good = await post(
+        { orderType: 'single', id: target._id, status: 3, salesId: 'SO-REST-1' },
+        'inbound-secret',
+      );
+      expect(good.status).toBe(202);
+      expect(
+        countJobs(app.store, 'pending') +
+          countJobs(app.store, 'running') +
+          countJobs(app.store, 'done'),
+      ).toBeGreaterThan(0);
+      await app.worker.runUntilEmpty();
+      expect(await sim.control.getRecord('singleOrder', target._id)).toMatchObject({
+        status: 3,
+        salesId: 'SO-REST-1',
+      });
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
