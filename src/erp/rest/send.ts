@@ -1,8 +1,6 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import type { ErpAnswer } from './outcome.js';
-
-/** Enough of an error body for the excerpt; the rest is thrown away with the socket. */
-const ERROR_BODY_LIMIT = 16 * 1024;
+import { firstHeader, readStart } from '../../shared/httpResponse.js';
 
 /**
  * One keep-alive agent for every ERP request, connecting directly: the ERP usually sits on the
@@ -21,29 +19,6 @@ export interface ErpRequest {
   url: URL;
   headers: Record<string, string>;
   body: string;
-}
-
-function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-async function readStart(body: Dispatcher.ResponseData['body']): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      const buffer = chunk as Buffer;
-      chunks.push(buffer);
-      size += buffer.length;
-      if (size >= ERROR_BODY_LIMIT) break;
-    }
-  } catch {
-    // An error body cut short is still worth its first bytes.
-  } finally {
-    body.destroy();
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function discard(body: Dispatcher.ResponseData['body']): Promise<void> {
@@ -70,8 +45,8 @@ export async function sendToErp(
   if (success) await discard(response.body);
   return {
     status: response.statusCode,
-    retryAfter: header(response.headers, 'retry-after'),
-    date: header(response.headers, 'date'),
+    retryAfter: firstHeader(response.headers, 'retry-after'),
+    date: firstHeader(response.headers, 'date'),
     body,
   };
 }
