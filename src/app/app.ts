@@ -12,7 +12,7 @@ import {
   countJobs,
   openDeadLetterJobIds,
   openStore,
-  undelivered,
+  countUndelivered,
   type Store,
 } from '../store/index.js';
 import { deliverOnce, type DeliverSummary } from '../sync/deliver.js';
@@ -91,7 +91,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
         (['pending', 'running', 'dead'] as const).map((s) => [s, countJobs(store, s)]),
       ),
     deadLetters: () => openDeadLetterJobIds(store).length,
-    undelivered: () => undelivered(store, 1_000_000).length,
+    undelivered: () => countUndelivered(store),
   });
   const resources = effectiveResourceSettings(config, contract);
   const pullStore = sqlitePullStore(store);

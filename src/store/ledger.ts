@@ -1,4 +1,4 @@
-import { statement } from './statements.js';
+import { plainStatement, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -176,4 +176,14 @@ function toEntry(row: LedgerRow): LedgerEntry {
     json: row.json ?? undefined,
     waitingFor: row.waiting_for ?? undefined,
   };
+}
+
+/** How many versions wait to be handed to the ERP (for `status` and `/metrics`). */
+export function countUndelivered(store: Store): number {
+  return (
+    plainStatement<{ n: number }>(
+      store.db,
+      'SELECT count(*) AS n FROM ledger WHERE delivered_at IS NULL',
+    ).get()?.n ?? 0
+  );
 }

@@ -6,7 +6,7 @@ import {
   listCheckpoints,
   listQuarantine,
   openDeadLetterJobIds,
-  undelivered,
+  countUndelivered,
   waitingVersions,
   type Store,
 } from '../../store/index.js';
@@ -33,7 +33,7 @@ export function statusOf(store: Store) {
       openDeadLetters: openDeadLetterJobIds(store).length,
     },
     delivery: {
-      undelivered: undelivered(store, 1_000_000).length,
+      undelivered: countUndelivered(store),
       waiting: waitingVersions(store, SHOWN).map((e) => ({
         resource: e.resource,
         id: e.id,
