@@ -1,0 +1,131 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Variant } from '../../src/contract/index.js';
+import { createPlatformClient } from '../../src/platform/index.js';
+import { systemClock } from '../../src/shared/clock.js';
+import { openStore } from '../../src/store/index.js';
+import { pullTarget, type PullSource, type PullSummary } from '../../src/sync/puller.js';
+import { sqlitePullStore } from '../../src/sync/pullStore.js';
+import { pullTargets } from '../../src/sync/targets.js';
+import { liveHeap, readMemory, sampleMemory, type MemoryPeaks } from '../support/memory.js';
+import { withTempFolder } from '../support/tempFolder.js';
+import { startOrderServer } from './orderProcess.js';
+
+/** Where along the list the heap is read: 10 %, 50 % and 90 % of the records. */
+export const MARKS = [0.1, 0.5, 0.9] as const;
+
+export interface MarkReading {
+  share: number;
+  heapUsed: number;
+  /** After a forced full collection; undefined without --expose-gc. */
+  liveHeap: number | undefined;
+}
+
+export interface PullFigures {
+  count: number;
+  ms: number;
+  summary: PullSummary;
+  baseline: { heapUsed: number; rss: number; liveHeap: number | undefined };
+  peaks: MemoryPeaks;
+  marks: MarkReading[];
+  databaseBytes: number;
+}
+
+/** The database file and its write-ahead log. */
+async function sizeOnDisk(path: string): Promise<number> {
+  const sizes = await Promise.all(
+    [path, `${path}-wal`].map((file) =>
+      stat(file).then(
+        (s) => s.size,
+        () => 0,
+      ),
+    ),
+  );
+  return sizes.reduce((sum, size) => sum + size, 0);
+}
+
+/** The real client as the puller's source, counting the records it hands over. */
+function countingSource(source: PullSource, onRecord: (seen: number) => void): PullSource {
+  let seen = 0;
+  return {
+    platformNow: () => source.platformNow(),
+    skewMs: () => source.skewMs(),
+    async *list(resource, query) {
+      for await (const record of source.list(resource, query)) {
+        onRecord(++seen);
+        yield record;
+      }
+    },
+  };
+}
+
+function checkOutcome(count: number, summary: PullSummary): void {
+  const problems = [
+    summary.ok ? undefined : `the pull failed: ${summary.error ?? 'no reason given'}`,
+    summary.fetched === count ? undefined : `fetched ${summary.fetched} of ${count}`,
+    summary.fresh === count ? undefined : `stored ${summary.fresh} new of ${count}`,
+    summary.quarantined === 0 ? undefined : `${summary.quarantined} records quarantined`,
+  ].filter((problem) => problem !== undefined);
+  if (problems.length > 0)
+    throw new Error(`pull of ${count} single orders: ${problems.join('; ')}`);
+}
+
+/**
+ * One incremental pull of one single-order target, `count` records long, by the daemon's own
+ * parts: the platform client (undici, streamed JSON), the puller and the SQLite store on disk
+ * (WAL, synchronous=FULL, 500 records per transaction as by default).
+ */
+export async function pullOnce(variant: Variant, count: number): Promise<PullFigures> {
+  const server = await startOrderServer(variant, count);
+  try {
+    return await withTempFolder(async (folder) => {
+      const path = join(folder, 'homecare-sync.db');
+      const store = openStore({ path, clock: systemClock });
+      const client = createPlatformClient({
+        baseUrl: server.url,
+        apiKey: 'bench-key',
+        variant,
+        timeoutMs: 30_000,
+        concurrency: 4,
+        clock: systemClock,
+      });
+      try {
+        const target = pullTargets(client.contract).find((t) => t.resource === 'singleOrder');
+        if (target === undefined) throw new Error(`variant ${variant} lists no single orders`);
+        const thresholds = MARKS.map((share) => Math.ceil(share * count));
+        const marks: MarkReading[] = [];
+        const baselineLive = liveHeap();
+        const baseline = { ...readMemory(), liveHeap: baselineLive };
+        const sampler = sampleMemory(50);
+        const source = countingSource(client, (seen) => {
+          sampler.poll();
+          const at = thresholds.indexOf(seen);
+          const share = MARKS[at];
+          if (share === undefined) return;
+          const { heapUsed } = readMemory();
+          marks.push({ share, heapUsed, liveHeap: liveHeap() });
+        });
+        const started = performance.now();
+        const summary = await pullTarget(
+          {
+            store: sqlitePullStore(store),
+            source,
+            clock: systemClock,
+            settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize: 500 },
+          },
+          target,
+        );
+        const ms = performance.now() - started;
+        const peaks = sampler.stop();
+        checkOutcome(count, summary);
+        const databaseBytes = await sizeOnDisk(path);
+        return { count, ms, summary, baseline, peaks, marks, databaseBytes };
+      } finally {
+        await client.close();
+        store.close();
+      }
+    });
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * `npm run bench [-- name...]`: runs the named benchmarks (all when none is named), one after
+ * the other, printing their figures. Exits 1 when one failed, 2 when a name is unknown.
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { pullBenchmark } from './pull/index.js';
+import { queueBenchmark } from './queue.js';
+import { simulatorBenchmark } from './simulator.js';
+import type { Benchmark } from './support/benchmark.js';
+import { canCollect } from './support/memory.js';
+import { seconds } from './support/format.js';
+
+const BENCHMARKS: readonly Benchmark[] = [pullBenchmark, simulatorBenchmark, queueBenchmark];
+
+function chosen(names: readonly string[]): Benchmark[] {
+  if (names.length === 0) return [...BENCHMARKS];
+  const unknown = names.filter((name) => !BENCHMARKS.some((b) => b.name === name));
+  if (unknown.length > 0) {
+    const known = BENCHMARKS.map((b) => `${b.name} (${b.description})`).join(', ');
+    console.error(`unknown benchmark ${unknown.join(', ')}; there are: ${known}`);
+    process.exit(2);
+  }
+  return BENCHMARKS.filter((b) => names.includes(b.name));
+}
+
+async function runOne(benchmark: Benchmark): Promise<boolean> {
+  console.log(`== ${benchmark.name}: ${benchmark.description}`);
+  const started = performance.now();
+  try {
+    const summary = await benchmark.run((line) => console.log(`  ${line}`));
+    console.log(`${benchmark.name}: ${summary} [${seconds(performance.now() - started)}]`);
+    return true;
+  } catch (error) {
+    console.error(error);
+    console.log(`${benchmark.name}: FAILED after ${seconds(performance.now() - started)}`);
+    return false;
+  }
+}
+
+/** The machine the figures come from: they mean little without it. */
+function machine(): string {
+  const load = loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+  return `node ${process.version}, ${availableParallelism()} CPUs, load average ${load}`;
+}
+
+async function main(): Promise<void> {
+  console.log(machine());
+  if (!canCollect()) {
+    console.log(
+      'note: started without --expose-gc, so no live-heap figures (npm run bench adds it)',
+    );
+  }
+  let failed = 0;
+  for (const benchmark of chosen(process.argv.slice(2))) {
+    if (!(await runOne(benchmark))) failed += 1;
+  }
+  process.exitCode = failed === 0 ? 0 : 1;
+}
+
+await main();

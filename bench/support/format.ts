@@ -1,0 +1,30 @@
+const grouped = new Intl.NumberFormat('en-US');
+
+/** 200000 → "200,000". */
+export function count(value: number): string {
+  return grouped.format(Math.round(value));
+}
+
+/** Bytes in mebibytes with one decimal: "41.3 MB". */
+export function mb(bytes: number | undefined): string {
+  return bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+export function millis(ms: number): string {
+  return `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+}
+
+export function rate(items: number, ms: number): string {
+  return `${count(ms > 0 ? (items * 1000) / ms : 0)}/s`;
+}
+
+/** The value below which `share` (0..1) of the values lie, nearest rank. */
+export function percentile(values: readonly number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil(share * sorted.length));
+  return sorted[rank - 1] ?? Number.NaN;
+}
