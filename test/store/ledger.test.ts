@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  countUndelivered,
+  setWaitingFor,
+  waitingVersions,
   awaitingAcknowledgement,
   getLedgerEntry,
   markDelivered,
@@ -89,5 +92,19 @@ describe('ledger', () => {
 
     setAckState(store, 'singleOrder', order, 'v1', 'queued');
     expect(awaitingAcknowledgement(store, 10).map((e) => e.id)).toEqual([other]);
+  });
+
+  it("keeps each version's record and what it waits for, and counts the undelivered", () => {
+    recordVersion(store, 'singleOrder', order, 'v1', undefined, '{"status":0}');
+    recordVersion(store, 'singleOrder', other, 'v1', undefined, '{"status":3}');
+    expect(undelivered(store, 10).map((e) => e.json)).toEqual(['{"status":0}', '{"status":3}']);
+    setWaitingFor(store, 'singleOrder', order, 'v1', 'missing patient p1');
+    expect(waitingVersions(store, 10).map((e) => [e.id, e.waitingFor])).toEqual([
+      [order, 'missing patient p1'],
+    ]);
+    markDelivered(store, 'singleOrder', other, 'v1');
+    expect(countUndelivered(store)).toBe(1);
+    setWaitingFor(store, 'singleOrder', order, 'v1', undefined);
+    expect(waitingVersions(store, 10)).toEqual([]);
   });
 });
