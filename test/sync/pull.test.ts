@@ -116,3 +116,54 @@ describe.each(['A', 'B', 'C'] as const)('pulling from a variant %s platform', (v
     expect(tries.map((r) => r.status)).toEqual([503, 503, 200]);
   });
 });
+
+describe('reconciliation and overlapping runs', () => {
+  let sim: TestSimulator;
+  let simClock: FakeClock;
+  let rig: PullRig;
+
+  beforeEach(async () => {
+    simClock = new FakeClock(SIM_START);
+    sim = await startTestSimulator({ variant: 'B', clock: simClock, seed: 3 });
+    rig = startPullRig(sim.url, 'B');
+  });
+  afterEach(async () => {
+    await rig.close();
+    await sim.close();
+  });
+
+  it('finds a change the incremental pulls missed and leaves the checkpoints alone', async () => {
+    await rig.runner.runAll(['doctor']);
+    // A change stamped an hour in the past (a platform that commits late) is behind the watermark.
+    simClock.advance(-3_600_000);
+    const late = await sim.control.createRecord('doctor', { lastName: 'Spät', firstName: 'Dora' });
+    simClock.advance(3_600_000 + 60_000);
+    rig.clock.advance(60_000);
+    const [incremental] = (await rig.runner.runResource('doctor')) ?? [];
+    expect(incremental).toMatchObject({ ok: true, fresh: 0 });
+    expect(getMirror(rig.store, 'doctor', String(late['_id']))).toBeUndefined();
+
+    const reconciled = (await rig.runner.reconcile(7)).filter((s) => s.resource === 'doctor');
+    expect(reconciled).toHaveLength(1);
+    expect(reconciled[0]).toMatchObject({
+      mode: 'reconcile',
+      ok: true,
+      fresh: 1,
+      watermark: undefined,
+    });
+    expect(getMirror(rig.store, 'doctor', String(late['_id']))).toBeDefined();
+    expect(getCheckpoint(rig.store, 'doctor', '')?.watermark).toBe(incremental?.watermark);
+  });
+
+  it('never runs two pulls of one resource at once; the second is skipped', async () => {
+    await sim.control.setFault({ path: '/payer', latencyMs: 300 });
+    const [first, second] = await Promise.all([
+      rig.runner.runResource('payer'),
+      rig.runner.runResource('payer'),
+    ]);
+    expect(first?.length).toBe(1);
+    expect(second).toBeUndefined();
+    const calls = (await sim.control.requests()).filter((r) => r.path.startsWith('/payer'));
+    expect(calls).toHaveLength(1);
+  });
+});

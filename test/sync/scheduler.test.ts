@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { validate } from 'node-cron';
+import type { ResourceName } from '../../src/contract/index.js';
+import type { PullRunner } from '../../src/sync/runner.js';
+import { scheduleEntries } from '../../src/sync/scheduler.js';
+
+function runnerOf(resources: ResourceName[], calls: string[]): PullRunner {
+  return {
+    resources: () => resources,
+    runResource: (resource) => {
+      calls.push(`pull ${resource}`);
+      return Promise.resolve([]);
+    },
+    runAll: () => Promise.resolve([]),
+    reconcile: (days) => {
+      calls.push(`reconcile ${days}`);
+      return Promise.resolve([]);
+    },
+  };
+}
+
+describe('the schedule', () => {
+  it('has one entry per scheduled resource and the reconciliation, each running its own pull', async () => {
+    const calls: string[] = [];
+    const entries = scheduleEntries(runnerOf(['singleOrder', 'article', 'region'], calls), {
+      resources: { singleOrder: '*/1 * * * *', article: '0 * * * *' },
+      reconcile: { enabled: true, schedule: '30 2 * * *', days: 7 },
+      jitterSeconds: 10,
+    });
+    expect(entries.map((e) => [e.name, e.cron])).toEqual([
+      ['pull singleOrder', '*/1 * * * *'],
+      ['pull article', '0 * * * *'],
+      ['reconcile', '30 2 * * *'],
+    ]);
+    expect(entries.every((e) => validate(e.cron))).toBe(true);
+    for (const entry of entries) await entry.run();
+    expect(calls).toEqual(['pull singleOrder', 'pull article', 'reconcile 7']);
+  });
+
+  it('leaves the reconciliation out when it is switched off', () => {
+    const entries = scheduleEntries(runnerOf(['singleOrder'], []), {
+      resources: { singleOrder: '*/1 * * * *' },
+      reconcile: { enabled: false, schedule: '30 2 * * *', days: 7 },
+      jitterSeconds: 0,
+    });
+    expect(entries.map((e) => e.name)).toEqual(['pull singleOrder']);
+  });
+});
