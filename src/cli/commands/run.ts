@@ -19,9 +19,12 @@ export function runCommand(): Command {
     'run',
     'run the daemon: scheduled pulls, ERP hand-off, retry queue and the HTTP endpoint; stops cleanly on SIGTERM/SIGINT',
   ).action(async (options: ConfigOption) => {
+    // Listening before anything starts: a SIGTERM that comes while the daemon starts up (a
+    // rolling update, a quick Ctrl-C) would otherwise end the process without a clean stop.
+    const signal = signalled();
     await withApp(options, async (app) => {
       const daemon = await startDaemon(app);
-      const reason = await Promise.race([signalled(), daemon.stopped.then(() => 'lease lost')]);
+      const reason = await Promise.race([signal, daemon.stopped.then(() => 'lease lost')]);
       app.logger.info({ reason }, 'stopping');
       // A stop that hangs (an ERP that never answers) must not keep the container alive forever.
       const force = setTimeout(() => {
