@@ -1,0 +1,141 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { REPO_ROOT } from '../support/cli.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const TSX_LOADER = pathToFileURL(`${REPO_ROOT}node_modules/tsx/dist/loader.mjs`).href;
+
+/** One JSON log line the daemon printed, as parsed. */
+export type LogLine = Record<string, unknown> & { msg?: string; level?: number | string };
+
+export interface DaemonProcess {
+  pid: number;
+  /** Everything printed on stdout so far (the JSON log lines). */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first log line with this `msg` (and the fields of `match`). */
+  waitForLog(msg: string, match?: Record<string, unknown>): Promise<LogLine>;
+  /** Resolves with the exit code (or the signal's name) once the process ended. */
+  exited: Promise<number | string>;
+  signal(name: NodeJS.Signals): void;
+}
+
+const WAIT_MS = 45_000;
+
+function parsedLines(text: string): LogLine[] {
+  // The last piece is a line still being written.
+  return text
+    .split('\n')
+    .slice(0, -1)
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+function matches(line: LogLine, msg: string, match: Record<string, unknown>): boolean {
+  return line.msg === msg && Object.entries(match).every(([key, value]) => line[key] === value);
+}
+
+/**
+ * Starts `homecare-sync run -c <configPath>` as its own process, the way a container starts it,
+ * and keeps what it prints. `stop()` in the tests is SIGTERM; a hung child is killed after the
+ * bounded waits so that no test leaves a process behind.
+ */
+export function startDaemonProcess(configPath: string, cwd: string): DaemonProcess {
+  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
+    process.execPath,
+    ['--import', TSX_LOADER, MAIN, 'run', '-c', configPath],
+    { cwd, env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  let err = '';
+  let ended = false;
+  // Checked on every chunk, so a test acts the moment a line appears (no polling gap).
+  const waiters = new Set<() => void>();
+  const notify = () => [...waiters].forEach((check) => check());
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    notify();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<number | string>((resolve) =>
+    child.on('close', (code, signal) => {
+      ended = true;
+      resolve(code ?? signal ?? 'unknown');
+      notify();
+    }),
+  );
+  if (child.pid === undefined) throw new Error('the daemon process did not start');
+  const failure = (msg: string, why: string) =>
+    new Error(`the daemon did not log "${msg}" ${why}\nstdout:\n${out}\nstderr:\n${err}`);
+  return {
+    pid: child.pid,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    signal: (name) => void child.kill(name),
+    waitForLog(msg, match = {}) {
+      return new Promise<LogLine>((resolve, reject) => {
+        const done = () => {
+          waiters.delete(check);
+          clearTimeout(timer);
+        };
+        const check = () => {
+          const line = parsedLines(out).find((l) => matches(l, msg, match));
+          if (line) resolve(line);
+          else if (ended) reject(failure(msg, 'before it exited'));
+          else return;
+          done();
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(failure(msg, `within ${WAIT_MS} ms`));
+        }, WAIT_MS);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** Waits until `check` holds (polling), failing after a generous bound with `what` it was. */
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  boundMs = WAIT_MS,
+): Promise<T> {
+  for (let waited = 0; waited < boundMs; waited += 100) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await sleep(100);
+  }
+  throw new Error(`gave up waiting for ${what} after ${boundMs} ms`);
+}
+
+/** Resolves as `promise` does, or fails after a generous bound naming `what` it waited for. */
+export async function withinBound<T>(
+  promise: Promise<T>,
+  what: string,
+  boundMs = WAIT_MS,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`gave up waiting for ${what} after ${boundMs} ms`)),
+      boundMs,
+    );
+  });
+  try {
+    return await Promise.race([promise, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Ends a daemon a test left running (SIGKILL): for afterEach, so no process outlives its test. */
+export async function killIfRunning(daemon: DaemonProcess | undefined): Promise<void> {
+  if (!daemon) return;
+  daemon.signal('SIGKILL');
+  await daemon.exited;
+}

@@ -1,0 +1,132 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { contractFor, RESOURCE_NAMES } from '../../src/contract/index.js';
+import { pullTargets } from '../../src/sync/targets.js';
+import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
+import { API_KEY, cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
+
+interface StatusJson {
+  checkpoints: {
+    resource: string;
+    filter: string;
+    watermark: string | null;
+    lastRun?: { ok: boolean };
+  }[];
+  queue: { pending: number; running: number; dead: number; openDeadLetters: number };
+  delivery: { undelivered: number; waiting: { waitingFor: string | null }[] };
+}
+
+let sim: TestSimulator;
+const folders: CliFolder[] = [];
+const folder = (extra: Record<string, unknown> = {}) => {
+  const made = cliFolder(sim.url, extra);
+  folders.push(made);
+  return made;
+};
+
+beforeAll(async () => {
+  sim = await startTestSimulator({ keys: SIM_KEYS, seed: 5 });
+});
+afterEach(async () => {
+  await sim.control.clearFaults();
+});
+afterAll(async () => {
+  await sim.close();
+  for (const made of folders) made.cleanup();
+});
+
+describe('sync --once', () => {
+  it('hands the orders to the outbox, exits 0, and status shows checkpoints and nothing undelivered', async () => {
+    const f = folder();
+    const result = await f.cli('sync', '--once');
+    expect(result.stderr).toMatch(/^sync: \d+ pulls, [1-9]\d* new record versions; /);
+    expect(result.stderr).not.toContain('pull failed');
+    expect(result.code).toBe(0);
+    const files = f.outboxFiles();
+    expect(files.filter((name) => name.startsWith('singleOrder/')).length).toBeGreaterThan(0);
+    expect(files.filter((name) => name.startsWith('directOrder/')).length).toBeGreaterThan(0);
+
+    const status = await f.cli('status', '--json');
+    expect(status.code).toBe(0);
+    const parsed = JSON.parse(status.stdout) as StatusJson;
+    expect(parsed.delivery.undelivered).toBe(0);
+    expect(parsed.queue).toMatchObject({ pending: 0, running: 0, dead: 0 });
+    const singleOrder = parsed.checkpoints.filter((c) => c.resource === 'singleOrder');
+    expect(singleOrder.length).toBeGreaterThan(0);
+    for (const checkpoint of parsed.checkpoints) {
+      expect(checkpoint.watermark, checkpoint.resource).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(checkpoint.lastRun?.ok, checkpoint.resource).toBe(true);
+    }
+  });
+
+  it('prints JSON log lines on stdout that never carry the API key', async () => {
+    const f = folder();
+    const result = await f.cli('sync', '--once');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+    expect(result.stdout + result.stderr).not.toContain(API_KEY);
+  });
+
+  it('exits 1 and names every pull that failed when the platform answers 503', async () => {
+    const f = folder();
+    await sim.control.setFault({ path: '/', errorStatus: 503 });
+    const result = await f.cli('sync', '--once');
+    expect(result.code).toBe(1);
+    const failed = result.stderr.split('\n').filter((line) => line.startsWith('pull failed: '));
+    expect(failed.length).toBeGreaterThan(0);
+    expect(
+      failed.some((line) => line.startsWith('pull failed: singleOrder?status=created: ')),
+    ).toBe(true);
+    expect(failed.some((line) => line.startsWith('pull failed: article'))).toBe(true);
+    expect(result.stderr).toMatch(/\b503\b/);
+    expect(result.stderr).toContain('sync finished with problems');
+    expect(f.outboxFiles()).toEqual([]);
+  });
+
+  it('exits 2 on an unknown resource name and lists the valid ones', async () => {
+    const f = folder();
+    const result = await f.cli('sync', 'orders', '--once');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('"orders" is not a resource name');
+    expect(result.stderr).toContain(RESOURCE_NAMES.join(', '));
+    expect(f.outboxFiles()).toEqual([]);
+  });
+
+  it('pulls only the resources named; orders wait for their care arrangements until those come', async () => {
+    const f = folder();
+    const resourcesWithCheckpoints = async () => {
+      const list = await f.cli('checkpoint', 'list', '--json');
+      expect(list.code).toBe(0);
+      const checkpoints = JSON.parse(list.stdout) as { resource: string; filter: string }[];
+      return checkpoints;
+    };
+
+    const orders = await f.cli('sync', 'singleOrder');
+    const waiting = /; 0 handed to the ERP \((\d+) waiting,/.exec(orders.stderr);
+    expect(Number(waiting?.[1])).toBeGreaterThan(0);
+    expect(orders.code).toBe(1);
+    const checkpoints = await resourcesWithCheckpoints();
+    expect(new Set(checkpoints.map((c) => c.resource))).toEqual(new Set(['singleOrder']));
+    const filters = pullTargets(contractFor('B'))
+      .filter((target) => target.resource === 'singleOrder')
+      .map((target) => target.filter);
+    expect(checkpoints.map((c) => c.filter).sort()).toEqual(filters.sort());
+    const before = JSON.parse((await f.cli('status', '--json')).stdout) as StatusJson;
+    expect(before.delivery.waiting.length).toBeGreaterThan(0);
+    for (const entry of before.delivery.waiting)
+      expect(entry.waitingFor).toMatch(/\bintegratedCare [0-9a-f-]+$/);
+    expect(f.outboxFiles()).toEqual([]);
+
+    const care = await f.cli('sync', 'integratedCare');
+    expect(care.code).toBe(0);
+    expect(new Set((await resourcesWithCheckpoints()).map((c) => c.resource))).toEqual(
+      new Set(['singleOrder', 'integratedCare']),
+    );
+    const after = JSON.parse((await f.cli('status', '--json')).stdout) as StatusJson;
+    expect(after.delivery.undelivered).toBe(0);
+    const outboxFolders = new Set(f.outboxFiles().map((name) => name.split('/')[0]));
+    expect(outboxFolders).toEqual(new Set(['singleOrder', 'integratedCare']));
+  });
+});
