@@ -16,6 +16,7 @@ function describe(figures: PullFigures, print: (line: string) => void): void {
   print(
     `  peak:   heapUsed ${mb(peaks.peakHeapUsed)}, rss ${mb(peaks.peakRss)} (sampled every 50 ms: ${count(peaks.samples)} samples)`,
   );
+  print(`  peak heapUsed per quarter of the list: ${figures.stretchPeaks.map(mb).join(', ')}`);
   const at = (pick: (mark: PullFigures['marks'][number]) => number | undefined) =>
     marks.map((mark) => `${Math.round(mark.share * 100)}% ${mb(pick(mark))}`).join(', ');
   print(`  heapUsed at ${at((mark) => mark.heapUsed)}`);
@@ -39,10 +40,11 @@ export const pullBenchmark: Benchmark = {
     }
     const [short, long] = runs;
     if (short === undefined || long === undefined) throw new Error('pull: a run is missing');
+    const live = (run: PullFigures) => mb(run.marks.at(-1)?.liveHeap);
     return (
-      `peak heapUsed ${mb(short.peaks.peakHeapUsed)} at ${count(short.count)}, ` +
-      `${mb(long.peaks.peakHeapUsed)} at ${count(long.count)} (${growth(short, long)} for x${long.count / short.count} records); ` +
-      `${rate(long.count, long.ms)} records`
+      `live heap at 90%: ${live(short)} at ${count(short.count)}, ${live(long)} at ${count(long.count)}; ` +
+      `peak heapUsed ${mb(short.peaks.peakHeapUsed)} and ${mb(long.peaks.peakHeapUsed)} ` +
+      `(${growth(short, long)} for x${long.count / short.count} records); ${rate(long.count, long.ms)} records`
     );
   },
 };

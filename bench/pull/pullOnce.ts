@@ -13,6 +13,8 @@ import { startOrderServer } from './orderProcess.js';
 
 /** Where along the list the heap is read: 10 %, 50 % and 90 % of the records. */
 export const MARKS = [0.1, 0.5, 0.9] as const;
+/** The list is cut into this many stretches, each with its own peak heapUsed. */
+const STRETCHES = 4;
 
 export interface MarkReading {
   share: number;
@@ -27,6 +29,8 @@ export interface PullFigures {
   summary: PullSummary;
   baseline: { heapUsed: number; rss: number; liveHeap: number | undefined };
   peaks: MemoryPeaks;
+  /** Peak heapUsed in each quarter of the list (the last one includes the final commit). */
+  stretchPeaks: number[];
   marks: MarkReading[];
   databaseBytes: number;
 }
@@ -97,8 +101,11 @@ export async function pullOnce(variant: Variant, count: number): Promise<PullFig
         const baselineLive = liveHeap();
         const baseline = { ...readMemory(), liveHeap: baselineLive };
         const sampler = sampleMemory(50);
+        const stretchPeaks: number[] = [];
+        const stretchLength = Math.ceil(count / STRETCHES);
         const source = countingSource(client, (seen) => {
           sampler.poll();
+          if (seen % stretchLength === 0 && seen < count) stretchPeaks.push(sampler.stretchPeak());
           const at = thresholds.indexOf(seen);
           const share = MARKS[at];
           if (share === undefined) return;
@@ -116,10 +123,11 @@ export async function pullOnce(variant: Variant, count: number): Promise<PullFig
           target,
         );
         const ms = performance.now() - started;
+        stretchPeaks.push(sampler.stretchPeak());
         const peaks = sampler.stop();
         checkOutcome(count, summary);
         const databaseBytes = await sizeOnDisk(path);
-        return { count, ms, summary, baseline, peaks, marks, databaseBytes };
+        return { count, ms, summary, baseline, peaks, stretchPeaks, marks, databaseBytes };
       } finally {
         await client.close();
         store.close();

@@ -39,6 +39,8 @@ export function liveHeap(): number | undefined {
 export interface MemorySampler {
   /** Takes a reading when the last one is `intervalMs` old: for loops that keep the timer from firing. */
   poll(): void;
+  /** The highest heapUsed since the previous call (or the start): the peak of one stretch. */
+  stretchPeak(): number;
   stop(): MemoryPeaks;
 }
 
@@ -49,8 +51,10 @@ export interface MemorySampler {
 export function sampleMemory(intervalMs = 50): MemorySampler {
   const peaks: MemoryPeaks = { peakRss: 0, peakHeapUsed: 0, samples: 0 };
   let last = 0;
+  let stretch = 0;
   const take = (): void => {
     const reading = readMemory();
+    stretch = Math.max(stretch, reading.heapUsed);
     peaks.peakRss = Math.max(peaks.peakRss, reading.rss);
     peaks.peakHeapUsed = Math.max(peaks.peakHeapUsed, reading.heapUsed);
     peaks.samples += 1;
@@ -61,6 +65,12 @@ export function sampleMemory(intervalMs = 50): MemorySampler {
   return {
     poll() {
       if (performance.now() - last >= intervalMs) take();
+    },
+    stretchPeak() {
+      take();
+      const peak = stretch;
+      stretch = 0;
+      return peak;
     },
     stop() {
       clearInterval(timer);
