@@ -150,6 +150,14 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     { url: endpoint?.url, variant: app.config.platform.variant, adapter: app.adapter.name },
     'homecare-sync started',
   );
-  void pullThenDeliver(() => app.runner.runAll())().catch(logFailure('the first pull'));
+  // Resource by resource, so that a stop waits for the resource under way, not the whole pass
+  // (a first pass over a big tenant takes far longer than a container is given to stop).
+  const firstPass = async () => {
+    for (const resource of app.runner.resources()) {
+      if (stopping) return;
+      await app.runner.runResource(resource);
+    }
+  };
+  void pullThenDeliver(firstPass)().catch(logFailure('the first pull'));
   return { url: endpoint?.url, stop, stopped };
 }
