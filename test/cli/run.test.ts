@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startTestSimulator, type TestSimulator } from '../support/simulator.js';
 import { API_KEY, cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
 import {
+  eventually,
   killIfRunning,
   startDaemonProcess,
   withinBound,
@@ -22,12 +23,13 @@ function startDaemon(): DaemonProcess {
   return started;
 }
 
-function post(path: string, body: unknown, token?: string): Promise<Response> {
+function post(path: string, body: unknown, token?: string, key?: string): Promise<Response> {
   return fetch(`${url}${path}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
     },
     body: JSON.stringify(body),
   });
@@ -68,7 +70,7 @@ describe('run: the daemon process', () => {
     expect((body.problems as unknown[]).length === 0).toBe(body.ready);
   });
 
-  it('takes ERP messages on POST /erp/orderStatus only with the token, and only valid ones', async () => {
+  it('takes ERP messages on POST /erp/orderStatus only with the token, only valid ones, once per key, and writes them to the platform', async () => {
     const listed = await api(
       sim,
       'GET',
@@ -86,9 +88,20 @@ describe('run: the daemon process', () => {
     const wrong = await post('/erp/orderStatus', message, `${TOKEN}x`);
     expect(wrong.status).toBe(401);
 
-    const accepted = await post('/erp/orderStatus', message, TOKEN);
+    const accepted = await post('/erp/orderStatus', message, TOKEN, 'erp-msg-1');
     expect(accepted.status).toBe(202);
-    expect(await accepted.json()).toMatchObject({ repeat: false });
+    expect(await accepted.json()).toEqual({ id: 'erp-msg-1', repeat: false });
+    const again = await post('/erp/orderStatus', message, TOKEN, 'erp-msg-1');
+    expect(again.status).toBe(202);
+    expect(await again.json()).toEqual({ id: 'erp-msg-1', repeat: true });
+    await eventually('the salesId on the platform', async () => {
+      const record = await sim.control.getRecord('singleOrder', order._id);
+      return record['salesId'] === 'SO-CLI-1' ? true : undefined;
+    });
+    const writes = (await sim.control.requests()).filter(
+      (r) => r.method === 'PATCH' && r.path === `/singleOrder/${order._id}` && r.status === 200,
+    );
+    expect(writes).toHaveLength(1);
 
     const invalid = await post('/erp/orderStatus', { orderType: 'triple', status: 'sent' }, TOKEN);
     expect(invalid.status).toBe(400);

@@ -45,6 +45,14 @@ describe('sync --once', () => {
     expect(files.filter((name) => name.startsWith('singleOrder/')).length).toBeGreaterThan(0);
     expect(files.filter((name) => name.startsWith('directOrder/')).length).toBeGreaterThan(0);
 
+    const text = await f.cli('status');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`database ${f.database}\n`);
+    expect(text.stdout).toMatch(
+      /^ {2}singleOrder\s+created\s+\d{4}-\S+\s+\d{4}-\S+ ok, \d+ fetched/m,
+    );
+    expect(text.stdout).toContain('queue: 0 pending, 0 running, 0 dead');
+
     const status = await f.cli('status', '--json');
     expect(status.code).toBe(0);
     const parsed = JSON.parse(status.stdout) as StatusJson;
@@ -66,6 +74,19 @@ describe('sync --once', () => {
     expect(lines.length).toBeGreaterThan(5);
     for (const line of lines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
     expect(result.stdout + result.stderr).not.toContain(API_KEY);
+  });
+
+  it('exits 1 pointing at platform.apiKey when the platform refuses the key, without printing it', async () => {
+    const wrongKey = 'hs-live-0000-not-known';
+    const f = folder({
+      platform: { baseUrl: sim.url, apiKey: wrongKey, variant: 'B', readRetry: { attempts: 1 } },
+    });
+    const result = await f.cli('sync', '--once');
+    expect(result.code).toBe(1);
+    const failed = result.stderr.split('\n').filter((line) => line.startsWith('pull failed: '));
+    expect(failed.length).toBeGreaterThan(0);
+    for (const line of failed) expect(line).toMatch(/HTTP 401; check platform\.apiKey/);
+    expect(result.stdout + result.stderr).not.toContain(wrongKey);
   });
 
   it('exits 1 and names every pull that failed when the platform answers 503', async () => {
