@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { startDaemon } from '../../app/daemon.js';
 import { withApp } from '../context.js';
+import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 
 const FORCE_EXIT_MS = 30_000;
+const LEASE_LOST = 'lease lost';
 
 /** Resolves on the first SIGTERM or SIGINT. */
 function signalled(): Promise<string> {
@@ -22,9 +24,9 @@ export function runCommand(): Command {
     // Listening before anything starts: a SIGTERM that comes while the daemon starts up (a
     // rolling update, a quick Ctrl-C) would otherwise end the process without a clean stop.
     const signal = signalled();
-    await withApp(options, async (app) => {
+    const { reason, database } = await withApp(options, async (app) => {
       const daemon = await startDaemon(app);
-      const reason = await Promise.race([signal, daemon.stopped.then(() => 'lease lost')]);
+      const reason = await Promise.race([signal, daemon.stopped.then(() => LEASE_LOST)]);
       app.logger.info({ reason }, 'stopping');
       // A stop that hangs (an ERP that never answers) must not keep the container alive forever.
       const force = setTimeout(() => {
@@ -33,6 +35,14 @@ export function runCommand(): Command {
       }, FORCE_EXIT_MS);
       force.unref();
       await daemon.stop();
+      return { reason, database: app.store.path };
     });
+    // Not a clean stop: a supervisor that restarts only failed containers must see it.
+    if (reason === LEASE_LOST) {
+      throw new CliExit(
+        EXIT.failure,
+        `homecare-sync stopped: another process took the lease on ${database} (this one could not renew it for a minute, e.g. while frozen); make sure only one homecare-sync uses that database, then start it again`,
+      );
+    }
   });
 }
