@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractFor, RESOURCE_NAMES } from '../../src/contract/index.js';
+import { pullTargets } from '../../src/sync/targets.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 import { cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
 
@@ -90,6 +92,18 @@ describe('checkpoint list and reset', () => {
     const runs = await lastSingleOrderRuns();
     expect(runs.repeats).toBeGreaterThan(0);
     expect(f.outboxFiles()).toEqual(delivered);
+  });
+
+  it('reset of a resource the variant has no list of exits 2 and changes nothing', async () => {
+    const listed = new Set(pullTargets(contractFor('B')).map((target) => target.resource));
+    const absent = RESOURCE_NAMES.find((name) => !listed.has(name));
+    if (absent === undefined) throw new Error('variant B lists every resource');
+    const before = await checkpoints();
+    const reset = await f.cli('checkpoint', 'reset', absent);
+    expect(reset.code).toBe(2);
+    expect(reset.stdout).toBe('');
+    expect(reset.stderr).toBe(`${absent} has no checkpoint: variant B has no list of it\n`);
+    expect(await checkpoints()).toEqual(before);
   });
 
   it('reset without --to starts from the beginning; the next sync fetches all again and repeats nothing', async () => {

@@ -115,6 +115,19 @@ describe('sync --once', () => {
     expect(f.outboxFiles()).toEqual([]);
   });
 
+  it('exits 2 on a resource this config does not pull (not in the variant, or disabled)', async () => {
+    const listed = new Set(pullTargets(contractFor('B')).map((target) => target.resource));
+    const absent = RESOURCE_NAMES.find((name) => !listed.has(name));
+    if (absent === undefined) throw new Error('variant B lists every resource');
+    const f = folder({ sync: { resources: { article: { enabled: false } } } });
+    const result = await f.cli('sync', 'article', absent, 'patient');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`not pulled with this config: article, ${absent} (variant B`);
+    expect(result.stderr).toMatch(/; pulled: patient, /);
+    const list = await f.cli('checkpoint', 'list', '--json');
+    expect(JSON.parse(list.stdout)).toEqual([]);
+  });
+
   it('pulls only the resources named; orders wait for their care arrangements until those come', async () => {
     const f = folder();
     const resourcesWithCheckpoints = async () => {

@@ -8,6 +8,7 @@ import {
 import { listCheckpoints, resetCheckpoint } from '../../store/index.js';
 import { pullTargets } from '../../sync/targets.js';
 import { withStore } from '../context.js';
+import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 
 function resourceName(value: string): ResourceName {
@@ -52,6 +53,12 @@ export function checkpointCommand(): Command {
         const filters = pullTargets(contractFor(config.platform.variant, config.platform.paths))
           .filter((t) => t.resource === resource)
           .map((t) => t.filter);
+        if (filters.length === 0) {
+          throw new CliExit(
+            EXIT.usage,
+            `${resource} has no checkpoint: variant ${config.platform.variant} has no list of it`,
+          );
+        }
         return resetCheckpoint(store, resource, options.to, filters);
       });
       process.stdout.write(

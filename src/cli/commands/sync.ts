@@ -46,9 +46,18 @@ export function syncCommand(): Command {
           throw new CliExit(EXIT.usage, (error as Error).message);
         }
       }, []);
-      const report = await withApp(options, (app) =>
-        syncOnce(app, names.length > 0 ? names : undefined),
-      );
+      const report = await withApp(options, (app) => {
+        const pulled = app.runner.resources();
+        const notPulled = names.filter((name) => !pulled.includes(name));
+        // Syncing nothing and exiting 0 would tell the user that resource is in sync.
+        if (notPulled.length > 0) {
+          throw new CliExit(
+            EXIT.usage,
+            `not pulled with this config: ${notPulled.join(', ')} (variant ${app.config.platform.variant} has no list of it, or sync.resources.<name>.enabled is false); pulled: ${pulled.join(', ')}`,
+          );
+        }
+        return syncOnce(app, names.length > 0 ? names : undefined);
+      });
       process.stderr.write(`${summary(report)}\n`);
       if (!report.ok)
         throw new CliExit(EXIT.failure, 'sync finished with problems (see above and the log)');
