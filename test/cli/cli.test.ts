@@ -115,16 +115,6 @@ describe('usage and exit codes', () => {
     );
   });
 
-  it.each([[['demo'], 'the local demo (demo)']])(
-    'says %j is not available yet and exits 2',
-    async (args, what) => {
-      const result = await runCli(args);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toBe(`not available yet: ${what}\n`);
-      expect(result.stdout).toBe('');
-    },
-  );
-
   it('prints help on stdout and exits 0', async () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);

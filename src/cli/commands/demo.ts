@@ -1,11 +1,102 @@
+import { relative } from 'node:path';
 import type { Command } from 'commander';
-import { notAvailableYet } from '../exit.js';
-import { commandWithConfig } from '../options.js';
+import { loadConfig } from '../../config/index.js';
+import { isVariant, type Variant } from '../../contract/index.js';
+import { startDemo, type RunningDemo } from '../../demo/index.js';
+import { systemClock } from '../../shared/clock.js';
+import { CliExit, EXIT } from '../exit.js';
+import { commandWithConfig, type ConfigOption } from '../options.js';
 
-/** `demo`: everything local, for a first look. */
+const DEMO_CONFIG = 'config/demo.yaml';
+const FORCE_EXIT_MS = 30_000;
+
+interface DemoCliFlags extends ConfigOption {
+  variant?: string;
+  port?: string;
+}
+
+function portOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isSafeInteger(port) || port < 0 || port > 65_535) {
+    throw new CliExit(EXIT.usage, `--port must be a port number from 0 to 65535, got "${value}"`);
+  }
+  return port;
+}
+
+function variantOf(value: string | undefined): Variant | undefined {
+  if (value === undefined || isVariant(value)) return value;
+  throw new CliExit(EXIT.usage, `--variant must be A, B or C, got "${value}"`);
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** The few plain lines that tell a first-time user where everything is. */
+function whereThingsAre(demo: RunningDemo, cwd: string): string {
+  const shown = (path: string) => relative(cwd, path) || '.';
+  const { config } = demo;
+  const token = config.http.token === undefined ? '' : ` (bearer token ${config.http.token})`;
+  return [
+    `homecare-sync demo, platform variant ${config.platform.variant}`,
+    `  platform simulator  ${demo.simulator.url}  (API key ${config.platform.apiKey}; control API ${demo.simulator.url}/__sim, token ${demo.simulator.controlToken})`,
+    `  daemon endpoint     ${demo.daemonUrl ?? 'off (http.enabled: false)'}${demo.daemonUrl ? `  /healthz /readyz /metrics${token}` : ''}`,
+    `  ERP outbox          ${shown(config.erp.file.outbox)}  (orders the daemon hands to the ERP)`,
+    `  ERP inbox           ${shown(config.erp.file.inbox)}  (the stand-in ERP's answers; handled ones move to .archive)`,
+    `  database            ${shown(config.storage.path)}`,
+    'A stand-in ERP answers each new order (Processed, ERP order with tracking, Sent, Delivered);',
+    'a stand-in platform user places a new order every 20 s. The daemon logs JSON lines on stdout.',
+    'Ctrl-C to stop.',
+    '',
+  ].join('\n');
+}
+
+async function runDemo(flags: DemoCliFlags): Promise<void> {
+  const variant = variantOf(flags.variant);
+  const port = portOf(flags.port);
+  const cwd = process.cwd();
+  const path = flags.config ?? DEMO_CONFIG;
+  const { config } = loadConfig({ path, env: process.env, cwd });
+  const say = (line: string) => void process.stderr.write(`${line}\n`);
+  const demo = await startDemo({
+    config,
+    source: path,
+    cwd,
+    clock: systemClock,
+    env: process.env,
+    say,
+    ...(variant === undefined ? {} : { variant }),
+    ...(port === undefined ? {} : { port }),
+  });
+  if (demo.cleared.length > 0) say(`started fresh: removed the data of the last demo run`);
+  process.stderr.write(whereThingsAre(demo, cwd));
+  const reason = await Promise.race([untilSignal(), demo.stopped.then(() => 'lease lost')]);
+  say(`stopping (${reason})`);
+  const force = setTimeout(() => {
+    say('the demo did not stop within 30 s; exiting');
+    process.exit(EXIT.failure);
+  }, FORCE_EXIT_MS);
+  force.unref();
+  await demo.stop();
+  say('demo stopped');
+}
+
+/** `demo`: everything local, for a first look (`npm start`). */
 export function demoCommand(): Command {
   return commandWithConfig(
     'demo',
-    'run the platform simulator, the daemon, a file-drop ERP and a stand-in ERP that answers, all locally',
-  ).action(notAvailableYet('the local demo (demo)'));
+    `run the platform simulator, the daemon, a file-drop ERP and a stand-in ERP that answers, all locally (config: ${DEMO_CONFIG} unless -c)`,
+  )
+    .option('--variant <v>', "A | B | C (default: the config's platform.variant)")
+    .option('--port <n>', 'port of the simulator (default: the port of platform.baseUrl, 8455)')
+    .action(runDemo);
 }
