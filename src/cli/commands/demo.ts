@@ -1,11 +1,11 @@
 import { relative } from 'node:path';
-import type { Command } from 'commander';
+import { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
 import { isVariant, type Variant } from '../../contract/index.js';
 import { startDemo, type RunningDemo } from '../../demo/index.js';
 import { systemClock } from '../../shared/clock.js';
 import { CliExit, EXIT } from '../exit.js';
-import { commandWithConfig, type ConfigOption } from '../options.js';
+import type { ConfigOption } from '../options.js';
 
 const DEMO_CONFIG = 'config/demo.yaml';
 const FORCE_EXIT_MS = 30_000;
@@ -92,10 +92,13 @@ async function runDemo(flags: DemoCliFlags): Promise<void> {
 
 /** `demo`: everything local, for a first look (`npm start`). */
 export function demoCommand(): Command {
-  return commandWithConfig(
-    'demo',
-    `run the platform simulator, the daemon, a file-drop ERP and a stand-in ERP that answers, all locally (config: ${DEMO_CONFIG} unless -c)`,
-  )
+  // Not commandWithConfig: the demo has a config of its own and ignores $HOMECARE_SYNC_CONFIG,
+  // which on an installed system names the real configuration.
+  return new Command('demo')
+    .description(
+      'run the platform simulator, the daemon, a file-drop ERP and a stand-in ERP that answers, all locally',
+    )
+    .option('-c, --config <file>', `the demo's YAML config file (default: ${DEMO_CONFIG})`)
     .option('--variant <v>', "A | B | C (default: the config's platform.variant)")
     .option('--port <n>', 'port of the simulator (default: the port of platform.baseUrl, 8455)')
     .action(runDemo);
