@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 ORDER = [
-    "00-intro", "config", "cli", "pulling", "file-drop", "rest-adapter", "endpoint",
+    "00-intro", "config", "cli", "running", "pulling", "file-drop", "rest-adapter", "endpoint",
     "push-back", "queue", "storage", "platform-client", "simulator", "seed-data", "demo",
     "benchmarks", "zz-development",
 ]

@@ -11,10 +11,3 @@ export class CliExit extends Error {
     this.name = 'CliExit';
   }
 }
-
-/** For commands whose logic is not part of this build yet: says so, exits 2, prints nothing else. */
-export function notAvailableYet(what: string): () => never {
-  return () => {
-    throw new CliExit(EXIT.usage, `not available yet: ${what}`);
-  };
-}
