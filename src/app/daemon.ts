@@ -1,6 +1,6 @@
 import { startHttpEndpoint, type HttpEndpoint } from '../http/server.js';
 import { readiness } from '../http/readiness.js';
-import { errorMessage } from '../shared/errors.js';
+import { errorMessage, SetupError } from '../shared/errors.js';
 import { lastSuccessfulPulls } from '../store/index.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../sync/scheduler.js';
 import type { App } from './app.js';
@@ -64,12 +64,35 @@ function readinessOf(app: App, startedAt: Date) {
   };
 }
 
+/** The endpoint could not listen: a setup problem, named by the config keys that fix it. */
+function listenProblem(error: unknown, host: string, port: number): SetupError {
+  const code = (error as { code?: unknown }).code;
+  const why =
+    code === 'EADDRINUSE'
+      ? 'is in use by another program'
+      : code === 'EACCES'
+        ? 'may not be opened by this user'
+        : `cannot be opened (${errorMessage(error)})`;
+  return new SetupError(
+    `the HTTP endpoint cannot listen on ${host}:${port}`,
+    [
+      `http.port: port ${port} on ${host} ${why}; choose another http.port (or http.host), or set http.enabled: false`,
+    ],
+    { cause: error },
+  );
+}
+
 async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | undefined> {
   const http = app.config.http;
   if (!http.enabled) return undefined;
-  return startHttpEndpoint(
-    { host: http.host, port: http.port, token: http.token, bodyLimitBytes: http.bodyLimitBytes },
-    {
+  const options = {
+    host: http.host,
+    port: http.port,
+    token: http.token,
+    bodyLimitBytes: http.bodyLimitBytes,
+  };
+  try {
+    return await startHttpEndpoint(options, {
       logger: app.logger,
       readiness: readinessOf(app, startedAt),
       metrics: async () => ({
@@ -77,8 +100,10 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
         body: await app.metrics.registry.metrics(),
       }),
       inbound: app.inbound,
-    },
-  );
+    });
+  } catch (error) {
+    throw listenProblem(error, http.host, http.port);
+  }
 }
 
 /**
@@ -90,6 +115,11 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
   const { logger } = app;
   const lease = takeWriterLease(app.store);
   const startedAt = app.clock.now();
+  // First of all the parts, so that a port in use ends the start before anything runs.
+  const endpoint = await startEndpoint(app, startedAt).catch((error: unknown) => {
+    lease.release();
+    throw error;
+  });
   const logFailure = (what: string) => (error: unknown) =>
     logger.error({ err: error }, `${what} failed: ${errorMessage(error)}`);
   const deliver = serial(async () => {
@@ -121,7 +151,6 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     jitterSeconds: app.config.sync.jitterSeconds,
   }).map((entry) => ({ ...entry, run: pullThenDeliver(entry.run) }));
   const scheduler: Scheduler = startScheduler(entries, app.config.sync.jitterSeconds, logger);
-  const endpoint = await startEndpoint(app, startedAt);
   let stopStopped: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stopStopped = resolve));
   const timers = [

@@ -7,12 +7,23 @@ import { commandWithConfig, type ConfigOption } from '../options.js';
 const FORCE_EXIT_MS = 30_000;
 const LEASE_LOST = 'lease lost';
 
-/** Resolves on the first SIGTERM or SIGINT. */
-function signalled(): Promise<string> {
-  return new Promise((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
+/**
+ * Resolves on the first SIGTERM or SIGINT. `dispose()` gives the signals their default meaning
+ * back, so that a process a failed start left running can still be ended with SIGTERM.
+ */
+function signalled(): { signal: Promise<string>; dispose: () => void } {
+  const listeners: Array<[NodeJS.Signals, () => void]> = [];
+  const signal = new Promise<string>((resolve) => {
+    for (const name of ['SIGTERM', 'SIGINT'] as const) {
+      const listener = () => resolve(name);
+      listeners.push([name, listener]);
+      process.once(name, listener);
+    }
   });
+  return {
+    signal,
+    dispose: () => listeners.forEach(([name, listener]) => process.off(name, listener)),
+  };
 }
 
 /** `run`: the daemon. */
@@ -23,7 +34,7 @@ export function runCommand(): Command {
   ).action(async (options: ConfigOption) => {
     // Listening before anything starts: a SIGTERM that comes while the daemon starts up (a
     // rolling update, a quick Ctrl-C) would otherwise end the process without a clean stop.
-    const signal = signalled();
+    const { signal, dispose } = signalled();
     const { reason, database } = await withApp(options, async (app) => {
       const daemon = await startDaemon(app);
       const reason = await Promise.race([signal, daemon.stopped.then(() => LEASE_LOST)]);
@@ -36,7 +47,7 @@ export function runCommand(): Command {
       force.unref();
       await daemon.stop();
       return { reason, database: app.store.path };
-    });
+    }).finally(dispose);
     // Not a clean stop: a supervisor that restarts only failed containers must see it.
     if (reason === LEASE_LOST) {
       throw new CliExit(
