@@ -11,7 +11,6 @@ const TSX_LOADER = pathToFileURL(`${REPO_ROOT}node_modules/tsx/dist/loader.mjs`)
 export type LogLine = Record<string, unknown> & { msg?: string; level?: number | string };
 
 export interface DaemonProcess {
-  pid: number;
   /** Everything printed on stdout so far (the JSON log lines). */
   stdout(): string;
   stderr(): string;
@@ -70,7 +69,6 @@ export function startDaemonProcess(configPath: string, cwd: string): DaemonProce
   const failure = (msg: string, why: string) =>
     new Error(`the daemon did not log "${msg}" ${why}\nstdout:\n${out}\nstderr:\n${err}`);
   return {
-    pid: child.pid,
     stdout: () => out,
     stderr: () => err,
     exited,
