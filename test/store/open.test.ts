@@ -166,3 +166,16 @@ describe('openStore in memory', () => {
     store.close();
   });
 });
+
+describe('opening beside a busy writer', () => {
+  it('reads without waiting for the write lock the daemon holds', () => {
+    const writer = temp.open();
+    writer.db.exec('BEGIN IMMEDIATE');
+    try {
+      const reader = temp.open();
+      expect(schemaVersion(reader.db)).toBe(SCHEMA_VERSION);
+    } finally {
+      writer.db.exec('ROLLBACK');
+    }
+  });
+});
