@@ -6,6 +6,7 @@ import { startDemo, type RunningDemo } from '../../demo/index.js';
 import { systemClock } from '../../shared/clock.js';
 import { CliExit, EXIT } from '../exit.js';
 import type { ConfigOption } from '../options.js';
+import { signalled } from '../signals.js';
 
 const DEMO_CONFIG = 'config/demo.yaml';
 const FORCE_EXIT_MS = 30_000;
@@ -27,18 +28,6 @@ function portOf(value: string | undefined): number | undefined {
 function variantOf(value: string | undefined): Variant | undefined {
   if (value === undefined || isVariant(value)) return value;
   throw new CliExit(EXIT.usage, `--variant must be A, B or C, got "${value}"`);
-}
-
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 /** The few plain lines that tell a first-time user where everything is. */
@@ -79,7 +68,9 @@ async function runDemo(flags: DemoCliFlags): Promise<void> {
   });
   if (demo.cleared.length > 0) say(`started fresh: removed the data of the last demo run`);
   process.stderr.write(whereThingsAre(demo, cwd));
-  const reason = await Promise.race([untilSignal(), demo.stopped.then(() => 'lease lost')]);
+  const { signal, dispose } = signalled();
+  const reason = await Promise.race([signal, demo.stopped.then(() => 'lease lost')]);
+  dispose();
   say(`stopping (${reason})`);
   const force = setTimeout(() => {
     say('the demo did not stop within 30 s; exiting');

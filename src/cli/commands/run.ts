@@ -3,28 +3,10 @@ import { startDaemon } from '../../app/daemon.js';
 import { withApp } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
+import { signalled } from '../signals.js';
 
 const FORCE_EXIT_MS = 30_000;
 const LEASE_LOST = 'lease lost';
-
-/**
- * Resolves on the first SIGTERM or SIGINT. `dispose()` gives the signals their default meaning
- * back, so that a process a failed start left running can still be ended with SIGTERM.
- */
-function signalled(): { signal: Promise<string>; dispose: () => void } {
-  const listeners: Array<[NodeJS.Signals, () => void]> = [];
-  const signal = new Promise<string>((resolve) => {
-    for (const name of ['SIGTERM', 'SIGINT'] as const) {
-      const listener = () => resolve(name);
-      listeners.push([name, listener]);
-      process.once(name, listener);
-    }
-  });
-  return {
-    signal,
-    dispose: () => listeners.forEach(([name, listener]) => process.off(name, listener)),
-  };
-}
 
 /** `run`: the daemon. */
 export function runCommand(): Command {

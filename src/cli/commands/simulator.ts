@@ -3,6 +3,7 @@ import { isVariant, type Variant } from '../../contract/index.js';
 import { readKeysFile, startSimulator, type ApiKeyEntry } from '../../simulator/index.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig } from '../options.js';
+import { signalled } from '../signals.js';
 
 interface SimulatorFlags {
   port: string;
@@ -40,20 +41,9 @@ function sizesOf(flags: SimulatorFlags): { articles?: number; patients?: number 
   };
 }
 
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
-
 async function runSimulator(flags: SimulatorFlags): Promise<void> {
   const keys: ApiKeyEntry[] | undefined = flags.keys ? await readKeysFile(flags.keys) : undefined;
+  const { signal, dispose } = signalled();
   const simulator = await startSimulator({
     variant: variantOf(flags.variant),
     seed: wholeNumber('--seed', flags.seed),
@@ -64,7 +54,8 @@ async function runSimulator(flags: SimulatorFlags): Promise<void> {
     ...(keys ? { keys } : {}),
   });
   process.stdout.write(`listening on ${simulator.url}\n`);
-  await untilSignal();
+  await signal;
+  dispose();
   await simulator.close();
 }
 
