@@ -5,7 +5,12 @@ import { createInbox, type Inbox } from '../erp/inbox/index.js';
 import { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createPlatformClient, type PlatformClient } from '../platform/index.js';
-import { createQueueWorker, enqueue, type QueueWorker } from '../queue/index.js';
+import {
+  createQueueWorker,
+  deadLetterDelivery,
+  enqueue,
+  type QueueWorker,
+} from '../queue/index.js';
 import { createHandlers } from '../queue/handlers/index.js';
 import type { Clock } from '../shared/clock.js';
 import {
@@ -15,7 +20,7 @@ import {
   countUndelivered,
   type Store,
 } from '../store/index.js';
-import { deliverOnce, type DeliverSummary } from '../sync/deliver.js';
+import { deliverOnce, type DeliverDeps, type DeliverSummary } from '../sync/deliver.js';
 import { sqlitePullStore } from '../sync/pullStore.js';
 import { createPullRunner, type PullRunner } from '../sync/runner.js';
 import { pullTargets, type TargetSettings } from '../sync/targets.js';
@@ -137,12 +142,16 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
           { clock, accept: (message) => Promise.resolve(accept(message)) },
         )
       : undefined;
-  const deliverDeps = {
+  const deliverDeps: DeliverDeps = {
     store,
     adapter,
     contract,
+    clock,
     logger,
-    enqueue: (job: Parameters<typeof enqueue>[1]) => void enqueue(store, job, logger),
+    retry: config.retry,
+    random: Math.random,
+    enqueue: (job) => void enqueue(store, job, logger),
+    deadLetter: (ref, attempts, letter) => void deadLetterDelivery(store, ref, attempts, letter),
     fetchReference: referenceFetcher(client, store),
     filesOf: filesFetcher(client),
     batchSize: config.sync.batchSize,

@@ -12,3 +12,4 @@ export {
   type JobListing,
   type RetryAllResult,
 } from './admin.js';
+export { deadLetterDelivery, type DeliveryRef } from './deadDelivery.js';

@@ -1,4 +1,3 @@
-import { INBOX_KINDS } from '../erp/adapter.js';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import { HomecareError } from '../shared/errors.js';
@@ -12,18 +11,12 @@ import {
 } from '../store/index.js';
 import { failureOutcome, type RetrySettings } from './outcome.js';
 import {
-  ACK_KINDS,
+  isJobKind,
   type HandlerContext,
   type HandlerRegistry,
   type Job,
   type JobKind,
 } from './types.js';
-
-const JOB_KINDS: ReadonlySet<string> = new Set([...ACK_KINDS, ...INBOX_KINDS]);
-
-function isJobKind(kind: string): kind is JobKind {
-  return JOB_KINDS.has(kind);
-}
 
 export interface JobRunner {
   store: Store;

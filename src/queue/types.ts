@@ -3,7 +3,7 @@ import type { Contract } from '../contract/index.js';
 import type { PlatformClient } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
-import type { InboxKind } from '../erp/adapter.js';
+import { INBOX_KINDS, type InboxKind } from '../erp/adapter.js';
 
 /**
  * Every kind of job the queue runs: the acknowledgement of what the ERP received, and one kind
@@ -11,7 +11,22 @@ import type { InboxKind } from '../erp/adapter.js';
  */
 export const ACK_KINDS = ['ack.singleOrder', 'ack.directOrder', 'ack.integratedCare'] as const;
 export type AckKind = (typeof ACK_KINDS)[number];
-export type JobKind = AckKind | InboxKind;
+/**
+ * A record version the ERP refused (or that failed too often) sits in the dead letters as this
+ * kind; retrying it hands the version to the ERP again.
+ */
+export const REDELIVER_KIND = 'erp.redeliver';
+export type JobKind = AckKind | InboxKind | typeof REDELIVER_KIND;
+
+const JOB_KINDS: ReadonlySet<string> = new Set<string>([
+  ...ACK_KINDS,
+  ...INBOX_KINDS,
+  REDELIVER_KIND,
+]);
+
+export function isJobKind(kind: string): kind is JobKind {
+  return JOB_KINDS.has(kind);
+}
 
 /** A job as a handler sees it. */
 export interface Job {

@@ -22,6 +22,11 @@ export interface LedgerEntry {
   json: string | undefined;
   /** References this version waits for before it may be delivered. */
   waitingFor: string | undefined;
+  /** Failed hand-overs to the ERP so far, and when the next may be tried. */
+  deliveryAttempts: number;
+  nextDeliveryAt: string | undefined;
+  /** Why the ERP refused this version for good; it is not sent again until replayed. */
+  rejection: string | undefined;
 }
 
 interface LedgerRow {
@@ -35,10 +40,13 @@ interface LedgerRow {
   ack_state: AckState;
   json: string | null;
   waiting_for: string | null;
+  delivery_attempts: number;
+  next_delivery_at: string | null;
+  rejection: string | null;
 }
 
-const columns =
-  'seq, resource, _id, version, run_id, seen_at, delivered_at, ack_state, json, waiting_for';
+const columns = `seq, resource, _id, version, run_id, seen_at, delivered_at, ack_state, json,
+  waiting_for, delivery_attempts, next_delivery_at, rejection`;
 
 /**
  * Notes that a record version was seen. True when it is new; a repeat (the overlap window, a
@@ -175,6 +183,9 @@ function toEntry(row: LedgerRow): LedgerEntry {
     ackState: row.ack_state,
     json: row.json ?? undefined,
     waitingFor: row.waiting_for ?? undefined,
+    deliveryAttempts: row.delivery_attempts,
+    nextDeliveryAt: row.next_delivery_at ?? undefined,
+    rejection: row.rejection ?? undefined,
   };
 }
 
@@ -186,4 +197,57 @@ export function countUndelivered(store: Store): number {
       'SELECT count(*) AS n FROM ledger WHERE delivered_at IS NULL',
     ).get()?.n ?? 0
   );
+}
+
+/** A hand-over failed and may pass: counts it and sets when to try next. Returns the count. */
+export function postponeDelivery(
+  store: Store,
+  entry: { resource: string; id: string; version: string },
+  nextAt: string,
+): number {
+  const row = statement<Record<string, string>, { attempts: number }>(
+    store.db,
+    `UPDATE ledger SET delivery_attempts = delivery_attempts + 1, next_delivery_at = @nextAt
+     WHERE resource = @resource AND _id = @id AND version = @version
+     RETURNING delivery_attempts AS attempts`,
+  ).get({ ...entry, nextAt });
+  return row?.attempts ?? 0;
+}
+
+/** The ERP refused a version for good (or it failed too often): kept, with the reason. */
+export function rejectDelivery(
+  store: Store,
+  entry: { resource: string; id: string; version: string },
+  reason: string,
+): void {
+  statement<Record<string, string>>(
+    store.db,
+    `UPDATE ledger SET rejection = @reason
+     WHERE resource = @resource AND _id = @id AND version = @version`,
+  ).run({ ...entry, reason });
+}
+
+/** An operator's replay: the version is handed to the ERP again at the next round. */
+export function releaseDelivery(
+  store: Store,
+  entry: { resource: string; id: string; version: string },
+): boolean {
+  return (
+    statement<Record<string, string>>(
+      store.db,
+      `UPDATE ledger SET rejection = NULL, delivery_attempts = 0, next_delivery_at = NULL
+       WHERE resource = @resource AND _id = @id AND version = @version AND delivered_at IS NULL`,
+    ).run(entry).changes === 1
+  );
+}
+
+/** Versions the ERP refused, for `status`. */
+export function rejectedVersions(store: Store, limit: number): LedgerEntry[] {
+  return statement<{ limit: number }, LedgerRow>(
+    store.db,
+    `SELECT ${columns} FROM ledger
+     WHERE delivered_at IS NULL AND rejection IS NOT NULL ORDER BY seq LIMIT @limit`,
+  )
+    .all({ limit })
+    .map(toEntry);
 }

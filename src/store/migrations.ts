@@ -153,9 +153,21 @@ ALTER TABLE ledger ADD COLUMN json TEXT CHECK (json IS NULL OR json_valid(json))
 ALTER TABLE ledger ADD COLUMN waiting_for TEXT;
 `;
 
+/**
+ * Delivery to the ERP is retried with back-off like a queue job (`delivery_attempts`,
+ * `next_delivery_at`); a version the ERP refused for good carries the reason in `rejection`
+ * until an operator replays it.
+ */
+const deliveryRetries = `
+ALTER TABLE ledger ADD COLUMN delivery_attempts INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ledger ADD COLUMN next_delivery_at TEXT;
+ALTER TABLE ledger ADD COLUMN rejection TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', sql: initial },
   { name: 'ledger keeps each version and what it waits for', sql: ledgerRecords },
+  { name: 'delivery retries and refusals', sql: deliveryRetries },
 ];
 
 /** The schema version this build writes and understands. */

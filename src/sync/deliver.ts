@@ -1,27 +1,28 @@
 import type { Logger } from 'pino';
 import type { Contract, ResourceName } from '../contract/index.js';
 import type { ErpAdapter, OutboundRecord } from '../erp/adapter.js';
+import type { RetrySettings } from '../queue/outcome.js';
+import type { DeliveryRef } from '../queue/deadDelivery.js';
 import type { NewJob } from '../queue/types.js';
-import type { Store } from '../store/index.js';
-import {
-  getMirror,
-  markDelivered,
-  setAckState,
-  setWaitingFor,
-  transaction,
-  undelivered,
-  type LedgerEntry,
-} from '../store/index.js';
-import { acknowledgementOf } from './acknowledge.js';
+import type { Clock } from '../shared/clock.js';
+import type { NewDeadLetter, Store } from '../store/index.js';
+import { getMirror, setWaitingFor, undelivered, type LedgerEntry } from '../store/index.js';
+import { settleOutcome, postpone } from './deliveryOutcome.js';
 import { enrich, type Reference } from './enrich.js';
 
 export interface DeliverDeps {
   store: Store;
   adapter: ErpAdapter;
   contract: Contract;
+  clock: Clock;
   logger: Logger;
+  /** Delivery is retried like a queue job: back-off with jitter, then a dead letter. */
+  retry: RetrySettings & { maxAttempts: number };
+  random: () => number;
   /** Queues a job in the caller's transaction (the queue's `enqueue`). */
   enqueue(job: NewJob): void;
+  /** Puts a version the ERP will not take into the dead letters (the queue's). */
+  deadLetter(ref: DeliveryRef, attempts: number, letter: NewDeadLetter): void;
   /** Fetches a record the mirror lacks by its id and stores it in the mirror; false when it cannot. */
   fetchReference(reference: Reference): Promise<boolean>;
   /** The binary companions of a record (a document's PDF and XML, an attachment's file). */
@@ -38,8 +39,6 @@ export interface DeliverSummary {
   retry: number;
   rejected: number;
 }
-
-const REJECTED = 'rejected by the ERP: ';
 
 function recordOf(entry: LedgerEntry): Record<string, unknown> {
   return entry.json === undefined ? {} : (JSON.parse(entry.json) as Record<string, unknown>);
@@ -79,103 +78,84 @@ function batches(entries: readonly LedgerEntry[]): LedgerEntry[][] {
   return [...groups.values()];
 }
 
+/** One round's shared state: entities held back keep their later versions back too. */
+interface Round {
+  held: Set<string>;
+  summary: DeliverSummary;
+}
+
 /**
  * Hands every record version that is in the ledger but not yet delivered to the ERP, in the
  * order it was seen, enriched with the ERP's keys. A version is marked delivered in the same
  * transaction that queues its acknowledgement, so a crash cannot leave an order delivered but
- * never acknowledged, nor acknowledged before the ERP has it. A version whose references are
- * missing waits (and so do the later versions of the same entity), and says what it waits for.
+ * never acknowledged, nor acknowledged before the ERP has it. A version that waits — for a
+ * missing reference, or for its next try after a failed hand-over — holds back the later
+ * versions of the same record. A version the ERP refused is in the dead letters and is left
+ * out until an operator replays it.
  */
 export async function deliverOnce(deps: DeliverDeps): Promise<DeliverSummary> {
-  const summary: DeliverSummary = { delivered: 0, waiting: 0, retry: 0, rejected: 0 };
-  const pending = undelivered(deps.store, deps.batchSize).filter(
-    (e) => !e.waitingFor?.startsWith(REJECTED),
+  const round: Round = {
+    held: new Set(),
+    summary: { delivered: 0, waiting: 0, retry: 0, rejected: 0 },
+  };
+  const pending = undelivered(deps.store, deps.batchSize).filter((e) => e.rejection === undefined);
+  for (const group of batches(pending)) await deliverBatch(deps, group, round);
+  return round.summary;
+}
+
+async function prepared(
+  deps: DeliverDeps,
+  entry: LedgerEntry,
+  round: Round,
+): Promise<OutboundRecord | undefined> {
+  const now = deps.clock.now().toISOString();
+  if (entry.nextDeliveryAt !== undefined && entry.nextDeliveryAt > now) {
+    round.summary.retry += 1;
+    return undefined;
+  }
+  let outbound: OutboundRecord | Reference[];
+  try {
+    outbound = await enriched(deps, entry);
+  } catch (error) {
+    const reason = `a reference or file could not be fetched: ${String(error)}`;
+    round.summary[postpone(deps, entry, { status: 'retry', reason })] += 1;
+    return undefined;
+  }
+  if (!Array.isArray(outbound)) return outbound;
+  round.summary.waiting += 1;
+  const waitingFor = outbound.map((r) => `${r.resource} ${r.id}`).join(', ');
+  setWaitingFor(deps.store, entry.resource, entry.id, entry.version, `missing ${waitingFor}`);
+  deps.logger.warn(
+    { resource: entry.resource, _id: entry.id, waitingFor },
+    'record waits for references not yet known',
   );
-  for (const group of batches(pending)) await deliverBatch(deps, group, summary);
-  return summary;
+  return undefined;
 }
 
 async function deliverBatch(
   deps: DeliverDeps,
   group: readonly LedgerEntry[],
-  summary: DeliverSummary,
+  round: Round,
 ): Promise<void> {
-  const held = new Set<string>();
   const ready: Array<{ entry: LedgerEntry; outbound: OutboundRecord }> = [];
   for (const entry of group) {
-    if (held.has(entityOf(entry))) continue;
-    let outbound: OutboundRecord | Reference[];
-    try {
-      outbound = await enriched(deps, entry);
-    } catch (error) {
-      // A reference or a file could not be fetched now; this entity waits for the next round.
-      held.add(entityOf(entry));
-      summary.retry += 1;
-      deps.logger.warn(
-        { resource: entry.resource, _id: entry.id, err: error },
-        'delivery postponed: a reference or file could not be fetched',
-      );
-      continue;
-    }
-    if (Array.isArray(outbound)) {
-      held.add(entityOf(entry));
-      summary.waiting += 1;
-      const waitingFor = outbound.map((r) => `${r.resource} ${r.id}`).join(', ');
-      setWaitingFor(deps.store, entry.resource, entry.id, entry.version, `missing ${waitingFor}`);
-      deps.logger.warn(
-        { resource: entry.resource, _id: entry.id, waitingFor },
-        'record waits for references not yet known',
-      );
-      continue;
-    }
-    ready.push({ entry, outbound });
+    if (round.held.has(entityOf(entry))) continue;
+    const outbound = await prepared(deps, entry, round);
+    if (outbound) ready.push({ entry, outbound });
+    else round.held.add(entityOf(entry));
   }
   if (ready.length === 0) return;
-  const runId = String(ready[0]?.entry.runId ?? 'adhoc');
   const outcomes = await deps.adapter.deliver(
     ready.map((r) => r.outbound),
-    runId,
+    String(ready[0]?.entry.runId ?? 'adhoc'),
   );
   ready.forEach(({ entry, outbound }, index) => {
     const outcome = outcomes[index] ?? {
       status: 'retry' as const,
       reason: 'the adapter gave no outcome',
     };
-    if (outcome.status === 'delivered') {
-      summary.delivered += 1;
-      transaction(deps.store, () => {
-        markDelivered(deps.store, entry.resource, entry.id, entry.version);
-        setWaitingFor(deps.store, entry.resource, entry.id, entry.version, undefined);
-        const ack = acknowledgementOf(deps.contract, outbound);
-        if (ack) {
-          deps.enqueue(ack);
-          setAckState(deps.store, entry.resource, entry.id, entry.version, 'queued');
-        }
-      });
-    } else if (outcome.status === 'retry') {
-      summary.retry += 1;
-      deps.logger.warn(
-        { resource: entry.resource, _id: entry.id, reason: outcome.reason },
-        'delivery to the ERP will be retried',
-      );
-    } else {
-      summary.rejected += 1;
-      setWaitingFor(
-        deps.store,
-        entry.resource,
-        entry.id,
-        entry.version,
-        `${REJECTED}${outcome.reason}`,
-      );
-      deps.logger.error(
-        {
-          resource: entry.resource,
-          _id: entry.id,
-          reason: outcome.reason,
-          httpStatus: outcome.httpStatus,
-        },
-        'the ERP refused the record; it is kept and shown by status',
-      );
-    }
+    const counted = settleOutcome(deps, entry, outbound, outcome);
+    round.summary[counted] += 1;
+    if (counted !== 'delivered') round.held.add(entityOf(entry));
   });
 }

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app/app.js';
 import { syncOnce } from '../../src/app/syncOnce.js';
-import { countJobs, undelivered, waitingVersions } from '../../src/store/index.js';
+import { getJob, listJobs, retryJob } from '../../src/queue/index.js';
+import { countJobs, rejectedVersions, undelivered } from '../../src/store/index.js';
 import { appRig, type AppRig } from '../support/appRig.js';
 import { FakeClock } from '../support/fakeClock.js';
 import { failWith503, startFakeErp, type FakeErp } from '../support/fakeErp.js';
@@ -69,15 +70,51 @@ describe('the daemon with the REST adapter', () => {
     expect(created).toEqual([]);
   });
 
-  it('keeps a record the ERP refuses and says why, without blocking the others', async () => {
+  it('dead-letters a record the ERP refuses, goes on with the others, and delivers it again when replayed', async () => {
     erp.script({ kind: 'status', status: 422, body: { error: 'unknown article group' } });
     const report = await pass();
     expect(report.delivery.rejected).toBe(1);
     expect(report.ok).toBe(false);
-    const [refused] = undelivered(app.store, 100_000);
-    expect(refused?.waitingFor).toMatch(/^rejected by the ERP: .*422/);
-    expect(waitingVersions(app.store, 10)).toHaveLength(1);
     expect(report.delivery.delivered).toBeGreaterThan(0);
+    const [refused] = rejectedVersions(app.store, 10);
+    expect(refused?.rejection).toMatch(/422/);
+    const [dead] = listJobs(app.store, { dead: true });
+    expect(dead).toMatchObject({
+      kind: 'erp.redeliver',
+      payload: { resource: refused?.resource, id: refused?.id },
+    });
+    expect(getJob(app.store, dead?.id ?? 0)?.deadLetters[0]).toMatchObject({ httpStatus: 422 });
+
+    await pass();
+    const key = `${refused?.resource}:${refused?.id}:${refused?.version}`;
+    const sent = () => erp.requests.filter((r) => r.headers['idempotency-key'] === key).length;
+    expect(sent()).toBe(1);
+    expect(erp.stored.has(key)).toBe(false);
+
+    retryJob(app.store, dead?.id ?? 0);
+    await app.worker.runUntilEmpty();
+    await pass();
+    expect(sent()).toBe(2);
+    expect(erp.stored.has(key)).toBe(true);
+    expect(rejectedVersions(app.store, 10)).toEqual([]);
+  });
+
+  it('backs off between tries and dead-letters a record after retry.maxAttempts', async () => {
+    erp.script(...failWith503(1_000));
+    await pass();
+    const first = undelivered(app.store, 1)[0];
+    expect(first?.deliveryAttempts).toBe(1);
+    const requests = erp.requests.length;
+    rig.clock.advance(1);
+    await app.deliver();
+    expect(erp.requests.length).toBe(requests);
+    for (let pass = 0; pass < 6; pass++) {
+      rig.clock.advance(60_000);
+      await app.deliver();
+    }
+    const dead = listJobs(app.store, { dead: true }).filter((j) => j.kind === 'erp.redeliver');
+    expect(dead.length).toBeGreaterThan(0);
+    expect(getJob(app.store, dead[0]?.id ?? 0)?.deadLetters[0]?.reason).toMatch(/in 6 tries/);
   });
 
   it('stores an inbound message before answering 202 and pushes it to the platform', async () => {

@@ -7,6 +7,7 @@ import {
   listQuarantine,
   openDeadLetterJobIds,
   countUndelivered,
+  rejectedVersions,
   waitingVersions,
   type Store,
 } from '../../store/index.js';
@@ -40,6 +41,12 @@ export function statusOf(store: Store) {
         version: e.version,
         waitingFor: e.waitingFor,
       })),
+      refused: rejectedVersions(store, SHOWN).map((e) => ({
+        resource: e.resource,
+        id: e.id,
+        version: e.version,
+        reason: e.rejection,
+      })),
     },
     quarantined: listQuarantine(store, { limit: 1_000_000 }).length,
     inbox: countInboxMessages(store),
@@ -72,6 +79,11 @@ function text(status: ReturnType<typeof statusOf>): string {
   lines.push(`delivery: ${status.delivery.undelivered} record versions not yet handed to the ERP`);
   for (const w of status.delivery.waiting)
     lines.push(`  waiting: ${w.resource} ${w.id} (${w.version}): ${w.waitingFor ?? ''}`);
+  for (const r of status.delivery.refused) {
+    lines.push(
+      `  refused by the ERP (in the dead letters): ${r.resource} ${r.id} (${r.version}): ${r.reason ?? ''}`,
+    );
+  }
   lines.push(`quarantined records: ${status.quarantined}`);
   const inbox = Object.entries(status.inbox)
     .map(([state, n]) => `${n} ${state}`)

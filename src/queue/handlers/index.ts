@@ -9,6 +9,7 @@ import { pushErpOrder } from './erpOrder.js';
 import { pushOrderStatus } from './orderStatus.js';
 import { pushPatient } from './patient.js';
 import { pushProductGroup } from './productGroup.js';
+import { redeliver } from './redeliver.js';
 
 /** One handler for every job kind: the acknowledgements and each push-back the ERP sends. */
 export function createHandlers(): HandlerRegistry {
@@ -27,6 +28,7 @@ export function createHandlers(): HandlerRegistry {
     productGroup: pushProductGroup,
     contractArticleGroup: pushContract('contractArticleGroup'),
     insuranceContract: pushContract('insuranceContract'),
+    'erp.redeliver': redeliver,
   };
   return handlers;
 }
