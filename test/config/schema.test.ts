@@ -1,26 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/index.js';
-import { SetupError } from '../../src/shared/errors.js';
-import { MINIMAL, useTempDir } from './tempDir.js';
+import { MINIMAL, useConfigLoader } from './tempDir.js';
 
-const dir = useTempDir();
-
-async function load(yaml: string, env: Record<string, string> = {}) {
-  await dir.write('config.yaml', yaml);
-  return loadConfig({ path: 'config.yaml', env, cwd: dir.path() });
-}
-
-/** The problems a failing load reports; fails the test when the load succeeds. */
-async function problems(yaml: string, env: Record<string, string> = {}): Promise<string[]> {
-  try {
-    await load(yaml, env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    expect(error).toBeInstanceOf(SetupError);
-    return [...(error as ConfigError).problems];
-  }
-  throw new Error('expected the config to be refused');
-}
+const { problems } = useConfigLoader();
 
 describe('schema problems', () => {
   it('names an unknown key and lists the valid ones', async () => {

@@ -1,7 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { SetupError } from '../../src/shared/errors.js';
 
 /** A fresh temp folder per test, removed after it; `write` puts a file in it. */
 export function useTempDir(): {
@@ -31,3 +33,24 @@ platform:
   apiKey: key-123
   variant: B
 `;
+
+/** Loading a config text from a temp folder, and the problems of one that is refused. */
+export function useConfigLoader() {
+  const dir = useTempDir();
+  async function load(yaml: string, env: Record<string, string> = {}) {
+    await dir.write('config.yaml', yaml);
+    return loadConfig({ path: 'config.yaml', env, cwd: dir.path() });
+  }
+  /** The problems a failing load reports; fails the test when the load succeeds. */
+  async function problems(yaml: string, env: Record<string, string> = {}): Promise<string[]> {
+    try {
+      await load(yaml, env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error).toBeInstanceOf(SetupError);
+      return [...(error as ConfigError).problems];
+    }
+    throw new Error('expected the config to be refused');
+  }
+  return { dir, load, problems };
+}
