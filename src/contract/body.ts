@@ -1,13 +1,5 @@
+import { valueAt } from '../shared/objects.js';
 import type { BodyRule } from './operations.js';
-
-function valueAt(body: Record<string, unknown>, path: string): unknown {
-  let current: unknown = body;
-  for (const key of path.split('.')) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
 
 /**
  * Every way `body` breaks the spec's stated rules for one operation, each naming the field.

@@ -14,3 +14,16 @@ export function withoutUndefined<T>(value: T): Defined<T> {
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   return Object.fromEntries(entries.map(([k, v]) => [k, withoutUndefined(v)])) as Defined<T>;
 }
+
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The value at a dot path such as `metadata.patientId`; undefined where an object is missing. */
+export function valueAt(record: unknown, path: string): unknown {
+  let current = record;
+  for (const key of path.split('.')) {
+    if (!isPlainObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}

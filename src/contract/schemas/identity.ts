@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { valueAt } from '../../shared/objects.js';
 import type { ResourceName } from '../resources.js';
 
 /**
@@ -18,15 +19,6 @@ export const RECORD_IDENTITY: Partial<Record<ResourceName, Identity>> = {
   attachment: { id: ['_id'], version: ['metadata.updatedAt', 'uploadDate', 'metadata.createdAt'] },
   patientCustomerMapping: { id: ['_id'], version: ['updatedAt'] },
 };
-
-function valueAt(record: Record<string, unknown>, path: string): unknown {
-  let current: unknown = record;
-  for (const key of path.split('.')) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
 
 const present = (value: unknown): value is string | number =>
   (typeof value === 'string' && value !== '') || typeof value === 'number';

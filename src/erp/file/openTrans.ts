@@ -1,6 +1,6 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { isPlainObject } from './rows.js';
+import { isPlainObject } from '../../shared/objects.js';
 import { XML_OPTIONS } from './xmlFile.js';
 
 export const OPENTRANS_NAMESPACE = 'http://www.opentrans.org/XMLSchema/2.1';

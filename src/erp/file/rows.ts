@@ -1,4 +1,5 @@
 import type { ResourceName } from '../../contract/index.js';
+import { isPlainObject, valueAt } from '../../shared/objects.js';
 
 /** Orders whose lines are written one CSV row each, with the order's columns repeated. */
 export const ORDER_LINES: Partial<Record<ResourceName, string>> = {
@@ -6,18 +7,6 @@ export const ORDER_LINES: Partial<Record<ResourceName, string>> = {
   directOrder: 'orderedArticleLines',
   erpOrder: 'erpOrderedArticleLines',
 };
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-export function valueAt(record: unknown, path: string): unknown {
-  let current = record;
-  for (const key of path.split('.')) {
-    if (!isPlainObject(current)) return undefined;
-    current = current[key];
-  }
-  return current;
-}
 
 /** Dot paths of every scalar in `record`, nested objects included, arrays left out. */
 function scalarPaths(record: Record<string, unknown>, prefix: string, into: Set<string>): void {
@@ -65,5 +54,3 @@ export function cellValue(resource: ResourceName, row: CsvRow, column: string): 
   }
   return valueAt(row.record, column);
 }
-
-export { isPlainObject };

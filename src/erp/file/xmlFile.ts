@@ -1,6 +1,6 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { isPlainObject } from './rows.js';
+import { isPlainObject } from '../../shared/objects.js';
 
 /** Characters XML 1.0 cannot carry are replaced, not dropped, so the reader sees something was. */
 export const XML_OPTIONS = { version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\uFFFD' };
