@@ -1,11 +1,10 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '../../config/index.js';
 import { redactJson } from '../../log/index.js';
 import type { JobDetails, JobListing } from '../../queue/index.js';
 import { dropJob, getJob, listJobs, retryAllDead, retryJob } from '../../queue/index.js';
-import { systemClock } from '../../shared/clock.js';
 import { PermanentError } from '../../shared/errors.js';
-import { openStore, type Store } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
+import { withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 import { jobDetailsText, jobTable } from './queueText.js';
@@ -15,17 +14,13 @@ function jobId(value: string): number {
   throw new InvalidArgumentError('give the job id (a number) that `queue list` shows');
 }
 
-/** Opens the database the config names, runs `work`, closes it; admin refusals exit 1. */
-function withStore<T>(options: ConfigOption, work: (store: Store) => T): T {
-  const { config } = loadConfig({ path: options.config, env: process.env, cwd: process.cwd() });
-  const store = openStore({ path: config.storage.path, clock: systemClock });
+/** Runs `work` on the configured database; an admin refusal exits 1 with its message. */
+function withQueue<T>(options: ConfigOption, work: (store: Store) => T): T {
   try {
-    return work(store);
+    return withStore(options, work);
   } catch (error) {
     if (error instanceof PermanentError) throw new CliExit(EXIT.failure, error.message);
     throw error;
-  } finally {
-    store.close();
   }
 }
 
@@ -39,7 +34,7 @@ function print(text: string): void {
 }
 
 function listAction(options: ConfigOption & { dead?: boolean; json?: boolean }): void {
-  const jobs = withStore(options, (store) => masked<JobListing[]>(listJobs(store, options)));
+  const jobs = withQueue(options, (store) => masked<JobListing[]>(listJobs(store, options)));
   if (options.json === true) print(JSON.stringify(jobs, null, 2));
   else if (jobs.length === 0)
     print(options.dead === true ? 'no dead letters' : 'the queue is empty');
@@ -47,7 +42,7 @@ function listAction(options: ConfigOption & { dead?: boolean; json?: boolean }):
 }
 
 function showAction(id: number, options: ConfigOption & { json?: boolean }): void {
-  const job = withStore(options, (store) => getJob(store, id));
+  const job = withQueue(options, (store) => getJob(store, id));
   if (job === undefined) {
     throw new CliExit(
       EXIT.failure,
@@ -67,11 +62,11 @@ function retryAction(
     command.error('error: give either a job id or --all-dead', { exitCode: EXIT.usage });
   }
   if (id !== undefined) {
-    withStore(options, (store) => retryJob(store, id));
+    withQueue(options, (store) => retryJob(store, id));
     print(`job ${id} is pending again, due now; it runs on the daemon's next queue pass`);
     return;
   }
-  const result = withStore(options, (store) => retryAllDead(store));
+  const result = withQueue(options, (store) => retryAllDead(store));
   print(
     result.retried.length === 0
       ? 'no dead letters to retry'
@@ -81,7 +76,7 @@ function retryAction(
 }
 
 function dropAction(id: number, options: ConfigOption): void {
-  withStore(options, (store) => dropJob(store, id));
+  withQueue(options, (store) => dropJob(store, id));
   print(
     `job ${id} dropped: its dead letter is resolved; the job stays in the database for the record`,
   );

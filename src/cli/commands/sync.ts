@@ -35,17 +35,14 @@ export function syncCommand(): Command {
     'sync',
     'one full pass (pull, hand to the ERP, acknowledge, read the inbox, drain the queue) and exit',
   )
-    .argument('[resource...]', 'only these resources (platform names, e.g. singleOrder article)')
+    .argument(
+      '[resource...]',
+      'only these resources (platform names, e.g. singleOrder article)',
+      resourceNames,
+    )
     .option('--once', 'run a single pass and exit (the default)')
     .addHelpText('after', '\nExit code 0 only when nothing failed.')
-    .action(async (resources: string[], options: ConfigOption) => {
-      const names = resources.reduce<ResourceName[]>((all, name) => {
-        try {
-          return resourceNames(name, all);
-        } catch (error) {
-          throw new CliExit(EXIT.usage, (error as Error).message);
-        }
-      }, []);
+    .action(async (names: ResourceName[], options: ConfigOption) => {
       const report = await withApp(options, (app) => {
         const pulled = app.runner.resources();
         const notPulled = names.filter((name) => !pulled.includes(name));
