@@ -34,6 +34,8 @@ export interface AppDeps {
   env: Readonly<Record<string, string | undefined>>;
   /** Tests pass their own; otherwise JSON lines on stdout at the configured level. */
   logger?: Logger;
+  /** In [0, 1): the jitter of every back-off (deliveries and queue jobs); Math.random unless a test fixes it. */
+  random?: () => number;
 }
 
 /** Everything the daemon is made of, built once from the config (the composition root). */
@@ -73,6 +75,7 @@ function targetSettings(resources: readonly ResourceSettings[]): Record<string, 
 
 export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   const { clock } = deps;
+  const random = deps.random ?? Math.random;
   const logger =
     deps.logger ?? createLogger({ level: config.log.level, secrets: secretsOf(config) });
   const contract = contractFor(config.platform.variant, config.platform.paths);
@@ -124,6 +127,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     logger,
     concurrency: config.queue.concurrency,
     retry: config.retry,
+    random,
   });
   const accept = inboxAcceptor(store, contract, logger);
   const file = config.erp.file;
@@ -149,7 +153,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     clock,
     logger,
     retry: config.retry,
-    random: Math.random,
+    random,
     enqueue: (job) => void enqueue(store, job, logger),
     deadLetter: (ref, attempts, letter) => void deadLetterDelivery(store, ref, attempts, letter),
     fetchReference: referenceFetcher(client, store),

@@ -122,10 +122,8 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
   });
   const logFailure = (what: string) => (error: unknown) =>
     logger.error({ err: error }, `${what} failed: ${errorMessage(error)}`);
-  const deliver = serial(async () => {
-    await app.deliver();
-    await app.worker.runOnce();
-  }, logFailure('delivery'));
+  // The queue worker polls on its own (queue.pollIntervalMs): acknowledgements need no nudge.
+  const deliver = serial(() => app.deliver(), logFailure('delivery'));
   const scan = serial(async () => app.inbox?.scanOnce(), logFailure('inbox scan'));
   // Work under way, so that stop() waits for it before the database closes.
   const inFlight = new Set<Promise<unknown>>();

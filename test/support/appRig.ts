@@ -65,6 +65,8 @@ export function appRig(
         clock,
         env: {},
         logger: pino({ enabled: false }),
+        // Back-offs of half their range, so a test knows when a retry is due.
+        random: () => 0.5,
       }),
     drop(kind, name, body) {
       mkdirSync(join(inbox, kind), { recursive: true });
