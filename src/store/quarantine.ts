@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { statement } from './statements.js';
+import { plainStatement, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -74,4 +74,11 @@ export function listQuarantine(
       runId: row.run_id ?? undefined,
       seenAt: row.seen_at,
     }));
+}
+
+/** How many records are in quarantine, for `status`. */
+export function countQuarantined(store: Store): number {
+  return (
+    plainStatement<{ n: number }>(store.db, 'SELECT count(*) AS n FROM quarantine').get()?.n ?? 0
+  );
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listQuarantine, quarantine, startRun } from '../../src/store/index.js';
+import { countQuarantined, listQuarantine, quarantine, startRun } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
 import { tempStores } from './tempStore.js';
 import type { TempStores } from './tempStore.js';
@@ -20,6 +20,7 @@ describe('quarantine', () => {
       true,
     );
     expect(quarantine(store, 'singleOrder', 'o-1', 'status: expected a number', bad)).toBe(false);
+    expect(countQuarantined(store)).toBe(1);
     temp.clock.advance(1000);
     expect(quarantine(store, 'article', undefined, '_id missing', '{"name":"x"}')).toBe(true);
 

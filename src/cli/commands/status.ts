@@ -4,7 +4,7 @@ import {
   countJobs,
   latestRuns,
   listCheckpoints,
-  listQuarantine,
+  countQuarantined,
   openDeadLetterJobIds,
   countUndelivered,
   rejectedVersions,
@@ -48,7 +48,7 @@ export function statusOf(store: Store) {
         reason: e.rejection,
       })),
     },
-    quarantined: listQuarantine(store, { limit: 1_000_000 }).length,
+    quarantined: countQuarantined(store),
     inbox: countInboxMessages(store),
   };
 }
