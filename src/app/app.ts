@@ -5,12 +5,7 @@ import { createInbox, type Inbox } from '../erp/inbox/index.js';
 import { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createPlatformClient, type PlatformClient } from '../platform/index.js';
-import {
-  createQueueWorker,
-  deadLetterDelivery,
-  enqueue,
-  type QueueWorker,
-} from '../queue/index.js';
+import { createQueueWorker, type QueueWorker } from '../queue/index.js';
 import { createHandlers } from '../queue/handlers/index.js';
 import type { Clock } from '../shared/clock.js';
 import {
@@ -20,7 +15,7 @@ import {
   countUndelivered,
   type Store,
 } from '../store/index.js';
-import { deliverOnce, type DeliverDeps, type DeliverSummary } from '../sync/deliver.js';
+import { deliveryHandlers } from '../sync/deliver.js';
 import { sqlitePullStore } from '../sync/pullStore.js';
 import { createPullRunner, type PullRunner } from '../sync/runner.js';
 import { pullTargets, type TargetSettings } from '../sync/targets.js';
@@ -34,7 +29,7 @@ export interface AppDeps {
   env: Readonly<Record<string, string | undefined>>;
   /** Tests pass their own; otherwise JSON lines on stdout at the configured level. */
   logger?: Logger;
-  /** In [0, 1): the jitter of every back-off (deliveries and queue jobs); Math.random unless a test fixes it. */
+  /** In [0, 1): the jitter of every back-off (queue jobs, deliveries among them); Math.random unless a test fixes it. */
   random?: () => number;
 }
 
@@ -52,7 +47,6 @@ export interface App {
   inbox: Inbox | undefined;
   metrics: Metrics;
   resources: ResourceSettings[];
-  deliver(): Promise<DeliverSummary>;
   inbound: ReturnType<typeof httpInbound>;
   close(): Promise<void>;
 }
@@ -119,9 +113,18 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     pullTargets(contract, targetSettings(resources)),
     logger,
   );
+  const delivery = deliveryHandlers({
+    store,
+    adapter,
+    contract,
+    logger,
+    fetchReference: referenceFetcher(client, store),
+    filesOf: filesFetcher(client),
+    batchSize: config.sync.batchSize,
+  });
   const worker = createQueueWorker({
     store,
-    handlers: createHandlers(),
+    handlers: { ...createHandlers(), ...delivery },
     context: { client, store, contract, clock, logger },
     clock,
     logger,
@@ -146,20 +149,6 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
           { clock, accept: (message) => Promise.resolve(accept(message)) },
         )
       : undefined;
-  const deliverDeps: DeliverDeps = {
-    store,
-    adapter,
-    contract,
-    clock,
-    logger,
-    retry: config.retry,
-    random,
-    enqueue: (job) => void enqueue(store, job, logger),
-    deadLetter: (ref, attempts, letter) => void deadLetterDelivery(store, ref, attempts, letter),
-    fetchReference: referenceFetcher(client, store),
-    filesOf: filesFetcher(client),
-    batchSize: config.sync.batchSize,
-  };
   return {
     config,
     contract,
@@ -173,7 +162,6 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     inbox,
     metrics,
     resources,
-    deliver: () => deliverOnce(deliverDeps),
     inbound: httpInbound(accept),
     async close() {
       await adapter.close();

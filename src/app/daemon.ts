@@ -108,8 +108,9 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
 
 /**
  * The daemon: takes the writer lease, pulls every resource once at start and then on its
- * schedule, hands what was pulled to the ERP after each pull, reads the inbox, runs the queue,
- * and serves the endpoint. `stop()` ends it cleanly.
+ * schedule, reads the inbox, runs the queue (which hands what was pulled to the ERP, queued by
+ * the pull, and pushes back what the ERP sends), and serves the endpoint. `stop()` ends it
+ * cleanly.
  */
 export async function startDaemon(app: App): Promise<RunningDaemon> {
   const { logger } = app;
@@ -122,8 +123,8 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
   });
   const logFailure = (what: string) => (error: unknown) =>
     logger.error({ err: error }, `${what} failed: ${errorMessage(error)}`);
-  // The queue worker polls on its own (queue.pollIntervalMs): acknowledgements need no nudge.
-  const deliver = serial(() => app.deliver(), logFailure('delivery'));
+  // The queue worker polls on its own (queue.pollIntervalMs): deliveries and acknowledgements
+  // need no nudge.
   const scan = serial(async () => app.inbox?.scanOnce(), logFailure('inbox scan'));
   // Work under way, so that stop() waits for it before the database closes.
   const inFlight = new Set<Promise<unknown>>();
@@ -132,13 +133,7 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     void work.finally(() => inFlight.delete(work)).catch(() => undefined);
     return work;
   };
-  const pullThenDeliver = (run: () => Promise<unknown>) => () =>
-    tracked(
-      (async () => {
-        await run();
-        await deliver();
-      })(),
-    );
+  const trackedRun = (run: () => Promise<unknown>) => () => tracked(run());
   app.worker.recover();
   app.worker.start(app.config.queue.pollIntervalMs);
   const entries = scheduleEntries(app.runner, {
@@ -147,12 +142,12 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     ),
     reconcile: app.config.sync.reconcile,
     jitterSeconds: app.config.sync.jitterSeconds,
-  }).map((entry) => ({ ...entry, run: pullThenDeliver(entry.run) }));
+  }).map((entry) => ({ ...entry, run: trackedRun(entry.run) }));
   const scheduler: Scheduler = startScheduler(entries, app.config.sync.jitterSeconds, logger);
   let stopStopped: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stopStopped = resolve));
   const timers = [
-    setInterval(() => void tracked(scan().then(deliver)), app.config.erp.file.scanIntervalMs),
+    setInterval(() => void tracked(scan()), app.config.erp.file.scanIntervalMs),
     setInterval(() => {
       if (!lease.renew()) {
         logger.fatal('another process took the database lease; stopping so that only one writes');
@@ -185,6 +180,6 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
       await app.runner.runResource(resource);
     }
   };
-  void pullThenDeliver(firstPass)().catch(logFailure('the first pull'));
+  void trackedRun(firstPass)().catch(logFailure('the first pull'));
   return { url: endpoint?.url, stop, stopped };
 }

@@ -1,59 +1,63 @@
 import type { ResourceName } from '../contract/index.js';
 import type { ScanReport } from '../erp/inbox/index.js';
-import { openDeadLetterJobIds } from '../store/index.js';
-import type { DeliverSummary } from '../sync/deliver.js';
+import { DELIVER_PREFIX } from '../queue/index.js';
+import { countJobs, countOpenDeadJobs, openDeadLetterJobIds, type Store } from '../store/index.js';
 import type { PullSummary } from '../sync/puller.js';
 import type { App } from './app.js';
 import { takeWriterLease } from './lease.js';
 
+/** Where the hand-over to the ERP stands after the pass. */
+export interface DeliveryReport {
+  /** Record versions handed to the ERP in this pass. */
+  delivered: number;
+  /** Versions still to hand over: waiting for their next try or a missing reference. */
+  undelivered: number;
+  /** Versions the ERP refused, or that failed too often: open dead letters. */
+  refused: number;
+}
+
 export interface SyncReport {
   pulls: PullSummary[];
-  delivery: DeliverSummary;
+  delivery: DeliveryReport;
   inbox: ScanReport | undefined;
   queue: { ran: number; waiting: number };
   newDeadLetters: number;
   ok: boolean;
 }
 
-function add(total: DeliverSummary, more: DeliverSummary): DeliverSummary {
+const handedOver = (store: Store): number => countJobs(store, 'done', DELIVER_PREFIX);
+
+function deliveryReport(store: Store, handedBefore: number): DeliveryReport {
   return {
-    delivered: total.delivered + more.delivered,
-    waiting: more.waiting,
-    retry: more.retry,
-    rejected: total.rejected + more.rejected,
+    delivered: handedOver(store) - handedBefore,
+    undelivered:
+      countJobs(store, 'pending', DELIVER_PREFIX) + countJobs(store, 'running', DELIVER_PREFIX),
+    refused: countOpenDeadJobs(store, DELIVER_PREFIX),
   };
 }
 
-/** Delivers until a round hands nothing more to the ERP (each round takes a batch). */
-async function deliverAll(app: App): Promise<DeliverSummary> {
-  let total: DeliverSummary = { delivered: 0, waiting: 0, retry: 0, rejected: 0 };
-  for (;;) {
-    const round = await app.deliver();
-    total = add(total, round);
-    if (round.delivered === 0) return total;
-  }
-}
-
 /**
- * One full pass, as `sync --once` runs it: pull, hand to the ERP (which queues the
- * acknowledgements), read the inbox, drain the queue as far as it goes now. `ok` only when
- * nothing failed: every pull succeeded, nothing waits for the ERP or for a retry, no new dead
- * letter.
+ * One full pass, as `sync --once` runs it: pull (which queues each new version's hand-over to
+ * the ERP), read the inbox, then run the queue as far as it goes now: hand-overs,
+ * acknowledgements, push-backs. `ok` only when nothing failed: every pull succeeded, every
+ * version pulled so far is with the ERP (none waits, none refused, new or old), nothing waits
+ * in the queue, no new dead letter.
  */
 export async function syncOnce(app: App, resources?: readonly ResourceName[]): Promise<SyncReport> {
   const lease = takeWriterLease(app.store);
   try {
     const deadBefore = openDeadLetterJobIds(app.store).length;
+    const handedBefore = handedOver(app.store);
     app.worker.recover();
     const pulls = await app.runner.runAll(resources);
-    const delivery = await deliverAll(app);
     const inbox = app.inbox ? await app.inbox.scanOnce() : undefined;
     const queue = await app.worker.runUntilEmpty();
+    const delivery = deliveryReport(app.store, handedBefore);
     const newDeadLetters = openDeadLetterJobIds(app.store).length - deadBefore;
     const inboxFailed = (inbox?.counts.rejected ?? 0) + (inbox?.counts.failed ?? 0) > 0;
     const ok =
       pulls.every((p) => p.ok) &&
-      delivery.retry + delivery.rejected + delivery.waiting === 0 &&
+      delivery.undelivered + delivery.refused === 0 &&
       !inboxFailed &&
       queue.waiting === 0 &&
       newDeadLetters <= 0;

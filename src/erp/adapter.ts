@@ -27,8 +27,17 @@ export type DeliveryOutcome =
  */
 export interface ErpAdapter {
   readonly name: 'file' | 'rest';
-  /** One batch = the records of one pull run of one resource, in ledger order. */
-  deliver(batch: readonly OutboundRecord[], runId: string): Promise<DeliveryOutcome[]>;
+  /**
+   * True when the records of one resource are best handed over together (a batch file: ndjson,
+   * csv); the queue then gives `deliver` all ready records of a resource at once.
+   */
+  readonly batches: boolean;
+  /**
+   * Hands records over, in order; one outcome per record. `batch` numbers the hand-over: it
+   * only grows, and records handed over again after a crash come with the same number, so a
+   * batch file named by it is written once and recognised when written again.
+   */
+  deliver(records: readonly OutboundRecord[], batch: number): Promise<DeliveryOutcome[]>;
   close(): Promise<void>;
 }
 

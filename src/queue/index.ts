@@ -12,4 +12,3 @@ export {
   type JobListing,
   type RetryAllResult,
 } from './admin.js';
-export { deadLetterDelivery, type DeliveryRef } from './deadDelivery.js';

@@ -6,16 +6,22 @@ import {
   addDeadLetter,
   completeJob,
   markDead,
+  newBatch,
   scheduleRetry,
   transaction,
 } from '../store/index.js';
 import { failureOutcome, type RetrySettings } from './outcome.js';
 import {
+  isBatchHandler,
   isJobKind,
+  type BatchHandler,
+  type Completion,
+  type Handler,
   type HandlerContext,
   type HandlerRegistry,
   type Job,
   type JobKind,
+  type JobResult,
 } from './types.js';
 
 export interface JobRunner {
@@ -28,23 +34,76 @@ export interface JobRunner {
   random: () => number;
 }
 
-/** Runs one job this process has claimed and records how it ended, one transaction each. */
-export async function runClaimedJob(runner: JobRunner, job: StoredJob): Promise<void> {
+/** The handler of a stored job's kind; undefined (with the job dead-lettered) when none. */
+export function handlerOf(
+  runner: JobRunner,
+  job: StoredJob,
+): { kind: JobKind; handler: Handler | BatchHandler } | undefined {
   const kind = isJobKind(job.kind) ? job.kind : undefined;
   const handler = kind === undefined ? undefined : runner.handlers[kind];
-  if (kind === undefined || handler === undefined) {
-    const reason = `no handler for job kind ${job.kind}`;
-    bury(runner, job, { attempts: job.attempts, error: reason, status: undefined }, { reason });
+  if (kind !== undefined && handler !== undefined) return { kind, handler };
+  const reason = `no handler for job kind ${job.kind}`;
+  bury(runner, job, { attempts: job.attempts, error: reason, status: undefined }, { reason });
+  return undefined;
+}
+
+/** Runs one job this process has claimed and records how it ended, one transaction each. */
+export async function runClaimedJob(runner: JobRunner, job: StoredJob): Promise<void> {
+  const found = handlerOf(runner, job);
+  if (found === undefined) return;
+  const { kind, handler } = found;
+  if (isBatchHandler(handler)) {
+    const batch = job.batch ?? newBatch(runner.store, kind);
+    await runClaimedBatch(runner, handler, [job], batch);
     return;
   }
+  let complete: Completion | void;
   try {
-    await handler(handlerJob(job, kind), runner.context);
+    complete = await handler(handlerJob(job, kind), runner.context);
   } catch (error) {
     recordFailure(runner, job, error);
     return;
   }
-  completeJob(runner.store, job.id);
-  runner.logger.debug(jobFields(job), `queue: job ${job.id} done`);
+  completeAll(runner, [{ job, complete }]);
+}
+
+/**
+ * Runs jobs of one batch kind this process has claimed together, as batch `batch`. The jobs
+ * that succeeded complete in one transaction; each failed one is retried or dead on its own.
+ */
+export async function runClaimedBatch(
+  runner: JobRunner,
+  handler: BatchHandler,
+  jobs: readonly StoredJob[],
+  batch: number,
+): Promise<void> {
+  let results: JobResult[];
+  try {
+    const handed = jobs.map((job) => handlerJob(job, job.kind as JobKind));
+    results = await handler.run(handed, batch, runner.context);
+  } catch (error) {
+    results = jobs.map(() => ({ ok: false, error }));
+  }
+  const succeeded: { job: StoredJob; complete: Completion | void }[] = [];
+  jobs.forEach((job, index) => {
+    const result = results[index] ?? { ok: false, error: new Error('the handler gave no result') };
+    if (result.ok) succeeded.push({ job, complete: result.complete });
+    else recordFailure(runner, job, result.error);
+  });
+  completeAll(runner, succeeded);
+}
+
+function completeAll(
+  runner: JobRunner,
+  jobs: readonly { job: StoredJob; complete: Completion | void }[],
+): void {
+  transaction(runner.store, () => {
+    for (const { job, complete } of jobs) {
+      if (complete) complete();
+      completeJob(runner.store, job.id);
+    }
+  });
+  for (const { job } of jobs) runner.logger.debug(jobFields(job), `queue: job ${job.id} done`);
 }
 
 function handlerJob(job: StoredJob, kind: JobKind): Job {

@@ -1,31 +1,34 @@
 import type { Logger } from 'pino';
-import type { Contract } from '../contract/index.js';
+import { isResourceName, type Contract, type ResourceName } from '../contract/index.js';
 import type { PlatformClient } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
 import { INBOX_KINDS, type InboxKind } from '../erp/adapter.js';
 
 /**
- * Every kind of job the queue runs: the acknowledgement of what the ERP received, and one kind
- * per inbox kind the ERP sends back.
+ * Every kind of job the queue runs: the hand-over of a pulled record version to the ERP (one
+ * kind per resource), the acknowledgement of what the ERP received, and one kind per inbox kind
+ * the ERP sends back.
  */
 export const ACK_KINDS = ['ack.singleOrder', 'ack.directOrder', 'ack.integratedCare'] as const;
 export type AckKind = (typeof ACK_KINDS)[number];
-/**
- * A record version the ERP refused (or that failed too often) sits in the dead letters as this
- * kind; retrying it hands the version to the ERP again.
- */
-export const REDELIVER_KIND = 'erp.redeliver';
-export type JobKind = AckKind | InboxKind | typeof REDELIVER_KIND;
+export const DELIVER_PREFIX = 'deliver.';
+export type DeliverKind = `deliver.${ResourceName}`;
+export type JobKind = DeliverKind | AckKind | InboxKind;
 
-const JOB_KINDS: ReadonlySet<string> = new Set<string>([
-  ...ACK_KINDS,
-  ...INBOX_KINDS,
-  REDELIVER_KIND,
-]);
+const JOB_KINDS: ReadonlySet<string> = new Set<string>([...ACK_KINDS, ...INBOX_KINDS]);
+
+export const deliverKind = (resource: ResourceName): DeliverKind => `deliver.${resource}`;
+
+/** The resource a `deliver.<resource>` kind hands over; undefined for other kinds. */
+export function deliveredResource(kind: string): ResourceName | undefined {
+  if (!kind.startsWith(DELIVER_PREFIX)) return undefined;
+  const resource = kind.slice(DELIVER_PREFIX.length);
+  return isResourceName(resource) ? resource : undefined;
+}
 
 export function isJobKind(kind: string): kind is JobKind {
-  return JOB_KINDS.has(kind);
+  return JOB_KINDS.has(kind) || deliveredResource(kind) !== undefined;
 }
 
 /** A job as a handler sees it. */
@@ -59,11 +62,35 @@ export interface HandlerContext {
 }
 
 /**
- * Does the job's work on the platform. Resolves when done. Throws a TransientError to be tried
- * again later (its `retryAfterMs` honoured) and a PermanentError to be dead-lettered at once,
- * with a message a person understands and, where the platform answered, its status and body.
+ * What a job's success makes true in the store (e.g. the ledger's delivered mark and the
+ * acknowledgement it calls for), written in the transaction that completes the job, so that
+ * the two commit together or not at all. Synchronous, like every transaction.
+ */
+export type Completion = () => void;
+
+/**
+ * Does the job's work (on the platform, or hands it to the ERP). Resolves when done, with a
+ * Completion where its success has to be recorded. Throws a TransientError to be tried again
+ * later (its `retryAfterMs` honoured) and a PermanentError to be dead-lettered at once, with a
+ * message a person understands and, where the other side answered, its status and body.
  * Every handler must be idempotent: a job may run again after a crash.
  */
-export type Handler = (job: Job, context: HandlerContext) => Promise<void>;
+export type Handler = (job: Job, context: HandlerContext) => Promise<Completion | void>;
 
-export type HandlerRegistry = Partial<Record<JobKind, Handler>>;
+/** How one job of a batch went: done (with its Completion), or failed like a handler throws. */
+export type JobResult = { ok: true; complete?: Completion } | { ok: false; error: unknown };
+
+/**
+ * Runs the ready jobs of one kind together, as one hand-over (one batch file), up to `maxJobs`
+ * at once; each job is then settled by its own result, in the order given. `batch` numbers the
+ * hand-over: numbers grow, and jobs handed over again after a crash come with their old one.
+ */
+export interface BatchHandler {
+  readonly maxJobs: number;
+  run(jobs: readonly Job[], batch: number, context: HandlerContext): Promise<JobResult[]>;
+}
+
+export type HandlerRegistry = Partial<Record<JobKind, Handler | BatchHandler>>;
+
+export const isBatchHandler = (handler: Handler | BatchHandler): handler is BatchHandler =>
+  typeof handler === 'object';

@@ -3,10 +3,20 @@ import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
-import { claimJob, countJobs, readyJobIds, releaseRunning } from '../store/index.js';
+import {
+  claimJob,
+  claimJobs,
+  countJobs,
+  newBatch,
+  readyJobs,
+  releaseRunning,
+  transaction,
+  type StoredJob,
+} from '../store/index.js';
 import type { RetrySettings } from './outcome.js';
-import { runClaimedJob, type JobRunner } from './runJob.js';
+import { runClaimedBatch, runClaimedJob, type JobRunner } from './runJob.js';
 import type { HandlerContext, HandlerRegistry } from './types.js';
+import { workUnits, type WorkUnit } from './units.js';
 
 export interface QueueWorkerOptions {
   store: Store;
@@ -26,7 +36,10 @@ export interface QueueWorkerOptions {
 export interface QueueWorker {
   /** Puts jobs a dead process left `running` back to pending; call at start. Returns their ids. */
   recover(): number[];
-  /** Runs every job ready now (one per entity), `concurrency` at once; returns how many ran. */
+  /**
+   * Runs every job ready now (one per entity), `concurrency` at once, the jobs of a batch kind
+   * in batches; returns how many ran.
+   */
   runOnce(): Promise<number>;
   /** Passes until nothing is ready now; `waiting` counts the jobs still pending (back-off). */
   runUntilEmpty(): Promise<{ ran: number; waiting: number }>;
@@ -48,35 +61,53 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
   let pass: Promise<number> = Promise.resolve(0);
   let loop: { done: Promise<void>; abort: AbortController } | undefined;
 
-  async function runJob(id: number): Promise<boolean> {
-    const leaseUntil = new Date(clock.now().getTime() + leaseMs).toISOString();
-    const job = claimJob(store, id, leaseUntil);
-    if (job === undefined) return false;
-    inFlight.add(id);
+  /** Runs claimed jobs; a failure to record their outcome leaves them `running` until recover(). */
+  async function runClaimed(jobs: readonly StoredJob[], run: () => Promise<void>): Promise<void> {
+    for (const job of jobs) inFlight.add(job.id);
     try {
-      await runClaimedJob(runner, job);
+      await run();
     } catch (error) {
-      // Only the store can fail here; the job stays `running` and recover() frees it at restart.
+      const ids = jobs.map((job) => job.id).join(', ');
       logger.error(
-        { jobId: id, err: error },
-        `queue: could not record the outcome of job ${id}: ${errorMessage(error)}; it runs again after a restart`,
+        { jobIds: jobs.map((job) => job.id), err: error },
+        `queue: could not record the outcome of job(s) ${ids}: ${errorMessage(error)}; they run again after a restart`,
       );
     } finally {
-      inFlight.delete(id);
+      for (const job of jobs) inFlight.delete(job.id);
     }
-    return true;
+  }
+
+  /** Claims and runs one unit; returns how many jobs ran. */
+  async function runUnit(unit: WorkUnit): Promise<number> {
+    const leaseUntil = new Date(clock.now().getTime() + leaseMs).toISOString();
+    if (!('batch' in unit)) {
+      const job = claimJob(store, unit.ids[0], leaseUntil);
+      if (job === undefined) return 0;
+      await runClaimed([job], () => runClaimedJob(runner, job));
+      return 1;
+    }
+    const { handler } = unit.batch;
+    const { number, jobs } = transaction(store, () => {
+      const number = unit.batch.number ?? newBatch(store, unit.kind);
+      return { number, jobs: claimJobs(store, unit.ids, leaseUntil, number) };
+    });
+    if (jobs.length === 0) return 0;
+    await runClaimed(jobs, () => runClaimedBatch(runner, handler, jobs, number));
+    return jobs.length;
   }
 
   async function onePass(): Promise<number> {
-    const ids = readyJobIds(store, clock.now().toISOString());
+    const units = workUnits(readyJobs(store, clock.now().toISOString()), options.handlers);
     let next = 0;
     let ran = 0;
     const lane = async (): Promise<void> => {
-      for (let id = ids[next++]; id !== undefined && !stopping; id = ids[next++]) {
-        if (await runJob(id)) ran += 1;
+      for (let unit = units[next++]; unit !== undefined && !stopping; unit = units[next++]) {
+        // Not `ran += await …`: that reads `ran` before the await and loses the other lanes' counts.
+        const count = await runUnit(unit);
+        ran += count;
       }
     };
-    const lanes = Math.min(options.concurrency, ids.length);
+    const lanes = Math.min(options.concurrency, units.length);
     await Promise.all(Array.from({ length: lanes }, lane));
     return ran;
   }

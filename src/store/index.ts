@@ -13,5 +13,6 @@ export * from './ledger.js';
 export * from './quarantine.js';
 export * from './lease.js';
 export * from './queue.js';
+export * from './queueRows.js';
 export * from './deadLetters.js';
 export * from './inbox.js';

@@ -20,13 +20,6 @@ export interface LedgerEntry {
   ackState: AckState;
   /** The record of this version as pulled. */
   json: string | undefined;
-  /** References this version waits for before it may be delivered. */
-  waitingFor: string | undefined;
-  /** Failed hand-overs to the ERP so far, and when the next may be tried. */
-  deliveryAttempts: number;
-  nextDeliveryAt: string | undefined;
-  /** Why the ERP refused this version for good; it is not sent again until replayed. */
-  rejection: string | undefined;
 }
 
 interface LedgerRow {
@@ -39,18 +32,14 @@ interface LedgerRow {
   delivered_at: string | null;
   ack_state: AckState;
   json: string | null;
-  waiting_for: string | null;
-  delivery_attempts: number;
-  next_delivery_at: string | null;
-  rejection: string | null;
 }
 
-const columns = `seq, resource, _id, version, run_id, seen_at, delivered_at, ack_state, json,
-  waiting_for, delivery_attempts, next_delivery_at, rejection`;
+const columns = 'seq, resource, _id, version, run_id, seen_at, delivered_at, ack_state, json';
 
 /**
  * Notes that a record version was seen. True when it is new; a repeat (the overlap window, a
- * pull run again after a crash) changes nothing and returns false.
+ * pull run again after a crash) changes nothing and returns false. The ledger records versions
+ * and when each was delivered; the hand-over itself is a queue job (`deliver.<resource>`).
  */
 export function recordVersion(
   store: Store,
@@ -75,42 +64,6 @@ export function recordVersion(
       json: json ?? null,
     }).changes === 1
   );
-}
-
-/** Notes what a version waits for before delivery (undefined: it waits no more). */
-export function setWaitingFor(
-  store: Store,
-  resource: string,
-  id: string,
-  version: string,
-  waitingFor: string | undefined,
-): void {
-  statement<Record<string, string | null>>(
-    store.db,
-    `UPDATE ledger SET waiting_for = @waitingFor
-     WHERE resource = @resource AND _id = @id AND version = @version`,
-  ).run({ resource, id, version, waitingFor: waitingFor ?? null });
-}
-
-/** Versions held back because a reference is missing, for `status`. */
-export function waitingVersions(store: Store, limit: number): LedgerEntry[] {
-  return statement<{ limit: number }, LedgerRow>(
-    store.db,
-    `SELECT ${columns} FROM ledger
-     WHERE delivered_at IS NULL AND waiting_for IS NOT NULL ORDER BY seq LIMIT @limit`,
-  )
-    .all({ limit })
-    .map(toEntry);
-}
-
-/** Versions not yet handed to the ERP, in the order they were seen (so per entity in order). */
-export function undelivered(store: Store, limit: number): LedgerEntry[] {
-  return statement<{ limit: number }, LedgerRow>(
-    store.db,
-    `SELECT ${columns} FROM ledger WHERE delivered_at IS NULL ORDER BY seq LIMIT @limit`,
-  )
-    .all({ limit })
-    .map(toEntry);
 }
 
 /**
@@ -182,10 +135,6 @@ function toEntry(row: LedgerRow): LedgerEntry {
     deliveredAt: row.delivered_at ?? undefined,
     ackState: row.ack_state,
     json: row.json ?? undefined,
-    waitingFor: row.waiting_for ?? undefined,
-    deliveryAttempts: row.delivery_attempts,
-    nextDeliveryAt: row.next_delivery_at ?? undefined,
-    rejection: row.rejection ?? undefined,
   };
 }
 
@@ -197,57 +146,4 @@ export function countUndelivered(store: Store): number {
       'SELECT count(*) AS n FROM ledger WHERE delivered_at IS NULL',
     ).get()?.n ?? 0
   );
-}
-
-/** A hand-over failed and may pass: counts it and sets when to try next. Returns the count. */
-export function postponeDelivery(
-  store: Store,
-  entry: { resource: string; id: string; version: string },
-  nextAt: string,
-): number {
-  const row = statement<Record<string, string>, { attempts: number }>(
-    store.db,
-    `UPDATE ledger SET delivery_attempts = delivery_attempts + 1, next_delivery_at = @nextAt
-     WHERE resource = @resource AND _id = @id AND version = @version
-     RETURNING delivery_attempts AS attempts`,
-  ).get({ ...entry, nextAt });
-  return row?.attempts ?? 0;
-}
-
-/** The ERP refused a version for good (or it failed too often): kept, with the reason. */
-export function rejectDelivery(
-  store: Store,
-  entry: { resource: string; id: string; version: string },
-  reason: string,
-): void {
-  statement<Record<string, string>>(
-    store.db,
-    `UPDATE ledger SET rejection = @reason
-     WHERE resource = @resource AND _id = @id AND version = @version`,
-  ).run({ ...entry, reason });
-}
-
-/** An operator's replay: the version is handed to the ERP again at the next round. */
-export function releaseDelivery(
-  store: Store,
-  entry: { resource: string; id: string; version: string },
-): boolean {
-  return (
-    statement<Record<string, string>>(
-      store.db,
-      `UPDATE ledger SET rejection = NULL, delivery_attempts = 0, next_delivery_at = NULL
-       WHERE resource = @resource AND _id = @id AND version = @version AND delivered_at IS NULL`,
-    ).run(entry).changes === 1
-  );
-}
-
-/** Versions the ERP refused, for `status`. */
-export function rejectedVersions(store: Store, limit: number): LedgerEntry[] {
-  return statement<{ limit: number }, LedgerRow>(
-    store.db,
-    `SELECT ${columns} FROM ledger
-     WHERE delivered_at IS NULL AND rejection IS NOT NULL ORDER BY seq LIMIT @limit`,
-  )
-    .all({ limit })
-    .map(toEntry);
 }

@@ -1,28 +1,19 @@
 import type { Logger } from 'pino';
-import type { Contract, ResourceName } from '../contract/index.js';
-import type { ErpAdapter, OutboundRecord } from '../erp/adapter.js';
-import type { RetrySettings } from '../queue/outcome.js';
-import type { DeliveryRef } from '../queue/deadDelivery.js';
-import type { NewJob } from '../queue/types.js';
-import type { Clock } from '../shared/clock.js';
-import type { NewDeadLetter, Store } from '../store/index.js';
-import { getMirror, setWaitingFor, undelivered, type LedgerEntry } from '../store/index.js';
-import { settleOutcome, postpone } from './deliveryOutcome.js';
+import { RESOURCE_NAMES, type Contract, type ResourceName } from '../contract/index.js';
+import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../erp/adapter.js';
+import { deliverKind, deliveredResource, enqueue } from '../queue/index.js';
+import type { BatchHandler, DeliverKind, Handler, Job, JobResult, NewJob } from '../queue/types.js';
+import { PermanentError, TransientError, errorMessage } from '../shared/errors.js';
+import type { Store } from '../store/index.js';
+import { getLedgerEntry, getMirror, markDelivered, setAckState } from '../store/index.js';
+import { acknowledgementOf } from './acknowledge.js';
 import { enrich, type Reference } from './enrich.js';
 
 export interface DeliverDeps {
   store: Store;
   adapter: ErpAdapter;
   contract: Contract;
-  clock: Clock;
   logger: Logger;
-  /** Delivery is retried like a queue job: back-off with jitter, then a dead letter. */
-  retry: RetrySettings & { maxAttempts: number };
-  random: () => number;
-  /** Queues a job in the caller's transaction (the queue's `enqueue`). */
-  enqueue(job: NewJob): void;
-  /** Puts a version the ERP will not take into the dead letters (the queue's). */
-  deadLetter(ref: DeliveryRef, attempts: number, letter: NewDeadLetter): void;
   /** Fetches a record the mirror lacks by its id and stores it in the mirror; false when it cannot. */
   fetchReference(reference: Reference): Promise<boolean>;
   /** The binary companions of a record (a document's PDF and XML, an attachment's file). */
@@ -30,132 +21,179 @@ export interface DeliverDeps {
     resource: ResourceName,
     record: Record<string, unknown>,
   ): Promise<OutboundRecord['files']>;
+  /** Most records in one batch file, for adapters that hand over batches. */
   batchSize: number;
 }
 
-export interface DeliverSummary {
-  delivered: number;
-  waiting: number;
-  retry: number;
-  rejected: number;
-}
-
-function recordOf(entry: LedgerEntry): Record<string, unknown> {
-  return entry.json === undefined ? {} : (JSON.parse(entry.json) as Record<string, unknown>);
-}
-
-const entityOf = (entry: LedgerEntry): string => `${entry.resource}:${entry.id}`;
-
-async function enriched(
-  deps: DeliverDeps,
-  entry: LedgerEntry,
-): Promise<OutboundRecord | Reference[]> {
-  const resource = entry.resource as ResourceName;
-  const lookup = (r: ResourceName, id: string) => getMirror(deps.store, r, id)?.record;
-  let result = enrich(resource, recordOf(entry), lookup);
-  if (!result.ok) {
-    for (const reference of result.missing) await deps.fetchReference(reference);
-    result = enrich(resource, recordOf(entry), lookup);
-    if (!result.ok) return result.missing;
-  }
-  const files = await deps.filesOf(resource, result.record);
+/**
+ * The queue job that hands a newly recorded version to the ERP. The idempotency key makes a
+ * version pulled again (the overlap window, a repeated run) queue once; the entity key keeps
+ * the versions of one record, and its acknowledgement, in order.
+ */
+export function deliveryJob(resource: ResourceName, id: string, version: string): NewJob {
   return {
-    resource,
-    id: entry.id,
-    version: entry.version,
-    record: result.record,
-    ...(files ? { files } : {}),
+    kind: deliverKind(resource),
+    entityKey: `${resource}:${id}`,
+    payload: { resource, id, version },
+    idempotencyKey: `${resource}:${id}:${version}`,
   };
 }
 
-/** Groups entries by pull run and resource, keeping the ledger's order. */
-function batches(entries: readonly LedgerEntry[]): LedgerEntry[][] {
-  const groups = new Map<string, LedgerEntry[]>();
-  for (const entry of entries) {
-    const key = `${entry.resource}/${entry.runId ?? ''}`;
-    groups.set(key, [...(groups.get(key) ?? []), entry]);
-  }
-  return [...groups.values()];
+/** Queues the hand-over of a new version, in the caller's transaction (the pull's). */
+export function queueDelivery(store: Store, resource: ResourceName, id: string, version: string) {
+  enqueue(store, deliveryJob(resource, id, version));
 }
 
-/** One round's shared state: entities held back keep their later versions back too. */
-interface Round {
-  held: Set<string>;
-  summary: DeliverSummary;
+interface VersionRef {
+  resource: ResourceName;
+  id: string;
+  version: string;
+}
+
+function versionOf(job: Job): VersionRef {
+  const { id, version } = job.payload;
+  const resource = deliveredResource(job.kind);
+  if (resource === undefined || typeof id !== 'string' || typeof version !== 'string') {
+    throw new PermanentError(`job ${job.id} (${job.kind}) names no record version to deliver`);
+  }
+  return { resource, id, version };
+}
+
+/** The version's record as pulled; the mirror's when an old ledger row did not keep it. */
+function recordOf(store: Store, ref: VersionRef): Record<string, unknown> {
+  const entry = getLedgerEntry(store, ref.resource, ref.id, ref.version);
+  if (entry?.json !== undefined) return JSON.parse(entry.json) as Record<string, unknown>;
+  const mirrored = getMirror(store, ref.resource, ref.id);
+  if (mirrored?.version === ref.version) return mirrored.record;
+  throw new PermanentError(
+    `${ref.resource} ${ref.id} (${ref.version}): this version's record was not kept, so it cannot be handed to the ERP; a newer version is handed over when it is pulled`,
+    { resource: ref.resource, id: ref.id, code: 'DELIVERY_RECORD_MISSING' },
+  );
 }
 
 /**
- * Hands every record version that is in the ledger but not yet delivered to the ERP, in the
- * order it was seen, enriched with the ERP's keys. A version is marked delivered in the same
- * transaction that queues its acknowledgement, so a crash cannot leave an order delivered but
- * never acknowledged, nor acknowledged before the ERP has it. A version that waits — for a
- * missing reference, or for its next try after a failed hand-over — holds back the later
- * versions of the same record. A version the ERP refused is in the dead letters and is left
- * out until an operator replays it.
+ * The version enriched with the ERP's keys, with its files. A reference the mirror lacks is
+ * fetched once; if it is still missing, the hand-over waits (a transient failure, with the
+ * queue's back-off) and the message names what is missing.
  */
-export async function deliverOnce(deps: DeliverDeps): Promise<DeliverSummary> {
-  const round: Round = {
-    held: new Set(),
-    summary: { delivered: 0, waiting: 0, retry: 0, rejected: 0 },
-  };
-  const pending = undelivered(deps.store, deps.batchSize).filter((e) => e.rejection === undefined);
-  for (const group of batches(pending)) await deliverBatch(deps, group, round);
-  return round.summary;
-}
-
-async function prepared(
-  deps: DeliverDeps,
-  entry: LedgerEntry,
-  round: Round,
-): Promise<OutboundRecord | undefined> {
-  const now = deps.clock.now().toISOString();
-  if (entry.nextDeliveryAt !== undefined && entry.nextDeliveryAt > now) {
-    round.summary.retry += 1;
-    return undefined;
-  }
-  let outbound: OutboundRecord | Reference[];
+async function outboundOf(deps: DeliverDeps, job: Job): Promise<OutboundRecord> {
+  const ref = versionOf(job);
+  const record = recordOf(deps.store, ref);
+  const lookup = (r: ResourceName, id: string) => getMirror(deps.store, r, id)?.record;
   try {
-    outbound = await enriched(deps, entry);
+    let result = enrich(ref.resource, record, lookup);
+    if (!result.ok) {
+      for (const reference of result.missing) await deps.fetchReference(reference);
+      result = enrich(ref.resource, record, lookup);
+    }
+    if (!result.ok) {
+      const missing = result.missing.map((r) => `${r.resource} ${r.id}`).join(', ');
+      throw new TransientError(
+        `${ref.resource} ${ref.id} (${ref.version}) waits for ${missing}, not yet known; it is handed to the ERP once they are pulled`,
+        { resource: ref.resource, id: ref.id, code: 'DELIVERY_WAITS_FOR_REFERENCE' },
+      );
+    }
+    const files = await deps.filesOf(ref.resource, result.record);
+    return { ...ref, record: result.record, ...(files ? { files } : {}) };
   } catch (error) {
-    const reason = `a reference or file could not be fetched: ${String(error)}`;
-    round.summary[postpone(deps, entry, { status: 'retry', reason })] += 1;
-    return undefined;
+    if (error instanceof TransientError) throw error;
+    throw new TransientError(
+      `${ref.resource} ${ref.id} (${ref.version}): a reference or file could not be fetched: ${errorMessage(error)}`,
+      { resource: ref.resource, id: ref.id, cause: error },
+    );
   }
-  if (!Array.isArray(outbound)) return outbound;
-  round.summary.waiting += 1;
-  const waitingFor = outbound.map((r) => `${r.resource} ${r.id}`).join(', ');
-  setWaitingFor(deps.store, entry.resource, entry.id, entry.version, `missing ${waitingFor}`);
-  deps.logger.warn(
-    { resource: entry.resource, _id: entry.id, waitingFor },
-    'record waits for references not yet known',
-  );
-  return undefined;
 }
 
-async function deliverBatch(
+/**
+ * What a delivered version makes true, in the transaction that completes its job: the ledger
+ * marks it delivered and its acknowledgement is queued, so a crash cannot leave an order
+ * delivered but never acknowledged, nor acknowledged before the ERP has it.
+ */
+function delivered(deps: DeliverDeps, outbound: OutboundRecord): () => void {
+  return () => {
+    const { resource, id, version } = outbound;
+    markDelivered(deps.store, resource, id, version);
+    const ack = acknowledgementOf(deps.contract, outbound);
+    if (ack === undefined) return;
+    enqueue(deps.store, ack, deps.logger);
+    setAckState(deps.store, resource, id, version, 'queued');
+  };
+}
+
+function resultOf(
   deps: DeliverDeps,
-  group: readonly LedgerEntry[],
-  round: Round,
-): Promise<void> {
-  const ready: Array<{ entry: LedgerEntry; outbound: OutboundRecord }> = [];
-  for (const entry of group) {
-    if (round.held.has(entityOf(entry))) continue;
-    const outbound = await prepared(deps, entry, round);
-    if (outbound) ready.push({ entry, outbound });
-    else round.held.add(entityOf(entry));
+  outbound: OutboundRecord,
+  outcome: DeliveryOutcome | undefined,
+): JobResult {
+  const context = { resource: outbound.resource, id: outbound.id };
+  if (outcome === undefined) {
+    return { ok: false, error: new TransientError('the ERP adapter gave no outcome', context) };
   }
-  if (ready.length === 0) return;
-  const outcomes = await deps.adapter.deliver(
-    ready.map((r) => r.outbound),
-    String(ready[0]?.entry.runId ?? 'adhoc'),
-  );
-  ready.forEach(({ entry, outbound }, index) => {
-    const outcome = outcomes[index] ?? {
-      status: 'retry' as const,
-      reason: 'the adapter gave no outcome',
-    };
-    const counted = settleOutcome(deps, entry, outbound, outcome);
-    round.summary[counted] += 1;
-    if (counted !== 'delivered') round.held.add(entityOf(entry));
+  if (outcome.status === 'delivered') return { ok: true, complete: delivered(deps, outbound) };
+  if (outcome.status === 'retry') {
+    const wait = outcome.retryAfterMs;
+    const error = new TransientError(outcome.reason, {
+      ...context,
+      code: 'ERP_UNAVAILABLE',
+      ...(wait === undefined ? {} : { retryAfterMs: wait }),
+    });
+    return { ok: false, error };
+  }
+  const error = new PermanentError(`the ERP refused it: ${outcome.reason}`, {
+    ...context,
+    code: 'ERP_REFUSED',
+    ...(outcome.httpStatus === undefined ? {} : { status: outcome.httpStatus }),
+    ...(outcome.body === undefined ? {} : { bodyExcerpt: outcome.body }),
   });
+  return { ok: false, error };
+}
+
+/** One version, one hand-over (record files, REST). */
+function deliverOne(deps: DeliverDeps): Handler {
+  return async (job) => {
+    const outbound = await outboundOf(deps, job);
+    const [outcome] = await deps.adapter.deliver([outbound], job.id);
+    const result = resultOf(deps, outbound, outcome);
+    if (!result.ok) throw result.error;
+    return result.complete;
+  };
+}
+
+/**
+ * The ready versions of one resource in one hand-over (one batch file). A version that cannot
+ * be prepared stays out of it and fails on its own; the others go on.
+ */
+function deliverBatch(deps: DeliverDeps): BatchHandler {
+  return {
+    maxJobs: deps.batchSize,
+    async run(jobs, batch) {
+      const prepared: ({ outbound: OutboundRecord } | { failed: JobResult })[] = [];
+      for (const job of jobs) {
+        prepared.push(
+          await outboundOf(deps, job).then(
+            (outbound) => ({ outbound }),
+            (error: unknown) => ({ failed: { ok: false, error } }),
+          ),
+        );
+      }
+      const ready = prepared.flatMap((p) => ('outbound' in p ? [p.outbound] : []));
+      const outcomes = ready.length === 0 ? [] : await deps.adapter.deliver(ready, batch);
+      let next = 0;
+      return prepared.map((p) =>
+        'outbound' in p ? resultOf(deps, p.outbound, outcomes[next++]) : p.failed,
+      );
+    },
+  };
+}
+
+/**
+ * The handler of every `deliver.<resource>` kind: a version at a time, or, for an adapter that
+ * hands over batches, the ready versions of a resource together.
+ */
+export function deliveryHandlers(deps: DeliverDeps): Record<DeliverKind, Handler | BatchHandler> {
+  const handler = deps.adapter.batches ? deliverBatch(deps) : deliverOne(deps);
+  return Object.fromEntries(RESOURCE_NAMES.map((r) => [deliverKind(r), handler])) as Record<
+    DeliverKind,
+    Handler | BatchHandler
+  >;
 }

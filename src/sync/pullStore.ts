@@ -9,8 +9,27 @@ import {
   upsertMirror,
   type Store,
 } from '../store/index.js';
+import { queueDelivery } from './deliver.js';
 import type { PullStore, PulledRecord, QuarantinedRecord } from './puller.js';
 import type { PullTarget } from './targets.js';
+
+/**
+ * A pulled version, in the pull's transaction: false for a repeat. A version seen for the
+ * first time goes in the ledger and the mirror, and its hand-over to the ERP is queued, all
+ * or nothing with the checkpoint. The one place a new version becomes due for the ERP.
+ */
+function recordPulledVersion(
+  store: Store,
+  target: PullTarget,
+  runId: number,
+  { id, version, record }: PulledRecord,
+): boolean {
+  const json = JSON.stringify(record);
+  if (!recordVersion(store, target.resource, id, version, runId, json)) return false;
+  upsertMirror(store, target.resource, { ...record, _id: id }, version);
+  queueDelivery(store, target.resource, id, version);
+  return true;
+}
 
 /** The puller's view of the SQLite store. */
 export function sqlitePullStore(store: Store): PullStore {
@@ -32,11 +51,8 @@ export function sqlitePullStore(store: Store): PullStore {
     ) {
       return transaction(store, () => {
         let fresh = 0;
-        for (const { id, version, record } of records) {
-          const json = JSON.stringify(record);
-          if (!recordVersion(store, target.resource, id, version, runId, json)) continue;
-          fresh += 1;
-          upsertMirror(store, target.resource, { ...record, _id: id }, version);
+        for (const pulled of records) {
+          if (recordPulledVersion(store, target, runId, pulled)) fresh += 1;
         }
         for (const entry of bad) {
           quarantine(

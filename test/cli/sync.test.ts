@@ -12,7 +12,7 @@ interface StatusJson {
     lastRun?: { ok: boolean };
   }[];
   queue: { pending: number; running: number; dead: number; openDeadLetters: number };
-  delivery: { undelivered: number; waiting: { waitingFor: string | null }[] };
+  delivery: { undelivered: number; waiting: { reason: string | null }[] };
 }
 
 let sim: TestSimulator;
@@ -129,7 +129,8 @@ describe('sync --once', () => {
   });
 
   it('pulls only the resources named; orders wait for their care arrangements until those come', async () => {
-    const f = folder();
+    // Back-offs of a few milliseconds: the waiting orders are due again by the next sync.
+    const f = folder({ retry: { maxAttempts: 6, baseDelayMs: 1, maxDelayMs: 5 } });
     const resourcesWithCheckpoints = async () => {
       const list = await f.cli('checkpoint', 'list', '--json');
       expect(list.code).toBe(0);
@@ -138,7 +139,7 @@ describe('sync --once', () => {
     };
 
     const orders = await f.cli('sync', 'singleOrder');
-    const waiting = /; 0 handed to the ERP \((\d+) waiting,/.exec(orders.stderr);
+    const waiting = /; 0 handed to the ERP \((\d+) not yet,/.exec(orders.stderr);
     expect(Number(waiting?.[1])).toBeGreaterThan(0);
     expect(orders.code).toBe(1);
     const checkpoints = await resourcesWithCheckpoints();
@@ -150,7 +151,7 @@ describe('sync --once', () => {
     const before = JSON.parse((await f.cli('status', '--json')).stdout) as StatusJson;
     expect(before.delivery.waiting.length).toBeGreaterThan(0);
     for (const entry of before.delivery.waiting)
-      expect(entry.waitingFor).toMatch(/\bintegratedCare [0-9a-f-]+$/);
+      expect(entry.reason).toMatch(/\bwaits for integratedCare [0-9a-f-]+, not yet known/);
     expect(f.outboxFiles()).toEqual([]);
 
     const care = await f.cli('sync', 'integratedCare');

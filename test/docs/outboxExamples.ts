@@ -17,7 +17,7 @@ export const OUTBOX_EXAMPLES = fileURLToPath(
 );
 
 /** The pull run the batch formats name their file after (the daemon numbers its runs). */
-const RUN_ID = '57';
+const BATCH = 57;
 
 interface OutboxExample {
   folder: string;
@@ -64,7 +64,7 @@ export async function writeOutboxExamples(root: string): Promise<void> {
       { ...example.options, outbox },
       { clock: new FakeClock() },
     );
-    const outcomes = await adapter.deliver(example.records(), RUN_ID);
+    const outcomes = await adapter.deliver(example.records(), BATCH);
     await adapter.close();
     const failed = outcomes.find((outcome) => outcome.status !== 'delivered');
     if (failed !== undefined) {

@@ -45,10 +45,10 @@ describe('file adapter: csv', () => {
       csv: { ...DEFAULT_CSV_OPTIONS, ...csv },
     };
     const adapter = await createFileAdapter(options, { clock: new FakeClock() });
-    const outcomes = await adapter.deliver(records, 'run-1');
+    const outcomes = await adapter.deliver(records, 1);
     expect(outcomes.every((o) => o.status === 'delivered')).toBe(true);
     const resource = records[0]?.resource ?? 'patient';
-    return readFile(join(dir, resource, `${resource}_run-1.csv`));
+    return readFile(join(dir, resource, `${resource}_0000000001.csv`));
   }
 
   it('by default flattens the scalars, nested objects as dot paths, and reads back', async () => {

@@ -25,7 +25,7 @@ describe('file adapter: one file per record version', () => {
   it('writes <outbox>/<resource>/<_id>_<version>.json that parses back to the record', async () => {
     const adapter = await open();
     const order = singleOrder();
-    expect(await adapter.deliver([order], 'run-1')).toEqual([{ status: 'delivered' }]);
+    expect(await adapter.deliver([order], 1)).toEqual([{ status: 'delivered' }]);
     const text = await readFile(join(dir, 'singleOrder', `${NAME}.json`), 'utf8');
     expect(JSON.parse(text)).toEqual(order.record);
     expect(await readdir(join(dir, 'singleOrder'))).toEqual([`${NAME}.json`]);
@@ -33,18 +33,18 @@ describe('file adapter: one file per record version', () => {
 
   it('writes the same version once, however often it is handed over', async () => {
     const adapter = await open();
-    await adapter.deliver([singleOrder()], 'run-1');
-    const again = await (await open()).deliver([singleOrder()], 'run-2');
+    await adapter.deliver([singleOrder()], 1);
+    const again = await (await open()).deliver([singleOrder()], 2);
     expect(again).toEqual([{ status: 'delivered' }]);
     expect(await readdir(join(dir, 'singleOrder'))).toEqual([`${NAME}.json`]);
   });
 
   it('rejects other content under an existing name and leaves the file unchanged', async () => {
     const adapter = await open();
-    await adapter.deliver([singleOrder()], 'run-1');
+    await adapter.deliver([singleOrder()], 1);
     const path = join(dir, 'singleOrder', `${NAME}.json`);
     const before = await readFile(path, 'utf8');
-    const [outcome] = await adapter.deliver([singleOrder({ annotation: 'changed' })], 'run-2');
+    const [outcome] = await adapter.deliver([singleOrder({ annotation: 'changed' })], 2);
     expect(outcome?.status).toBe('rejected');
     expect(outcome?.status === 'rejected' && outcome.reason).toContain(path);
     expect(await readFile(path, 'utf8')).toBe(before);
@@ -65,7 +65,7 @@ describe('file adapter: one file per record version', () => {
       ...singleOrder(),
       files: [{ suffix: 'pdf', contentType: 'application/pdf', data: Buffer.from('%PDF-1.7') }],
     };
-    await adapter.deliver([order], 'run-1');
+    await adapter.deliver([order], 1);
     expect((await readdir(join(dir, 'singleOrder'))).sort()).toEqual([
       `${NAME}.json`,
       `${NAME}.json.done`,
@@ -83,7 +83,7 @@ describe('file adapter: one file per record version', () => {
       ...singleOrder(),
       files: [{ suffix: 'xml', contentType: 'text/xml', data: xml }],
     };
-    await adapter.deliver([doc], 'run-1');
+    await adapter.deliver([doc], 1);
     const names = (await readdir(join(dir, 'singleOrder'))).sort();
     expect(names).toEqual([`${NAME}.file.xml`, `${NAME}.xml`]);
   });
@@ -93,7 +93,7 @@ describe('file adapter: one file per record version', () => {
     const evil = singleOrder({ _id: '../../../escaped', timestamp: '/etc/passwd' });
     const outcomes = await adapter.deliver(
       [{ ...evil, id: '../../../escaped', version: '/etc/passwd' }],
-      'r',
+      1,
     );
     expect(outcomes).toEqual([{ status: 'delivered' }]);
     expect(await readdir(dir)).toEqual(['singleOrder']);
@@ -111,7 +111,7 @@ describe('file adapter: one file per record version', () => {
         { ...a, id: 'x/y', version: 'v' },
         { ...b, id: 'x:y', version: 'v' },
       ],
-      'r',
+      1,
     );
     expect(outcomes).toEqual([{ status: 'delivered' }, { status: 'delivered' }]);
     expect(await readdir(join(dir, 'singleOrder'))).toHaveLength(2);
@@ -128,13 +128,11 @@ describe('file adapter: one file per record version', () => {
       },
     };
     const adapter = await open({}, full);
-    const [outcome] = await adapter.deliver([singleOrder()], 'run-1');
+    const [outcome] = await adapter.deliver([singleOrder()], 1);
     expect(outcome?.status).toBe('retry');
     expect(outcome?.status === 'retry' && outcome.reason).toContain('ENOSPC');
     expect(await readdir(join(dir, 'singleOrder'))).toEqual([]);
-    expect(await (await open()).deliver([singleOrder()], 'run-1')).toEqual([
-      { status: 'delivered' },
-    ]);
+    expect(await (await open()).deliver([singleOrder()], 1)).toEqual([{ status: 'delivered' }]);
   });
 });
 
@@ -150,19 +148,19 @@ describe('file adapter: ndjson, one file per run', () => {
     const first = singleOrder();
     const second = singleOrder({ _id: 'second', timestamp: '2026-01-15T09:00:00.000Z' });
     const batch = [first, { ...second, id: 'second', version: '2026-01-15T09:00:00.000Z' }];
-    expect(await adapter.deliver(batch, 'run-7')).toEqual([
+    expect(await adapter.deliver(batch, 7)).toEqual([
       { status: 'delivered' },
       { status: 'delivered' },
     ]);
-    expect(await adapter.deliver(batch, 'run-7')).toHaveLength(2);
-    expect(await readdir(join(dir, 'singleOrder'))).toEqual(['singleOrder_run-7.ndjson']);
-    const text = await readFile(join(dir, 'singleOrder', 'singleOrder_run-7.ndjson'), 'utf8');
+    expect(await adapter.deliver(batch, 7)).toHaveLength(2);
+    expect(await readdir(join(dir, 'singleOrder'))).toEqual(['singleOrder_0000000007.ndjson']);
+    const text = await readFile(join(dir, 'singleOrder', 'singleOrder_0000000007.ndjson'), 'utf8');
     const lines = text
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line) as unknown);
     expect(lines).toEqual([first.record, second.record]);
-    const [changed] = await adapter.deliver([singleOrder({ annotation: 'x' })], 'run-7');
+    const [changed] = await adapter.deliver([singleOrder({ annotation: 'x' })], 7);
     expect(changed?.status).toBe('rejected');
   });
 
@@ -181,13 +179,13 @@ describe('file adapter: ndjson, one file per run', () => {
     const adapter = await createFileAdapter(options, { clock: new FakeClock(), fs });
     const pdf = { suffix: 'pdf', contentType: 'application/pdf', data: Buffer.from('%PDF') };
     const batch = [{ ...singleOrder(), files: [pdf] }];
-    expect((await adapter.deliver(batch, 'run-8'))[0]?.status).toBe('retry');
+    expect((await adapter.deliver(batch, 8))[0]?.status).toBe('retry');
     expect(await readdir(join(dir, 'singleOrder'))).toEqual([]);
     full = false;
-    expect(await adapter.deliver(batch, 'run-8')).toEqual([{ status: 'delivered' }]);
+    expect(await adapter.deliver(batch, 8)).toEqual([{ status: 'delivered' }]);
     expect((await readdir(join(dir, 'singleOrder'))).sort()).toEqual([
       `${NAME}.pdf`,
-      'singleOrder_run-8.ndjson',
+      'singleOrder_0000000008.ndjson',
     ]);
   });
 });

@@ -41,7 +41,7 @@ describe('file adapter: xml', () => {
   async function write(item: OutboundRecord, openTrans: boolean): Promise<string> {
     const options = { ...DEFAULT_FILE_ADAPTER_OPTIONS, outbox: dir, format: 'xml' as const };
     const adapter = await createFileAdapter({ ...options, openTrans }, { clock: new FakeClock() });
-    expect(await adapter.deliver([item], 'run-1')).toEqual([{ status: 'delivered' }]);
+    expect(await adapter.deliver([item], 1)).toEqual([{ status: 'delivered' }]);
     const text = await readFile(
       join(dir, item.resource, `${item.id}_2026-01-15T08-00-00.000Z.xml`),
     );

@@ -7,7 +7,7 @@ describe('REST adapter: what the ERP receives', () => {
     const erp = await fakeErp();
     const adapter = restAdapter({ baseUrl: `${erp.url}/api/` });
 
-    const outcomes = await adapter.deliver([order('o-1'), order('o-2')], 'run-1');
+    const outcomes = await adapter.deliver([order('o-1'), order('o-2')], 1);
 
     expect(outcomes).toEqual([{ status: 'delivered' }, { status: 'delivered' }]);
     expect(erp.requests.map((r) => [r.method, r.url])).toEqual([
@@ -33,7 +33,7 @@ describe('REST adapter: what the ERP receives', () => {
       files: [{ suffix: 'pdf', contentType: 'application/pdf', data: pdf }],
     };
 
-    expect(await adapter.deliver([document], 'run-1')).toEqual([{ status: 'delivered' }]);
+    expect(await adapter.deliver([document], 1)).toEqual([{ status: 'delivered' }]);
 
     expect(bodyOf(erp, 0)).toEqual({
       _id: 'd-1',
@@ -55,7 +55,7 @@ describe('REST adapter: what the ERP receives', () => {
     const erp = await fakeErp();
     const adapter = restAdapter({ baseUrl: erp.url, auth });
 
-    expect(await adapter.deliver([order('o-1')], 'run-1')).toEqual([{ status: 'delivered' }]);
+    expect(await adapter.deliver([order('o-1')], 1)).toEqual([{ status: 'delivered' }]);
 
     expect(erp.requests[0]?.headers[header]).toBe(value);
   });
@@ -74,9 +74,9 @@ describe('REST adapter: what the ERP receives', () => {
     const article: OutboundRecord = { resource: 'article', id: 'A 1', version: 'v1', record: {} };
     const patient: OutboundRecord = { resource: 'patient', id: 'p/7', version: 'v2', record: {} };
 
-    const outcomes = await adapter.deliver([order('o?1', '2026-01-15T07:00:00+01:00')], 'run-1');
-    outcomes.push(...(await adapter.deliver([article], 'run-2')));
-    outcomes.push(...(await adapter.deliver([patient], 'run-3')));
+    const outcomes = await adapter.deliver([order('o?1', '2026-01-15T07:00:00+01:00')], 1);
+    outcomes.push(...(await adapter.deliver([article], 2)));
+    outcomes.push(...(await adapter.deliver([patient], 3)));
 
     expect(outcomes.every((outcome) => outcome.status === 'delivered')).toBe(true);
     expect(erp.requests.map((r) => [r.method, r.url])).toEqual([

@@ -16,9 +16,9 @@ describe('REST adapter: an ERP that fails', () => {
     const adapter = restAdapter({ baseUrl: erp.url });
     const batch = [order('o-1'), order('o-2')];
 
-    const first = await adapter.deliver(batch, 'run-1');
-    const second = await adapter.deliver(batch, 'run-1');
-    const third = await adapter.deliver(batch, 'run-1');
+    const first = await adapter.deliver(batch, 1);
+    const second = await adapter.deliver(batch, 1);
+    const third = await adapter.deliver(batch, 1);
 
     expect(first[0]).toMatchObject({ status: 'retry' });
     expect(reasonOf(first[0])).toMatch(/singleOrder o-1 .*HTTP 503 with \{"error":"maintenance"\}/);
@@ -35,8 +35,8 @@ describe('REST adapter: an ERP that fails', () => {
     erp.script({ kind: 'storeThenReset' });
     const adapter = restAdapter({ baseUrl: erp.url });
 
-    const first = await adapter.deliver([order('o-1')], 'run-1');
-    const second = await adapter.deliver([order('o-1')], 'run-1');
+    const first = await adapter.deliver([order('o-1')], 1);
+    const second = await adapter.deliver([order('o-1')], 1);
 
     expect(first[0]?.status).toBe('retry');
     expect(second).toEqual([{ status: 'delivered' }]);
@@ -49,7 +49,7 @@ describe('REST adapter: an ERP that fails', () => {
     erp.script({ kind: 'reset' });
     const adapter = restAdapter({ baseUrl: erp.url });
 
-    const outcomes = await adapter.deliver([order('o-1')], 'run-1');
+    const outcomes = await adapter.deliver([order('o-1')], 1);
 
     expect(outcomes[0]?.status).toBe('retry');
     expect(reasonOf(outcomes[0])).toMatch(/singleOrder o-1 .*failed \(/);
@@ -62,7 +62,7 @@ describe('REST adapter: an ERP that fails', () => {
     erp.script({ kind: 'status', status: 422, body: problem });
     const adapter = restAdapter({ baseUrl: erp.url });
 
-    const outcomes = await adapter.deliver([order('o-1'), order('o-2')], 'run-1');
+    const outcomes = await adapter.deliver([order('o-1'), order('o-2')], 1);
 
     expect(outcomes[0]).toMatchObject({
       status: 'rejected',
@@ -81,7 +81,7 @@ describe('REST adapter: an ERP that fails', () => {
     erp.script(...repeatFault(1, { kind: 'status', status: 200, body: {} }));
     erp.script(...failWith503(1));
 
-    const outcomes = await adapter.deliver(batch, 'run-1');
+    const outcomes = await adapter.deliver(batch, 1);
 
     expect(outcomes.map((o) => o.status)).toEqual(['delivered', 'retry', 'retry', 'retry']);
     expect(reasonOf(outcomes[2])).toBe(NOT_SENT_REASON);
@@ -97,7 +97,7 @@ describe('REST adapter: an ERP that fails', () => {
     erp.script({ kind: 'status', status: 429, headers: { 'retry-after': '12' } });
     const adapter = restAdapter({ baseUrl: erp.url });
 
-    const outcomes = await adapter.deliver([order('o-1'), order('o-2')], 'run-1');
+    const outcomes = await adapter.deliver([order('o-1'), order('o-2')], 1);
 
     expect(outcomes).toEqual([
       expect.objectContaining({ status: 'retry', retryAfterMs: 12_000 }),
@@ -115,7 +115,7 @@ describe('REST adapter: an ERP that fails', () => {
     });
     const adapter = restAdapter({ baseUrl: erp.url }, { clock: new FakeClock('2001-01-01') });
 
-    const outcomes = await adapter.deliver([order('o-1')], 'run-1');
+    const outcomes = await adapter.deliver([order('o-1')], 1);
 
     expect(outcomes[0]).toMatchObject({ status: 'retry', retryAfterMs: 30_000 });
   });
@@ -125,7 +125,7 @@ describe('REST adapter: an ERP that fails', () => {
     erp.script({ kind: 'stall' });
     const adapter = restAdapter({ baseUrl: erp.url, timeoutMs: 300 });
 
-    const outcomes = await adapter.deliver([order('o-1'), order('o-2')], 'run-1');
+    const outcomes = await adapter.deliver([order('o-1'), order('o-2')], 1);
 
     expect(outcomes.map((o) => o.status)).toEqual(['retry', 'retry']);
     expect(reasonOf(outcomes[0])).toMatch(/HEADERS_TIMEOUT.*300 ms \(erp\.rest\.timeoutMs\)/);
@@ -136,7 +136,7 @@ describe('REST adapter: an ERP that fails', () => {
     const erp = await fakeErp();
     const adapter = restAdapter({ baseUrl: erp.url });
 
-    const outcomes = await adapter.deliver([order('o-1\r\nX-Evil: 1'), order('o-2')], 'run-1');
+    const outcomes = await adapter.deliver([order('o-1\r\nX-Evil: 1'), order('o-2')], 1);
 
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'delivered']);
     expect(erp.requests).toHaveLength(1);
@@ -148,7 +148,7 @@ describe('REST adapter: an ERP that fails', () => {
     await erp.close();
     const adapter = restAdapter({ baseUrl: url });
 
-    const outcomes = await adapter.deliver([order('o-1')], 'run-1');
+    const outcomes = await adapter.deliver([order('o-1')], 1);
 
     expect(reasonOf(outcomes[0])).toMatch(/ECONNREFUSED.*check erp\.rest\.baseUrl/);
   });
@@ -191,9 +191,9 @@ describe('REST adapter: credentials stay secret', () => {
     const adapter = restAdapter({ baseUrl: erp.url, auth }, { logger });
 
     const outcomes = [
-      ...(await adapter.deliver([order('o-1')], 'run-1')),
-      ...(await adapter.deliver([order('o-2')], 'run-1')),
-      ...(await adapter.deliver([order('o-3')], 'run-1')),
+      ...(await adapter.deliver([order('o-1')], 1)),
+      ...(await adapter.deliver([order('o-2')], 1)),
+      ...(await adapter.deliver([order('o-3')], 1)),
     ];
 
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'retry', 'retry']);

@@ -5,7 +5,10 @@ import { pino } from 'pino';
 import type { Variant } from '../../src/contract/index.js';
 import { createPlatformClient } from '../../src/platform/index.js';
 import { createHandlers } from '../../src/queue/handlers/index.js';
-import type { HandlerContext, Job, JobKind } from '../../src/queue/types.js';
+import type { DeliverKind, HandlerContext, Job, JobKind } from '../../src/queue/types.js';
+
+/** The kinds that talk to the platform (the hand-overs to the ERP are tested with the app). */
+type PlatformKind = Exclude<JobKind, DeliverKind>;
 import { openStore, upsertMirror, type MirrorRecord, type Store } from '../../src/store/index.js';
 import type { RequestLogEntry } from '../../src/simulator/index.js';
 import { FakeClock } from '../support/fakeClock.js';
@@ -19,9 +22,9 @@ export interface HandlerRig {
   store: Store;
   context: HandlerContext;
   /** Runs one job of `kind`; `attempts` are the tries before this one. */
-  run(kind: JobKind, payload: Record<string, unknown>, attempts?: number): Promise<void>;
+  run(kind: PlatformKind, payload: Record<string, unknown>, attempts?: number): Promise<void>;
   /** The run's rejection, or a failed assertion when it resolved. */
-  failure(kind: JobKind, payload: Record<string, unknown>, attempts?: number): Promise<Error>;
+  failure(kind: PlatformKind, payload: Record<string, unknown>, attempts?: number): Promise<Error>;
   /** API requests the simulator saw with this method whose path starts with `prefix`. */
   requests(method: string, prefix: string): Promise<RequestLogEntry[]>;
   /** A record on the platform, made by a platform user (not by our key), and, when `pulled`, in our mirror. */
@@ -64,7 +67,7 @@ export async function startHandlerRig(
     logger: pino({ enabled: false }),
   };
   const handlers = createHandlers();
-  const run = async (kind: JobKind, payload: Record<string, unknown>, attempts = 0) => {
+  const run = async (kind: PlatformKind, payload: Record<string, unknown>, attempts = 0) => {
     const handler = handlers[kind];
     if (!handler) throw new Error(`no handler for ${kind}`);
     const job: Job = {

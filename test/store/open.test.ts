@@ -12,6 +12,7 @@ const tables = [
   'checkpoints',
   'dead_letters',
   'inbox_messages',
+  'job_batches',
   'lease',
   'ledger',
   'mirror',

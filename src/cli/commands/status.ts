@@ -1,20 +1,41 @@
 import type { Command } from 'commander';
+import { DELIVER_PREFIX } from '../../queue/index.js';
 import {
   countInboxMessages,
   countJobs,
+  countOpenDeadJobs,
   latestRuns,
   listCheckpoints,
+  listOpenDeadJobs,
+  listRetryingJobs,
   countQuarantined,
+  deadLettersOf,
   openDeadLetterJobIds,
   countUndelivered,
-  rejectedVersions,
-  waitingVersions,
+  type StoredJob,
   type Store,
 } from '../../store/index.js';
 import { withStore } from '../context.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 
 const SHOWN = 20;
+
+/** The record version a `deliver.<resource>` job hands over, as `status` names it. */
+function versionOf(job: StoredJob) {
+  const { resource, id, version } = job.payload;
+  return { job: job.id, resource, id, version, tries: job.attempts };
+}
+
+/** The open dead letter of a refused hand-over: the reason and the ERP's answer. */
+function refusal(store: Store, job: StoredJob) {
+  const letter = deadLettersOf(store, job.id).find((l) => l.resolvedAt === undefined);
+  return {
+    ...versionOf(job),
+    reason: letter?.reason ?? job.lastError,
+    httpStatus: letter?.httpStatus,
+    answer: letter?.bodyExcerpt,
+  };
+}
 
 /** Everything `status` reports, read from the database only (the daemon may be running). */
 export function statusOf(store: Store) {
@@ -35,18 +56,13 @@ export function statusOf(store: Store) {
     },
     delivery: {
       undelivered: countUndelivered(store),
-      waiting: waitingVersions(store, SHOWN).map((e) => ({
-        resource: e.resource,
-        id: e.id,
-        version: e.version,
-        waitingFor: e.waitingFor,
+      refusedCount: countOpenDeadJobs(store, DELIVER_PREFIX),
+      waiting: listRetryingJobs(store, DELIVER_PREFIX, SHOWN).map((job) => ({
+        ...versionOf(job),
+        nextTryAt: job.nextAttemptAt,
+        reason: job.lastError,
       })),
-      refused: rejectedVersions(store, SHOWN).map((e) => ({
-        resource: e.resource,
-        id: e.id,
-        version: e.version,
-        reason: e.rejection,
-      })),
+      refused: listOpenDeadJobs(store, DELIVER_PREFIX, SHOWN).map((job) => refusal(store, job)),
     },
     quarantined: countQuarantined(store),
     inbox: countInboxMessages(store),
@@ -76,20 +92,32 @@ function text(status: ReturnType<typeof statusOf>): string {
     '',
     `queue: ${q.pending} pending, ${q.running} running, ${q.dead} dead (${q.openDeadLetters} open dead letters: queue list --dead)`,
   );
-  lines.push(`delivery: ${status.delivery.undelivered} record versions not yet handed to the ERP`);
-  for (const w of status.delivery.waiting)
-    lines.push(`  waiting: ${w.resource} ${w.id} (${w.version}): ${w.waitingFor ?? ''}`);
-  for (const r of status.delivery.refused) {
-    lines.push(
-      `  refused by the ERP (in the dead letters): ${r.resource} ${r.id} (${r.version}): ${r.reason ?? ''}`,
-    );
-  }
+  lines.push(...deliveryLines(status.delivery));
   lines.push(`quarantined records: ${status.quarantined}`);
   const inbox = Object.entries(status.inbox)
     .map(([state, n]) => `${n} ${state}`)
     .join(', ');
   lines.push(`inbox messages: ${inbox || 'none'}`);
   return `${lines.join('\n')}\n`;
+}
+
+function deliveryLines(delivery: ReturnType<typeof statusOf>['delivery']): string[] {
+  const lines = [
+    `delivery: ${delivery.undelivered} record versions not yet handed to the ERP, ${delivery.refusedCount} of them refused (queue list --dead)`,
+  ];
+  for (const w of delivery.waiting) {
+    lines.push(
+      `  waiting (job ${w.job}, ${w.tries} tries, next at ${w.nextTryAt}): ${String(w.resource)} ${String(w.id)} (${String(w.version)}): ${w.reason ?? ''}`,
+    );
+  }
+  for (const r of delivery.refused) {
+    const status = r.httpStatus === undefined ? '' : ` HTTP ${r.httpStatus}`;
+    const answer = r.answer === undefined ? '' : `; the ERP answered: ${r.answer}`;
+    lines.push(
+      `  refused${status} (job ${r.job}, queue retry ${r.job} once fixed): ${String(r.resource)} ${String(r.id)} (${String(r.version)}): ${r.reason ?? ''}${answer}`,
+    );
+  }
+  return lines;
 }
 
 /** `status [--json]`. */

@@ -14,18 +14,36 @@ function resourceNames(value: string, previous: ResourceName[] = []): ResourceNa
   return [...previous, value];
 }
 
+/** What is still not with the ERP, how many, and the command that shows them. */
+function deliveryProblems(report: SyncReport): string[] {
+  const { undelivered, refused } = report.delivery;
+  const lines: string[] = [];
+  if (undelivered > 0) {
+    lines.push(
+      `not yet handed to the ERP: ${undelivered} record version(s) wait for their next try or a missing reference (homecare-sync queue list; status shows why)`,
+    );
+  }
+  if (refused > 0) {
+    lines.push(
+      `refused by the ERP: ${refused} record version(s) in the dead letters (homecare-sync queue list --dead; queue show <id> for the ERP's answer, queue retry <id> once fixed)`,
+    );
+  }
+  return lines;
+}
+
 function summary(report: SyncReport): string {
   const pulled = report.pulls.reduce((n, p) => n + p.fresh, 0);
   const failed = report.pulls
     .filter((p) => !p.ok)
     .map((p) => `${p.resource}${p.filter ? `?status=${p.filter}` : ''}: ${p.error}`);
-  const { delivered, waiting, retry, rejected } = report.delivery;
+  const { delivered, undelivered, refused } = report.delivery;
   const inbox = report.inbox
     ? `, inbox ${report.inbox.counts.accepted} accepted / ${report.inbox.counts.rejected} rejected`
     : '';
   return [
-    `sync: ${report.pulls.length} pulls, ${pulled} new record versions; ${delivered} handed to the ERP (${waiting} waiting, ${retry} to retry, ${rejected} refused)${inbox}; queue ran ${report.queue.ran}, ${report.queue.waiting} waiting, ${Math.max(0, report.newDeadLetters)} new dead letters`,
+    `sync: ${report.pulls.length} pulls, ${pulled} new record versions; ${delivered} handed to the ERP (${undelivered} not yet, ${refused} refused)${inbox}; queue ran ${report.queue.ran}, ${report.queue.waiting} waiting, ${Math.max(0, report.newDeadLetters)} new dead letters`,
     ...failed.map((line) => `pull failed: ${line}`),
+    ...deliveryProblems(report),
   ].join('\n');
 }
 

@@ -56,15 +56,16 @@ async function deliverEach(
 }
 
 /**
- * One file for the run. Companions go first; if one must wait, the whole run waits, so that a
- * retried record never shows up in a second run file. A record whose companion conflicts is
- * left out of the run file (the same way on every retry, so the file stays the same).
+ * One file for the batch. Companions go first; if one must wait, the whole batch waits, so
+ * that no file is written a retried record would be missing from. A record whose companion
+ * conflicts is left out of the batch file (the same way on every retry, so the file stays the
+ * same).
  */
-async function deliverRun(
+async function deliverBatch(
   context: PlaceContext,
   resource: ResourceName,
   items: readonly OutboundRecord[],
-  runId: string,
+  batch: number,
   options: FileAdapterOptions,
 ): Promise<Map<OutboundRecord, Placement>> {
   const results = new Map<OutboundRecord, Placement>();
@@ -75,7 +76,7 @@ async function deliverRun(
     for (const item of kept) results.set(item, waiting ?? { status: 'ok' });
     return results;
   }
-  const name = `${batchBaseName(resource, runId)}.${options.format}`;
+  const name = `${batchBaseName(resource, batch)}.${options.format}`;
   let placed: Placement;
   try {
     placed = await place(
@@ -108,7 +109,7 @@ async function sweep(fs: OutboxFs, outbox: string): Promise<void> {
 
 /**
  * The file-drop ERP adapter. Opening it creates the outbox and removes temp files a crash left
- * behind; then `deliver` writes each record version (or each run) once, atomically.
+ * behind; then `deliver` writes each record version (or each batch) once, atomically.
  */
 export async function createFileAdapter(
   options: FileAdapterOptions,
@@ -117,9 +118,11 @@ export async function createFileAdapter(
   const fs = deps.fs ?? nodeOutboxFs;
   await sweep(fs, options.outbox);
 
-  async function deliver(batch: readonly OutboundRecord[], runId: string) {
+  const batches = isBatchFormat(options.format);
+
+  async function deliver(records: readonly OutboundRecord[], batch: number) {
     const results = new Map<OutboundRecord, Placement>();
-    for (const [resource, items] of byResource(batch)) {
+    for (const [resource, items] of byResource(records)) {
       if (!isResourceName(resource)) {
         const reason = `${String(resource)} is not a platform resource; no outbox folder for it`;
         for (const item of items) results.set(item, { status: 'rejected', reason });
@@ -133,13 +136,13 @@ export async function createFileAdapter(
         for (const item of items) results.set(item, failure(error, dir));
         continue;
       }
-      const placed = isBatchFormat(options.format)
-        ? await deliverRun(context, resource, items, runId, options)
+      const placed = batches
+        ? await deliverBatch(context, resource, items, batch, options)
         : await deliverEach(context, items, options);
       for (const [item, placement] of placed) results.set(item, placement);
     }
-    return batch.map((item) => toOutcome(results.get(item) ?? { status: 'ok' }));
+    return records.map((item) => toOutcome(results.get(item) ?? { status: 'ok' }));
   }
 
-  return { name: 'file', deliver, close: () => Promise.resolve() };
+  return { name: 'file', batches, deliver, close: () => Promise.resolve() };
 }

@@ -21,7 +21,7 @@ export function recordContent(item: OutboundRecord, options: FileAdapterOptions)
   return Buffer.from(`${JSON.stringify(item.record, null, 2)}\n`, 'utf8');
 }
 
-/** A one-run file: `ndjson` one record per line, or `csv`. */
+/** A batch file: `ndjson` one record per line, or `csv`. */
 export function batchContent(
   resource: ResourceName,
   records: readonly Record<string, unknown>[],

@@ -34,8 +34,12 @@ export function recordBaseName(id: string, version: string): string {
   return `${safeSegment(id)}_${safeVersion(version)}`;
 }
 
-export function batchBaseName(resource: string, runId: string): string {
-  return `${safeSegment(resource)}_${safeSegment(runId)}`;
+/** Digits of a batch file's number: names sort in the order the batches were formed. */
+const BATCH_DIGITS = 10;
+
+/** `article_0000000042`: one name per batch, never reused. */
+export function batchBaseName(resource: string, batch: number): string {
+  return `${safeSegment(resource)}_${String(batch).padStart(BATCH_DIGITS, '0')}`;
 }
 
 /** A companion's suffix (`pdf`, `xml`) with everything but [A-Za-z0-9.-] escaped. */

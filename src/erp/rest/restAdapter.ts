@@ -83,16 +83,16 @@ export function createRestAdapter(options: RestAdapterOptions, deps: RestAdapter
     }
   }
 
-  function report(item: OutboundRecord, outcome: DeliveryOutcome, runId: string): void {
-    const where = { resource: item.resource, id: item.id, version: item.version, runId };
+  function report(item: OutboundRecord, outcome: DeliveryOutcome, batch: number): void {
+    const where = { resource: item.resource, id: item.id, version: item.version, batch };
     if (outcome.status === 'delivered') deps.logger?.debug(where, 'record delivered to the ERP');
     else deps.logger?.warn({ ...where, outcome: outcome.status }, outcome.reason);
   }
 
-  async function deliver(batch: readonly OutboundRecord[], runId: string) {
+  async function deliver(records: readonly OutboundRecord[], batch: number) {
     const outcomes: DeliveryOutcome[] = [];
     let holding: Extract<DeliveryOutcome, { status: 'retry' }> | undefined;
-    for (const item of batch) {
+    for (const item of records) {
       if (holding !== undefined) {
         const wait = holding.retryAfterMs;
         outcomes.push({
@@ -103,12 +103,12 @@ export function createRestAdapter(options: RestAdapterOptions, deps: RestAdapter
         continue;
       }
       const outcome = await deliverOne(item);
-      report(item, outcome, runId);
+      report(item, outcome, batch);
       if (outcome.status === 'retry') holding = outcome;
       outcomes.push(outcome);
     }
     return outcomes;
   }
 
-  return { name: 'rest', deliver, close: () => agent.close() };
+  return { name: 'rest', batches: false, deliver, close: () => agent.close() };
 }

@@ -1,4 +1,4 @@
-import type { HandlerRegistry, JobKind, Handler } from '../types.js';
+import type { DeliverKind, Handler, JobKind } from '../types.js';
 import { acknowledgeIntegratedCare, acknowledgeOrder } from './acknowledge.js';
 import { pushArticle } from './article.js';
 import { pushAttachment } from './attachment.js';
@@ -9,11 +9,14 @@ import { pushErpOrder } from './erpOrder.js';
 import { pushOrderStatus } from './orderStatus.js';
 import { pushPatient } from './patient.js';
 import { pushProductGroup } from './productGroup.js';
-import { redeliver } from './redeliver.js';
 
-/** One handler for every job kind: the acknowledgements and each push-back the ERP sends. */
-export function createHandlers(): HandlerRegistry {
-  const handlers: Record<JobKind, Handler> = {
+/**
+ * One handler for every job kind that talks to the platform: the acknowledgements and each
+ * push-back the ERP sends. The hand-overs to the ERP (`deliver.<resource>`) are the delivery
+ * stage's (src/sync/deliver.ts).
+ */
+export function createHandlers(): Record<Exclude<JobKind, DeliverKind>, Handler> {
+  return {
     'ack.singleOrder': acknowledgeOrder('singleOrder'),
     'ack.directOrder': acknowledgeOrder('directOrder'),
     'ack.integratedCare': acknowledgeIntegratedCare,
@@ -28,9 +31,7 @@ export function createHandlers(): HandlerRegistry {
     productGroup: pushProductGroup,
     contractArticleGroup: pushContract('contractArticleGroup'),
     insuranceContract: pushContract('insuranceContract'),
-    'erp.redeliver': redeliver,
   };
-  return handlers;
 }
 
 export { SERIES_STATUS_NOT_TRANSMITTED, SERIES_STATUS_TRANSMITTED } from './acknowledge.js';

@@ -1,0 +1,179 @@
+import { statement } from './statements.js';
+import type { Store } from './store.js';
+import type { JobState } from './jobStates.js';
+
+/** A queue row as stored. `kind` is the text stored; the queue checks it against its kinds. */
+export interface StoredJob {
+  id: number;
+  kind: string;
+  entityKey: string;
+  idempotencyKey: string | undefined;
+  payload: Record<string, unknown>;
+  state: JobState;
+  /** Tries that failed so far. */
+  attempts: number;
+  nextAttemptAt: string;
+  lastError: string | undefined;
+  lastStatus: number | undefined;
+  createdAt: string;
+  updatedAt: string;
+  supersededBy: number | undefined;
+  leaseUntil: string | undefined;
+  /** The batch the job was last handed over in, with the other jobs of that batch. */
+  batch: number | undefined;
+}
+
+export interface JobRow {
+  id: number;
+  kind: string;
+  entity_key: string;
+  idempotency_key: string | null;
+  payload: string;
+  state: JobState;
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  last_status: number | null;
+  created_at: string;
+  updated_at: string;
+  superseded_by: number | null;
+  lease_until: string | null;
+  batch_id: number | null;
+}
+
+export const columns = `id, kind, entity_key, idempotency_key, payload, state, attempts, next_attempt_at,
+  last_error, last_status, created_at, updated_at, superseded_by, lease_until, batch_id`;
+
+/** A job that may run now, with what a worker needs to group it with others. */
+export interface ReadyJob {
+  id: number;
+  kind: string;
+  /** Set when the job was handed over in a batch that may not have finished (a crash). */
+  batch: number | undefined;
+}
+
+/**
+ * The jobs that may run at `now`, oldest first: pending, due, and first in line for their
+ * entity (no older job of the same key is pending or running). So at most one per entity key.
+ */
+export function readyJobs(store: Store, now: string): ReadyJob[] {
+  return statement<{ now: string }, { id: number; kind: string; batch_id: number | null }>(
+    store.db,
+    `SELECT id, kind, batch_id FROM queue AS job
+     WHERE state = 'pending' AND next_attempt_at <= @now
+       AND NOT EXISTS (SELECT 1 FROM queue AS earlier
+         WHERE earlier.entity_key = job.entity_key AND earlier.id < job.id
+           AND earlier.state IN ('pending', 'running'))
+     ORDER BY id`,
+  )
+    .all({ now })
+    .map((row) => ({ id: row.id, kind: row.kind, batch: row.batch_id ?? undefined }));
+}
+
+export function getStoredJob(store: Store, id: number): StoredJob | undefined {
+  const row = statement<{ id: number }, JobRow>(
+    store.db,
+    `SELECT ${columns} FROM queue WHERE id = @id`,
+  ).get({ id });
+  return row === undefined ? undefined : toStoredJob(row);
+}
+
+/**
+ * Jobs in the given states, oldest first; `limit` < 0 for all. With `kindPrefix`, only kinds
+ * that start with it (`deliver.` for the hand-overs to the ERP).
+ */
+export function listStoredJobs(
+  store: Store,
+  states: readonly JobState[],
+  limit = -1,
+  kindPrefix = '',
+): StoredJob[] {
+  return statement<{ states: string; limit: number; prefix: string }, JobRow>(
+    store.db,
+    `SELECT ${columns} FROM queue WHERE state IN (SELECT value FROM json_each(@states))
+       AND substr(kind, 1, length(@prefix)) = @prefix
+     ORDER BY id LIMIT @limit`,
+  )
+    .all({ states: JSON.stringify(states), limit, prefix: kindPrefix })
+    .map(toStoredJob);
+}
+
+/** The newest job after `id` of the same kind and entity that was not itself superseded. */
+export function newerJobId(store: Store, job: StoredJob): number | undefined {
+  return statement<Record<string, string | number>, { id: number }>(
+    store.db,
+    `SELECT max(id) AS id FROM queue
+     WHERE kind = @kind AND entity_key = @entityKey AND id > @id AND state <> 'superseded'
+     HAVING max(id) IS NOT NULL`,
+  ).get({ id: job.id, kind: job.kind, entityKey: job.entityKey })?.id;
+}
+
+/** Jobs in `state`; with `kindPrefix`, only of kinds that start with it. */
+export function countJobs(store: Store, state: JobState, kindPrefix = ''): number {
+  return (
+    statement<{ state: string; prefix: string }, { count: number }>(
+      store.db,
+      `SELECT count(*) AS count FROM queue
+       WHERE state = @state AND substr(kind, 1, length(@prefix)) = @prefix`,
+    ).get({ state, prefix: kindPrefix })?.count ?? 0
+  );
+}
+
+export function toStoredJob(row: JobRow): StoredJob {
+  return {
+    id: row.id,
+    kind: row.kind,
+    entityKey: row.entity_key,
+    idempotencyKey: row.idempotency_key ?? undefined,
+    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    lastError: row.last_error ?? undefined,
+    lastStatus: row.last_status ?? undefined,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    supersededBy: row.superseded_by ?? undefined,
+    leaseUntil: row.lease_until ?? undefined,
+    batch: row.batch_id ?? undefined,
+  };
+}
+
+/** Dead jobs with an open dead letter; with `kindPrefix`, only of kinds that start with it. */
+export function countOpenDeadJobs(store: Store, kindPrefix = ''): number {
+  return (
+    statement<{ prefix: string }, { count: number }>(
+      store.db,
+      `SELECT count(*) AS count FROM queue
+       WHERE state = 'dead' AND substr(kind, 1, length(@prefix)) = @prefix
+         AND EXISTS (SELECT 1 FROM dead_letters
+                     WHERE dead_letters.job_id = queue.id AND resolved_at IS NULL)`,
+    ).get({ prefix: kindPrefix })?.count ?? 0
+  );
+}
+
+/** Pending jobs that failed at least once (waiting for their next try), oldest first. */
+export function listRetryingJobs(store: Store, kindPrefix: string, limit: number): StoredJob[] {
+  return statement<{ prefix: string; limit: number }, JobRow>(
+    store.db,
+    `SELECT ${columns} FROM queue
+     WHERE state = 'pending' AND attempts > 0 AND substr(kind, 1, length(@prefix)) = @prefix
+     ORDER BY id LIMIT @limit`,
+  )
+    .all({ prefix: kindPrefix, limit })
+    .map(toStoredJob);
+}
+
+/** Dead jobs whose dead letter is open, oldest first. */
+export function listOpenDeadJobs(store: Store, kindPrefix: string, limit: number): StoredJob[] {
+  return statement<{ prefix: string; limit: number }, JobRow>(
+    store.db,
+    `SELECT ${columns} FROM queue
+     WHERE state = 'dead' AND substr(kind, 1, length(@prefix)) = @prefix
+       AND EXISTS (SELECT 1 FROM dead_letters
+                   WHERE dead_letters.job_id = queue.id AND resolved_at IS NULL)
+     ORDER BY id LIMIT @limit`,
+  )
+    .all({ prefix: kindPrefix, limit })
+    .map(toStoredJob);
+}
