@@ -1,5 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { contractFor, RESOURCE_NAMES } from '../../src/contract/index.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  checkRecord,
+  contractFor,
+  entitySchema,
+  RESOURCE_NAMES,
+} from '../../src/contract/index.js';
+import { recordBaseName } from '../../src/erp/file/index.js';
 import { pullTargets } from '../../src/sync/targets.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 import { API_KEY, cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
@@ -66,6 +74,33 @@ describe('sync --once', () => {
     }
   });
 
+  it('exits 1 while a version the ERP refused remains, on the next sync too, and says how to see it', async () => {
+    const f = folder();
+    const [text] = sim.state.store.list('demo', 'singleOrder', [{}], {});
+    const check = checkRecord('singleOrder', entitySchema('singleOrder'), JSON.parse(text ?? '{}'));
+    if (!check.ok) throw new Error('the seed has no single order');
+    const name = `${recordBaseName(check.id, check.version)}.json`;
+    mkdirSync(join(f.outbox, 'singleOrder'), { recursive: true });
+    writeFileSync(join(f.outbox, 'singleOrder', name), 'a file the ERP put here');
+    const hint =
+      'refused by the ERP: 1 record version(s) in the dead letters (homecare-sync queue list --dead';
+
+    const first = await f.cli('sync', '--once');
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain(hint);
+    const again = await f.cli('sync', '--once');
+    expect(again.stderr).toMatch(/; 0 handed to the ERP \(0 not yet, 1 refused\)/);
+    expect(again.stderr).toContain(hint);
+    expect(again.code).toBe(1);
+
+    const status = await f.cli('status');
+    expect(status.stdout).toMatch(
+      new RegExp(
+        `refused \\(job \\d+, queue retry \\d+ once fixed\\): singleOrder ${check.id} .*already exists with other content`,
+      ),
+    );
+  });
+
   it('prints JSON log lines on stdout that never carry the API key', async () => {
     const f = folder();
     const result = await f.cli('sync', '--once');
@@ -129,8 +164,9 @@ describe('sync --once', () => {
   });
 
   it('pulls only the resources named; orders wait for their care arrangements until those come', async () => {
-    // Back-offs of a few milliseconds: the waiting orders are due again by the next sync.
-    const f = folder({ retry: { maxAttempts: 6, baseDelayMs: 1, maxDelayMs: 5 } });
+    // Back-offs under a second: the waiting orders are due again by the next sync, and are
+    // not tried twelve times within one.
+    const f = folder({ retry: { maxAttempts: 12, baseDelayMs: 1000, maxDelayMs: 1000 } });
     const resourcesWithCheckpoints = async () => {
       const list = await f.cli('checkpoint', 'list', '--json');
       expect(list.code).toBe(0);
