@@ -6,8 +6,9 @@ import type { App } from '../../src/app/app.js';
 import { syncOnce } from '../../src/app/syncOnce.js';
 import { checkRecord, entitySchema } from '../../src/contract/index.js';
 import { recordBaseName } from '../../src/erp/file/index.js';
-import { listJobs, retryJob } from '../../src/queue/index.js';
-import { countUndelivered } from '../../src/store/index.js';
+import { createQueueWorker, listJobs, retryJob } from '../../src/queue/index.js';
+import { countJobs, countUndelivered } from '../../src/store/index.js';
+import { deliveryHandlers } from '../../src/sync/deliver.js';
 import { appRig, type AppRig } from '../support/appRig.js';
 import { FakeClock } from '../support/fakeClock.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
@@ -18,8 +19,11 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 let sim: TestSimulator | undefined;
 let rig: AppRig | undefined;
 let app: App | undefined;
+let restarted: App | undefined;
 
 afterEach(async () => {
+  await restarted?.close();
+  restarted = undefined;
   await app?.close();
   await sim?.close();
   rig?.cleanup();
@@ -117,4 +121,57 @@ describe('ERP delivery as queue jobs', () => {
     }
     expect([...seen.values()].filter((count) => count !== 1)).toEqual([]);
   }, 180_000);
+
+  it('hands a batch the process died in over again under its number, so the ERP gets one file', async () => {
+    const { rig, app } = await start(40, 'csv');
+    await app.runner.runAll(['article']);
+    // A worker that dies once the ERP has the batch file, before the jobs are marked done.
+    const handler = deliveryHandlers({
+      store: app.store,
+      adapter: app.adapter,
+      contract: app.contract,
+      logger: app.logger,
+      fetchReference: () => Promise.resolve(false),
+      filesOf: () => Promise.resolve(undefined),
+      batchSize: app.config.sync.batchSize,
+    })['deliver.article'];
+    if (typeof handler !== 'object') throw new Error('csv hands over batches');
+    let written: () => void = () => undefined;
+    const fileWritten = new Promise<void>((resolve) => (written = resolve));
+    const dying = createQueueWorker({
+      store: app.store,
+      handlers: {
+        'deliver.article': {
+          maxJobs: handler.maxJobs,
+          async run(jobs, batch, context) {
+            await handler.run(jobs, batch, context);
+            written();
+            return new Promise(() => undefined);
+          },
+        },
+      },
+      context: {
+        client: app.client,
+        store: app.store,
+        contract: app.contract,
+        clock: app.clock,
+        logger: app.logger,
+      },
+      clock: app.clock,
+      logger: app.logger,
+      concurrency: 1,
+      retry: app.config.retry,
+    });
+    void dying.runOnce();
+    await fileWritten;
+    const [file] = rig.outboxFiles('article');
+    expect(countJobs(app.store, 'running', 'deliver.')).toBe(40);
+
+    restarted = await rig.open();
+    expect(restarted.worker.recover()).toHaveLength(40);
+    await restarted.worker.runUntilEmpty();
+    expect(rig.outboxFiles('article')).toEqual([file]);
+    expect(countUndelivered(restarted.store)).toBe(0);
+    expect(countJobs(restarted.store, 'done', 'deliver.')).toBe(40);
+  });
 });
