@@ -3,14 +3,22 @@
  * the other, printing their figures. Exits 1 when one failed, 2 when a name is unknown.
  */
 import { availableParallelism, loadavg } from 'node:os';
+import { cycleBenchmark } from './cycle/index.js';
 import { pullBenchmark } from './pull/index.js';
+import { pushBenchmark } from './push.js';
 import { queueBenchmark } from './queue.js';
 import { simulatorBenchmark } from './simulator.js';
 import type { Benchmark } from './support/benchmark.js';
 import { canCollect } from './support/memory.js';
 import { seconds } from './support/format.js';
 
-const BENCHMARKS: readonly Benchmark[] = [pullBenchmark, simulatorBenchmark, queueBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [
+  cycleBenchmark,
+  pullBenchmark,
+  pushBenchmark,
+  simulatorBenchmark,
+  queueBenchmark,
+];
 
 function chosen(names: readonly string[]): Benchmark[] {
   if (names.length === 0) return [...BENCHMARKS];
