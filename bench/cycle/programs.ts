@@ -89,7 +89,10 @@ export const homecareSync: Program = {
   start(setup) {
     const configPath = join(setup.folder, 'homecare-sync.yaml');
     writeFileSync(configPath, stringify(daemonConfig(setup)));
-    return startNode([MAIN, 'run', '-c', configPath], setup.folder, {});
+    // BENCH_CYCLE_PROFILE=<folder>: a CPU profile of each daemon run, written when it stops.
+    const profile = process.env['BENCH_CYCLE_PROFILE'];
+    const flags = profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
+    return startNode([...flags, MAIN, 'run', '-c', configPath], setup.folder, {});
   },
 };
 
