@@ -34,7 +34,7 @@ function range(
 ) {
   const values = runs.map(pick);
   const [low, high] = [Math.min(...values), Math.max(...values)];
-  return low === high ? show(low) : `${show(low)}–${show(high)}`;
+  return show(low) === show(high) ? show(low) : `${show(low)}–${show(high)}`;
 }
 
 function compare(
