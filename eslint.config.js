@@ -20,4 +20,18 @@ export default tseslint.config(
     files: ['eslint.config.js'],
     ...tseslint.configs.disableTypeChecked,
   },
+  {
+    // The benchmark's peers are plain Node.js programs, outside the TypeScript project.
+    files: ['bench/peers/**/*.{mjs,cjs}'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      parserOptions: { projectService: false },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        module: 'writable',
+      },
+    },
+  },
 );

@@ -2,15 +2,23 @@
  * `npm run bench [-- name...]`: runs the named benchmarks (all when none is named), one after
  * the other, printing their figures. Exits 1 when one failed, 2 when a name is unknown.
  */
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { cycleBenchmark } from './cycle/index.js';
 import { pullBenchmark } from './pull/index.js';
+import { pushBenchmark } from './push.js';
 import { queueBenchmark } from './queue.js';
 import { simulatorBenchmark } from './simulator.js';
 import type { Benchmark } from './support/benchmark.js';
 import { canCollect } from './support/memory.js';
 import { seconds } from './support/format.js';
 
-const BENCHMARKS: readonly Benchmark[] = [pullBenchmark, simulatorBenchmark, queueBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [
+  cycleBenchmark,
+  pullBenchmark,
+  pushBenchmark,
+  simulatorBenchmark,
+  queueBenchmark,
+];
 
 function chosen(names: readonly string[]): Benchmark[] {
   if (names.length === 0) return [...BENCHMARKS];
@@ -42,7 +50,9 @@ function machine(): string {
   const load = loadavg()
     .map((value) => value.toFixed(1))
     .join(' ');
-  return `node ${process.version}, ${availableParallelism()} CPUs, load average ${load}`;
+  const model = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const memory = `${(totalmem() / 1024 ** 3).toFixed(0)} GiB`;
+  return `node ${process.version}, ${availableParallelism()} CPUs (${model}), ${memory}, load average ${load}`;
 }
 
 async function main(): Promise<void> {

@@ -9,7 +9,6 @@ import { sqlitePullStore } from '../../src/sync/pullStore.js';
 import { pullTargets } from '../../src/sync/targets.js';
 import { liveHeap, readMemory, sampleMemory, type MemoryPeaks } from '../support/memory.js';
 import { withTempFolder } from '../support/tempFolder.js';
-import { startOrderServer } from './orderProcess.js';
 
 /** Where along the list the heap is read: 10 %, 50 % and 90 % of the records. */
 export const MARKS = [0.1, 0.5, 0.9] as const;
@@ -75,65 +74,64 @@ function checkOutcome(count: number, summary: PullSummary): void {
 }
 
 /**
- * One incremental pull of one single-order target, `count` records long, by the daemon's own
+ * One incremental pull of one single-order target, `count` records long (served by `server`), by the daemon's own
  * parts: the platform client (undici, streamed JSON), the puller and the SQLite store on disk
  * (WAL, synchronous=FULL, 500 records per transaction as by default).
  */
-export async function pullOnce(variant: Variant, count: number): Promise<PullFigures> {
-  const server = await startOrderServer(variant, count);
-  try {
-    return await withTempFolder(async (folder) => {
-      const path = join(folder, 'homecare-sync.db');
-      const store = openStore({ path, clock: systemClock });
-      const client = createPlatformClient({
-        baseUrl: server.url,
-        apiKey: 'bench-key',
-        variant,
-        timeoutMs: 30_000,
-        concurrency: 4,
-        clock: systemClock,
-      });
-      try {
-        const target = pullTargets(client.contract).find((t) => t.resource === 'singleOrder');
-        if (target === undefined) throw new Error(`variant ${variant} lists no single orders`);
-        const thresholds = MARKS.map((share) => Math.ceil(share * count));
-        const marks: MarkReading[] = [];
-        const baselineLive = liveHeap();
-        const baseline = { ...readMemory(), liveHeap: baselineLive };
-        const sampler = sampleMemory(50);
-        const stretchPeaks: number[] = [];
-        const stretchLength = Math.ceil(count / STRETCHES);
-        const source = countingSource(client, (seen) => {
-          sampler.poll();
-          if (seen % stretchLength === 0 && seen < count) stretchPeaks.push(sampler.stretchPeak());
-          const at = thresholds.indexOf(seen);
-          const share = MARKS[at];
-          if (share === undefined) return;
-          const { heapUsed } = readMemory();
-          marks.push({ share, heapUsed, liveHeap: liveHeap() });
-        });
-        const started = performance.now();
-        const summary = await pullTarget(
-          {
-            store: sqlitePullStore(store),
-            source,
-            clock: systemClock,
-            settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize: 500 },
-          },
-          target,
-        );
-        const ms = performance.now() - started;
-        stretchPeaks.push(sampler.stretchPeak());
-        const peaks = sampler.stop();
-        checkOutcome(count, summary);
-        const databaseBytes = await sizeOnDisk(path);
-        return { count, ms, summary, baseline, peaks, stretchPeaks, marks, databaseBytes };
-      } finally {
-        await client.close();
-        store.close();
-      }
+export async function pullOnce(
+  server: { url: string },
+  variant: Variant,
+  count: number,
+): Promise<PullFigures> {
+  return withTempFolder(async (folder) => {
+    const path = join(folder, 'homecare-sync.db');
+    const store = openStore({ path, clock: systemClock });
+    const client = createPlatformClient({
+      baseUrl: server.url,
+      apiKey: 'bench-key',
+      variant,
+      timeoutMs: 30_000,
+      concurrency: 4,
+      clock: systemClock,
     });
-  } finally {
-    await server.stop();
-  }
+    try {
+      const target = pullTargets(client.contract).find((t) => t.resource === 'singleOrder');
+      if (target === undefined) throw new Error(`variant ${variant} lists no single orders`);
+      const thresholds = MARKS.map((share) => Math.ceil(share * count));
+      const marks: MarkReading[] = [];
+      const baselineLive = liveHeap();
+      const baseline = { ...readMemory(), liveHeap: baselineLive };
+      const sampler = sampleMemory(50);
+      const stretchPeaks: number[] = [];
+      const stretchLength = Math.ceil(count / STRETCHES);
+      const source = countingSource(client, (seen) => {
+        sampler.poll();
+        if (seen % stretchLength === 0 && seen < count) stretchPeaks.push(sampler.stretchPeak());
+        const at = thresholds.indexOf(seen);
+        const share = MARKS[at];
+        if (share === undefined) return;
+        const { heapUsed } = readMemory();
+        marks.push({ share, heapUsed, liveHeap: liveHeap() });
+      });
+      const started = performance.now();
+      const summary = await pullTarget(
+        {
+          store: sqlitePullStore(store),
+          source,
+          clock: systemClock,
+          settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize: 500 },
+        },
+        target,
+      );
+      const ms = performance.now() - started;
+      stretchPeaks.push(sampler.stretchPeak());
+      const peaks = sampler.stop();
+      checkOutcome(count, summary);
+      const databaseBytes = await sizeOnDisk(path);
+      return { count, ms, summary, baseline, peaks, stretchPeaks, marks, databaseBytes };
+    } finally {
+      await client.close();
+      store.close();
+    }
+  });
 }

@@ -28,3 +28,8 @@ export function percentile(values: readonly number[], share: number): number {
   const rank = Math.max(1, Math.ceil(share * sorted.length));
   return sorted[rank - 1] ?? Number.NaN;
 }
+
+/** `value` over `limit` as "0.42×". */
+export function ratio(value: number, limit: number): string {
+  return `${(limit > 0 ? value / limit : 0).toFixed(2)}×`;
+}

@@ -1,7 +1,5 @@
-import { pipeline, type TransformCallback } from 'node:stream';
-import Parser from 'stream-json/Parser.js';
-import StreamArray from 'stream-json/streamers/StreamArray.js';
 import { badBodyError, networkError, truncatedBodyError, type RequestContext } from './errors.js';
+import { ArrayShapeError, JsonArraySplitter } from './jsonArraySplitter.js';
 import { errorMessage, HomecareError } from '../shared/errors.js';
 import type { OpenResponse } from './transport.js';
 
@@ -12,74 +10,76 @@ function isRecord(value: unknown): value is PlatformRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A JSON parser that knows whether it failed on a byte it saw or on the end of the input. */
-class EndAwareParser extends Parser {
-  bytes = 0;
-  inputEnded = false;
+/** What has been read of a list body, for the error when it cannot be used. */
+interface Reading {
+  bytes: number;
   /** The first bytes, for the excerpt of a body we cannot use. */
-  head = '';
-
-  override _write(chunk: Buffer, encoding: BufferEncoding, callback: (e?: Error | null) => void) {
-    this.bytes += chunk.length;
-    if (this.head.length < 1024) this.head += chunk.subarray(0, 1024).toString('utf8');
-    super._write(chunk, encoding, callback);
-  }
-
-  override _flush(callback: TransformCallback): void {
-    this.inputEnded = true;
-    super._flush(callback);
-  }
+  head: string;
+  /** The body itself failed (a cut connection), not its JSON. */
+  bodyFailed: boolean;
 }
 
-function streamFailure(
+function listFailure(
   error: unknown,
-  failure: { source: 'body' | 'parser' | 'array'; error: unknown } | undefined,
-  parser: EndAwareParser,
+  reading: Reading,
   context: RequestContext,
   status: number,
 ): Error {
   if (error instanceof HomecareError) return error;
-  if (failure === undefined || failure.source === 'body') {
-    return networkError(context, failure?.error ?? error);
-  }
-  if (parser.bytes === 0) {
+  if (reading.bodyFailed) return networkError(context, error);
+  if (reading.bytes === 0) {
     return badBodyError(context, status, 'the body is empty, a JSON array was expected');
   }
-  if (failure.source === 'parser' && parser.inputEnded) {
-    return truncatedBodyError(context, status, failure.error);
+  if (error instanceof ArrayShapeError && error.atEnd) {
+    return truncatedBodyError(context, status, error);
   }
-  return badBodyError(context, status, errorMessage(failure.error), parser.head, failure.error);
+  return badBodyError(context, status, errorMessage(error), reading.head, error);
+}
+
+/** The chunks of the body, noting how many bytes came and whether the body itself failed. */
+async function* chunksOf(body: OpenResponse['body'], reading: Reading): AsyncGenerator<Buffer> {
+  const chunks = body[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<unknown>;
+    try {
+      next = await chunks.next();
+    } catch (error) {
+      reading.bodyFailed = true;
+      throw error;
+    }
+    if (next.done === true) return;
+    const chunk = next.value as Buffer;
+    reading.bytes += chunk.length;
+    if (reading.head.length < 1024) reading.head += chunk.subarray(0, 1024).toString('utf8');
+    yield chunk;
+  }
 }
 
 /**
- * The items of a JSON array body, parsed as they arrive so memory stays flat however long the
- * list is. Leaving the loop early destroys the body, which closes its socket.
+ * The items of a JSON array body, cut out as the bytes arrive and each parsed whole, so memory
+ * stays flat however long the list is. Leaving the loop early destroys the body, which closes
+ * its socket.
  */
 export async function* jsonArrayItems(
   response: OpenResponse,
   context: RequestContext,
 ): AsyncGenerator<PlatformRecord> {
   const { body, status } = response;
-  const parser = new EndAwareParser();
-  const array = new StreamArray();
-  // pipeline() destroys every stream with the first error, so only the first report says where it began.
-  let failure: { source: 'body' | 'parser' | 'array'; error: unknown } | undefined;
-  const watch = (source: 'body' | 'parser' | 'array') => (error: unknown) => {
-    failure ??= { source, error };
-  };
-  body.once('error', watch('body'));
-  parser.once('error', watch('parser'));
-  array.once('error', watch('array'));
-  const items = pipeline(body, parser, array, () => undefined);
+  const reading: Reading = { bytes: 0, head: '', bodyFailed: false };
+  const splitter = new JsonArraySplitter();
   try {
-    for await (const item of items as AsyncIterable<{ value: unknown }>) {
-      if (!isRecord(item.value)) {
-        throw badBodyError(context, status, 'a list item is not a JSON object');
+    for await (const chunk of chunksOf(body, reading)) {
+      for (const text of splitter.push(chunk)) {
+        const value: unknown = JSON.parse(text);
+        if (!isRecord(value)) {
+          throw badBodyError(context, status, 'a list item is not a JSON object');
+        }
+        yield value;
       }
-      yield item.value;
     }
+    splitter.end();
   } catch (error) {
-    throw streamFailure(error, failure, parser, context, status);
+    throw listFailure(error, reading, context, status);
   } finally {
     body.destroy();
   }

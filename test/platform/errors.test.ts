@@ -95,7 +95,7 @@ describe('bodies that are not the promised JSON', () => {
     const { client } = clientFor(server.url);
     const error = await rejection(collect(client.listPatients()));
     expect((error as PermanentError).code).toBe('BAD_BODY');
-    expect((error as Error).message).toContain('Top-level object should be an array');
+    expect((error as Error).message).toContain('the body is not a JSON array');
     expect(server.requests).toHaveLength(1);
     await client.close();
   });

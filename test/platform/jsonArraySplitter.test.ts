@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { ArrayShapeError, JsonArraySplitter } from '../../src/platform/jsonArraySplitter.js';
+
+/** The items the splitter cuts from the chunks of one body, each parsed. */
+function split(chunks: readonly Buffer[]): unknown[] {
+  const splitter = new JsonArraySplitter();
+  const items = chunks.flatMap((chunk) => splitter.push(chunk));
+  splitter.end();
+  return items.map((item): unknown => JSON.parse(item));
+}
+
+/** `text` cut at every byte position into two chunks, and into chunks of one byte. */
+function everyCut(text: string): Buffer[][] {
+  const bytes = Buffer.from(text, 'utf8');
+  const cuts: Buffer[][] = [[bytes]];
+  for (let at = 1; at < bytes.length; at++) cuts.push([bytes.subarray(0, at), bytes.subarray(at)]);
+  cuts.push([...bytes].map((byte) => Buffer.from([byte])));
+  return cuts;
+}
+
+function shapeError(text: string): ArrayShapeError {
+  try {
+    split([Buffer.from(text)]);
+  } catch (error) {
+    if (error instanceof ArrayShapeError) return error;
+    throw error;
+  }
+  throw new Error(`${text} was split without an error`);
+}
+
+describe('the JSON array splitter', () => {
+  const tricky = [
+    { _id: 'a', note: 'quote " and backslash \\ and \\" both', list: [1, [2, { x: ']' }]] },
+    { _id: 'b', text: 'commas, brackets ] } [ { inside', empty: {}, none: [] },
+    { _id: 'c', umlaut: 'Größe ü – 😀', escaped: '\u00e9\n\t\\\\' },
+    { _id: 'd', ends: '\\' },
+    'a string item',
+    42,
+    null,
+  ];
+
+  it('cuts every item whole, wherever the chunks break (strings, escapes, nesting, UTF-8)', () => {
+    const text = ` \n[ ${tricky.map((item) => JSON.stringify(item)).join(' ,\n')} ]\n `;
+    for (const chunks of everyCut(text)) expect(split(chunks)).toEqual(tricky);
+  });
+
+  it('agrees with JSON.parse on a long list of realistic records', () => {
+    const records = Array.from({ length: 2_000 }, (_, n) => ({
+      _id: `order-${n}`,
+      status: n % 3,
+      lines: [{ pzn: `${n}`, quantity: n, note: n % 7 === 0 ? 'a "quoted" \\ note' : 'plain' }],
+    }));
+    const text = JSON.stringify(records);
+    const bytes = Buffer.from(text);
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += 997) chunks.push(bytes.subarray(at, at + 997));
+    expect(split(chunks)).toEqual(JSON.parse(text));
+  });
+
+  it('reads an empty array, with or without blanks', () => {
+    expect(split([Buffer.from('[]')])).toEqual([]);
+    expect(split([Buffer.from(' [ \n ] ')])).toEqual([]);
+  });
+
+  it.each([
+    ['{"_id":"a"}', 'not a JSON array'],
+    ['[{"a":1}] x', 'after the array'],
+    ['[{"a":1}}]', 'between items'],
+    ['[{"a":1},]', 'an item is missing'],
+    ['[,{"a":1}]', 'an item is missing'],
+    ['[{"a":1},,{"b":2}]', 'an item is missing'],
+  ])('refuses %s as a broken array, not a cut one', (text, problem) => {
+    const error = shapeError(text);
+    expect(error.message).toContain(problem);
+    expect(error.atEnd).toBe(false);
+  });
+
+  it.each(['', '   ', '[', '[{"a":1}', '[{"a":1},', '[{"a":"open string'])(
+    'says %j stopped too early once the body ends',
+    (text) => {
+      const error = shapeError(text);
+      expect(error.atEnd).toBe(true);
+    },
+  );
+
+  it('leaves what is wrong inside an item to JSON.parse', () => {
+    const splitter = new JsonArraySplitter();
+    const items = splitter.push(Buffer.from('[{"a":1 "b":2}, {"c":]]'));
+    expect(items).toEqual(['{"a":1 "b":2}', '{"c":]']);
+    expect(() => {
+      JSON.parse(items[0] ?? '');
+    }).toThrow(SyntaxError);
+  });
+});
