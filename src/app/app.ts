@@ -1,7 +1,7 @@
 import { contractFor, type Contract } from '../contract/index.js';
 import { effectiveResourceSettings, type Config, type ResourceSettings } from '../config/index.js';
 import type { ErpAdapter } from '../erp/adapter.js';
-import { createInbox, type Inbox } from '../erp/inbox/index.js';
+import { createInbox, type CountInbound, type Inbox } from '../erp/inbox/index.js';
 import { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createPlatformClient, type PlatformClient } from '../platform/index.js';
@@ -130,6 +130,8 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     random,
   });
   const accept = inboxAcceptor(store, contract, logger);
+  const countInbound: CountInbound = (labels, messages) =>
+    metrics.inboundMessages.inc(labels, messages);
   const file = config.erp.file;
   const inbox =
     config.erp.adapter === 'file'
@@ -143,7 +145,12 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
             csv: file.csv,
             csvAllOrNothing: file.csvAllOrNothing,
           },
-          { clock, accept: (message) => Promise.resolve(accept(message)) },
+          {
+            clock,
+            accept: (message) => Promise.resolve(accept(message)),
+            logger,
+            count: countInbound,
+          },
         )
       : undefined;
   const deliverDeps: DeliverDeps = {
