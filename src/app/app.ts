@@ -181,7 +181,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     metrics,
     resources,
     deliver: () => deliverOnce(deliverDeps),
-    inbound: httpInbound(accept),
+    inbound: httpInbound(accept, countInbound),
     async close() {
       await adapter.close();
       await client.close();

@@ -108,6 +108,10 @@ export const httpSchema = z.strictObject({
   host: nonEmpty.default('127.0.0.1'),
   port: integer(0, 9464, 65_535),
   bodyLimitBytes: integer(1, 1_048_576),
+  /** Headers and body of one request must arrive within this. */
+  requestTimeoutMs: integer(100, 30_000),
+  /** Connections open at once; the ERP needs few, so slow clients cannot use up the process. */
+  maxConnections: integer(1, 64, 10_000),
   /** How many schedule intervals a pull may be late before /readyz says not ready. */
   readyToleratedIntervals: integer(1, 3),
   token: nonEmpty.optional(),

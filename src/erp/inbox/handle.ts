@@ -13,7 +13,8 @@ import type { Problem } from './problems.js';
 import type { FileResult } from './report.js';
 import { inboxProblems } from './schemas.js';
 
-export type Accept = (message: InboxMessage) => Promise<'accepted' | 'repeat'>;
+/** `conflict`: the store holds another message under this name and refuses this one. */
+export type Accept = (message: InboxMessage) => Promise<'accepted' | 'repeat' | 'conflict'>;
 
 export interface HandleContext {
   layout: InboxLayout;
@@ -160,7 +161,12 @@ async function handle(ctx: HandleContext, kind: InboxKind, file: string): Promis
   let repeat = 0;
   try {
     for (const message of read.messages) {
-      if ((await ctx.accept(message)) === 'repeat') repeat += 1;
+      const taken = await ctx.accept(message);
+      if (taken === 'conflict') {
+        const reason = `the database holds another message named ${message.name}; rename the file to send it as a new message`;
+        return await reject(ctx, kind, file, reason, []);
+      }
+      if (taken === 'repeat') repeat += 1;
       else accepted += 1;
     }
   } catch (error) {
