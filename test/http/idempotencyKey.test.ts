@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { httpInbound, inboxAcceptor } from '../../src/app/inbound.js';
 import { contractFor } from '../../src/contract/index.js';
+import { createLogger } from '../../src/log/index.js';
 import { startHttpEndpoint, type HttpEndpoint } from '../../src/http/server.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { FakeClock } from '../support/fakeClock.js';
@@ -13,12 +14,20 @@ let folder: string;
 let store: Store;
 let endpoint: HttpEndpoint;
 let counted: string[];
+let logged: Record<string, unknown>[];
 
 beforeEach(async () => {
   folder = mkdtempSync(join(tmpdir(), 'homecare-sync-key-'));
   store = openStore({ path: join(folder, 'sync.db'), clock: new FakeClock() });
   counted = [];
-  const accept = inboxAcceptor(store, contractFor('B'), pino({ enabled: false }));
+  logged = [];
+  const logger = createLogger({
+    level: 'info',
+    destination: {
+      write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>),
+    },
+  });
+  const accept = inboxAcceptor(store, contractFor('B'), logger);
   const inbound = httpInbound(accept, (labels, n) =>
     counted.push(`${labels.source} ${labels.kind} ${labels.result} ${n}`),
   );
@@ -72,6 +81,13 @@ describe('POST /erp/<kind> with an Idempotency-Key', () => {
     expect(await again.json()).toEqual({ id: 'erp-77', repeat: true });
     expect(stored()).toHaveLength(1);
     expect(counted).toEqual(['http orderStatus accepted 1', 'http orderStatus repeat 1']);
+  });
+
+  it('names the message by its key in the log, not redacted', async () => {
+    await post('erp-77', shipped);
+    expect(logged).toContainEqual(
+      expect.objectContaining({ msg: 'inbox message queued', messageName: 'erp-77' }),
+    );
   });
 
   it('refuses the same key with another body with 409 naming the key, and keeps the first', async () => {
