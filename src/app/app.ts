@@ -1,6 +1,7 @@
 import { contractFor, type Contract } from '../contract/index.js';
 import { effectiveResourceSettings, type Config, type ResourceSettings } from '../config/index.js';
 import type { ErpAdapter } from '../erp/adapter.js';
+import { fileModeOf } from '../erp/file/index.js';
 import { createInbox, type CountInbound, type Inbox } from '../erp/inbox/index.js';
 import { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
@@ -144,6 +145,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
             charset: file.charset,
             csv: file.csv,
             csvAllOrNothing: file.csvAllOrNothing,
+            fileMode: fileModeOf(file.fileMode),
           },
           {
             clock,

@@ -39,6 +39,7 @@ describe('loadConfig defaults', () => {
         charset: 'utf-8',
         csvAllOrNothing: false,
         scanIntervalMs: 5_000,
+        fileMode: '0640',
         csv: {
           delimiter: ',',
           quote: '"',

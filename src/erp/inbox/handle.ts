@@ -7,7 +7,14 @@ import { nestingProblem } from '../../shared/jsonDepth.js';
 import type { InboxKind, InboxMessage } from '../adapter.js';
 import { parseArticleCsv } from './articleCsv.js';
 import { decode, extensionProblem, fileNameProblem } from './checks.js';
-import { fittedName, freeName, moveInto, writeWhole, type InboxLayout } from './layout.js';
+import {
+  fittedName,
+  freeName,
+  moveInto,
+  restrict,
+  writeWhole,
+  type InboxLayout,
+} from './layout.js';
 import type { InboxOptions } from './options.js';
 import type { Problem } from './problems.js';
 import type { FileResult } from './report.js';
@@ -83,7 +90,8 @@ async function writeReport(
 ) {
   const report = join(dirname(target), fittedName(basename(target), '.error.json'));
   const at = ctx.clock.now().toISOString();
-  await writeWhole(report, `${JSON.stringify({ file, kind, reason, problems, at }, null, 2)}\n`);
+  const text = `${JSON.stringify({ file, kind, reason, problems, at }, null, 2)}\n`;
+  await writeWhole(report, text, ctx.options.fileMode);
   return report;
 }
 
@@ -99,6 +107,7 @@ async function reject(
   const movedTo = join(dir, await freeName(dir, file));
   const report = await writeReport(ctx, kind, file, movedTo, reason, problems);
   await rename(join(ctx.layout.processing(kind), file), movedTo);
+  await restrict(movedTo, ctx.options.fileMode);
   return { kind, file, status: 'rejected', reason, problems, movedTo, report };
 }
 
@@ -179,7 +188,7 @@ async function handle(ctx: HandleContext, kind: InboxKind, file: string): Promis
   }
   const path = join(ctx.layout.processing(kind), file);
   const day = ctx.clock.now().toISOString().slice(0, 10);
-  const movedTo = await moveInto(path, ctx.layout.archive(kind, day), file);
+  const movedTo = await moveInto(path, ctx.layout.archive(kind, day), file, ctx.options.fileMode);
   if (read.badRows.length === 0) {
     const status = accepted === 0 && repeat > 0 ? 'repeat' : 'accepted';
     return { kind, file, status, accepted, repeat, movedTo };
@@ -189,6 +198,7 @@ async function handle(ctx: HandleContext, kind: InboxKind, file: string): Promis
   const reason = `${read.badRows.length} problem(s) in rows; the other rows were accepted, the file is archived at ${movedTo}`;
   const report = await writeReport(ctx, kind, file, copy, reason, read.badRows);
   await copyFile(movedTo, copy);
+  await restrict(copy, ctx.options.fileMode);
   return {
     kind,
     file,

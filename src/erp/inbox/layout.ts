@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { access, mkdir, open, rename } from 'node:fs/promises';
+import { access, chmod, mkdir, open, rename } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import type { InboxKind } from '../adapter.js';
 
@@ -75,10 +75,28 @@ export async function freeName(dir: string, name: string): Promise<string> {
   return candidate;
 }
 
-/** Moves a file into `dir` without replacing anything there; returns where it went. */
-export async function moveInto(from: string, dir: string, name: string): Promise<string> {
+/**
+ * Narrows a file the ERP wrote to `mode`. A file that belongs to another user cannot be
+ * changed and keeps the mode its owner gave it.
+ */
+export async function restrict(path: string, mode: number): Promise<void> {
+  try {
+    await chmod(path, mode);
+  } catch (error) {
+    if (!(error instanceof Error && 'code' in error && error.code === 'EPERM')) throw error;
+  }
+}
+
+/** Moves a file into `dir` without replacing anything there, with `mode`; returns where it went. */
+export async function moveInto(
+  from: string,
+  dir: string,
+  name: string,
+  mode: number,
+): Promise<string> {
   const target = join(dir, await freeName(dir, name));
   await rename(from, target);
+  await restrict(target, mode);
   return target;
 }
 
@@ -86,10 +104,11 @@ export async function moveInto(from: string, dir: string, name: string): Promise
  * Writes a small file whole or not at all (temp name, fsync, rename). The temp name is short,
  * so that it fits wherever `path` itself just fits.
  */
-export async function writeWhole(path: string, text: string): Promise<void> {
+export async function writeWhole(path: string, text: string, mode: number): Promise<void> {
   const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx');
+  const handle = await open(temp, 'wx', mode);
   try {
+    await handle.chmod(mode);
     await handle.writeFile(text, 'utf8');
     await handle.sync();
   } finally {
