@@ -65,7 +65,7 @@ function requireToken(app: FastifyInstance, token: string | undefined): void {
         ? 'inbound messages are off: set http.token (or http.tokenFile) in the config'
         : 'a valid "Authorization: Bearer <http.token>" header is required';
     // The body is not read: close the connection rather than wait for it.
-    await reply.code(401).header('connection', 'close').send({ error: 'Unauthorized', message });
+    return reply.code(401).header('connection', 'close').send({ error: 'Unauthorized', message });
   });
 }
 
