@@ -168,12 +168,13 @@ async function handle(ctx: HandleContext, kind: InboxKind, file: string): Promis
   if (!read.ok) return reject(ctx, kind, file, read.reason, read.problems);
   let accepted = 0;
   let repeat = 0;
+  let refused: string | undefined;
   try {
     for (const message of read.messages) {
       const taken = await ctx.accept(message);
       if (taken === 'conflict') {
-        const reason = `the database holds another message named ${message.name}; rename the file to send it as a new message`;
-        return await reject(ctx, kind, file, reason, []);
+        refused = message.name;
+        break;
       }
       if (taken === 'repeat') repeat += 1;
       else accepted += 1;
@@ -184,6 +185,10 @@ async function handle(ctx: HandleContext, kind: InboxKind, file: string): Promis
       return { kind, file, status: 'failed', reason };
     }
     const reason = `handing the message over failed: ${errorMessage(error)}; ${accepted + repeat} message(s) of the file were taken before; once the cause is fixed, move the file back into ${kind}/ to read it again`;
+    return reject(ctx, kind, file, reason, []);
+  }
+  if (refused !== undefined) {
+    const reason = `the database holds another message named ${refused}; rename the file to send it as a new message`;
     return reject(ctx, kind, file, reason, []);
   }
   const path = join(ctx.layout.processing(kind), file);
