@@ -1,6 +1,6 @@
 import type { Config } from '../config/index.js';
 import type { ErpAdapter } from '../erp/adapter.js';
-import { createFileAdapter } from '../erp/file/index.js';
+import { createFileAdapter, fileModeOf } from '../erp/file/index.js';
 import { createRestAdapter, type RestAuth } from '../erp/rest/index.js';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
@@ -26,10 +26,17 @@ export async function createAdapter(
 ): Promise<ErpAdapter> {
   const erp = config.erp;
   if (erp.adapter === 'file') {
-    const { outbox, format, openTrans, doneMarker, csv } = erp.file;
+    const { outbox, format, openTrans, doneMarker, fileMode, csv } = erp.file;
     const columns = withoutUndefined(csv.columns) as Record<string, readonly string[]>;
     return createFileAdapter(
-      { outbox, format, openTrans, doneMarker, csv: { ...csv, columns } },
+      {
+        outbox,
+        format,
+        openTrans,
+        doneMarker,
+        fileMode: fileModeOf(fileMode),
+        csv: { ...csv, columns },
+      },
       { clock },
     );
   }

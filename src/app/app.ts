@@ -1,7 +1,8 @@
 import { contractFor, type Contract } from '../contract/index.js';
 import { effectiveResourceSettings, type Config, type ResourceSettings } from '../config/index.js';
 import type { ErpAdapter } from '../erp/adapter.js';
-import { createInbox, type Inbox } from '../erp/inbox/index.js';
+import { fileModeOf } from '../erp/file/index.js';
+import { createInbox, type CountInbound, type Inbox } from '../erp/inbox/index.js';
 import { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createPlatformClient, type PlatformClient } from '../platform/index.js';
@@ -133,6 +134,8 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     random,
   });
   const accept = inboxAcceptor(store, contract, logger);
+  const countInbound: CountInbound = (labels, messages) =>
+    metrics.inboundMessages.inc(labels, messages);
   const file = config.erp.file;
   const inbox =
     config.erp.adapter === 'file'
@@ -145,8 +148,14 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
             charset: file.charset,
             csv: file.csv,
             csvAllOrNothing: file.csvAllOrNothing,
+            fileMode: fileModeOf(file.fileMode),
           },
-          { clock, accept: (message) => Promise.resolve(accept(message)) },
+          {
+            clock,
+            accept: (message) => Promise.resolve(accept(message)),
+            logger,
+            count: countInbound,
+          },
         )
       : undefined;
   return {
@@ -162,7 +171,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     inbox,
     metrics,
     resources,
-    inbound: httpInbound(accept),
+    inbound: httpInbound(accept, countInbound),
     async close() {
       await adapter.close();
       await client.close();

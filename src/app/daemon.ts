@@ -90,6 +90,8 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
     port: http.port,
     token: http.token,
     bodyLimitBytes: http.bodyLimitBytes,
+    requestTimeoutMs: http.requestTimeoutMs,
+    maxConnections: http.maxConnections,
   };
   try {
     return await startHttpEndpoint(options, {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Contract } from '../contract/index.js';
 import type { InboxKind, InboxMessage } from '../erp/adapter.js';
-import { parseInboxBody } from '../erp/inbox/index.js';
+import { parseInboxBody, type CountInbound } from '../erp/inbox/index.js';
 import type { InboundResult } from '../http/server.js';
 import type { Logger } from '../log/index.js';
 import { enqueue } from '../queue/index.js';
@@ -11,40 +11,44 @@ import { insertInboxMessage, settleInboxMessage, transaction, type Store } from 
 /**
  * Takes a validated message from the ERP into SQLite and queues its job, in one transaction:
  * once this returns, the message is durable and the file may move to the archive (or the
- * endpoint may answer 202). The same message again is recognised and not queued twice.
+ * endpoint may answer 202). The same message again is recognised and not queued twice; an
+ * Idempotency-Key used before for another body is a `conflict` and not kept. Logs name the
+ * message as `messageName`: a file name or key, which the personal `name` field would hide.
  */
 export function inboxAcceptor(store: Store, contract: Contract, logger: Logger) {
-  return (message: InboxMessage): 'accepted' | 'repeat' =>
+  return (message: InboxMessage): 'accepted' | 'repeat' | 'conflict' =>
     transaction(store, () => {
-      const { id, repeat } = insertInboxMessage(store, {
+      const { id, outcome } = insertInboxMessage(store, {
         kind: message.kind,
         source: message.source,
         name: message.name,
         sha256: message.sha256,
         body: JSON.stringify(message.body),
       });
-      if (repeat) {
-        logger.info(
-          { kind: message.kind, name: message.name, messageId: id },
-          'inbox message seen before; not queued again',
-        );
+      const about = { kind: message.kind, messageName: message.name, messageId: id };
+      if (outcome === 'conflict') {
+        logger.warn(about, 'inbox message refused: its key was used before for another body');
+        return 'conflict';
+      }
+      if (outcome === 'repeat') {
+        logger.info(about, 'inbox message seen before; not queued again');
         return 'repeat';
       }
       const job = enqueue(store, jobFromInbox(message, store, contract), logger);
       settleInboxMessage(store, id, 'done');
-      logger.info(
-        { kind: message.kind, name: message.name, messageId: id, jobId: job.id },
-        'inbox message queued',
-      );
+      logger.info({ ...about, jobId: job.id }, 'inbox message queued');
       return 'accepted';
     });
 }
 
 /** POST /erp/<kind>: the same validation as the file inbox, then the same hand-off. */
-export function httpInbound(accept: ReturnType<typeof inboxAcceptor>) {
+export function httpInbound(accept: ReturnType<typeof inboxAcceptor>, count: CountInbound) {
   return (kind: InboxKind, body: unknown, idempotencyKey: string | undefined): InboundResult => {
     const parsed = parseInboxBody(kind, body);
-    if (!parsed.ok) return { status: 'invalid', problems: parsed.problems };
+    if (!parsed.ok) {
+      count({ kind, source: 'http', result: 'rejected' }, 1);
+      return { status: 'invalid', problems: parsed.problems };
+    }
     const text = JSON.stringify(parsed.body);
     const message: InboxMessage = {
       kind,
@@ -56,6 +60,7 @@ export function httpInbound(accept: ReturnType<typeof inboxAcceptor>) {
       body: parsed.body,
     };
     const result = accept(message);
+    count({ kind, source: 'http', result: result === 'conflict' ? 'rejected' : result }, 1);
     return { status: result, id: message.name };
   };
 }

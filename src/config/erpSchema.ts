@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { RESOURCE_NAMES, type ResourceName } from '../contract/index.js';
-import { CSV_ENCODINGS, DEFAULT_CSV_OPTIONS, OUTBOX_FORMATS } from '../erp/file/options.js';
+import {
+  CSV_ENCODINGS,
+  DEFAULT_CSV_OPTIONS,
+  DEFAULT_FILE_MODE,
+  fileModeOf,
+  OUTBOX_FORMATS,
+} from '../erp/file/options.js';
 import { DEFAULT_INBOX_OPTIONS } from '../erp/inbox/options.js';
 import { flag, httpUrl, integer, nonEmpty } from './fields.js';
 
@@ -31,6 +37,19 @@ const csvSchema = z.strictObject({
   columns: perResource(z.array(nonEmpty).min(1, 'list at least one column')),
 });
 
+/**
+ * An octal mode as a quoted string ("0640"), kept as text so that `config check` shows it as
+ * written; unquoted, YAML reads 0640 as the decimal 640. The owner (the daemon) must keep read
+ * and write, or it could not check its own files.
+ */
+const fileMode = z
+  .string({ error: 'an octal file mode as a quoted string, e.g. "0640"' })
+  .regex(/^0?[0-7]{3}$/, 'an octal file mode such as "0640" or "0600"')
+  .refine((text) => (fileModeOf(text) & 0o600) === 0o600, {
+    error: 'the owner needs read and write (6xx), e.g. "0640"',
+  })
+  .default(`0${DEFAULT_FILE_MODE.toString(8)}`);
+
 const inbox = DEFAULT_INBOX_OPTIONS;
 const fileSchema = z.strictObject({
   outbox: nonEmpty.default('./erp/outbox'),
@@ -43,6 +62,7 @@ const fileSchema = z.strictObject({
   charset: z.enum(['utf-8', 'windows-1252']).default(inbox.charset),
   csvAllOrNothing: flag(inbox.csvAllOrNothing),
   scanIntervalMs: integer(100, 5_000),
+  fileMode,
   csv: csvSchema.prefault({}),
 });
 
@@ -108,6 +128,10 @@ export const httpSchema = z.strictObject({
   host: nonEmpty.default('127.0.0.1'),
   port: integer(0, 9464, 65_535),
   bodyLimitBytes: integer(1, 1_048_576),
+  /** Headers and body of one request must arrive within this. */
+  requestTimeoutMs: integer(100, 30_000),
+  /** Connections open at once; the ERP needs few, so slow clients cannot use up the process. */
+  maxConnections: integer(1, 64, 10_000),
   /** How many schedule intervals a pull may be late before /readyz says not ready. */
   readyToleratedIntervals: integer(1, 3),
   token: nonEmpty.optional(),

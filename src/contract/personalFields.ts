@@ -11,6 +11,8 @@ export const PERSONAL_FIELDS = [
   'additionalAddress',
   'additionalAddress2',
   'street',
+  'postalCode',
+  'city',
   'phone',
   'mobilePhone',
   'fax',

@@ -2,11 +2,14 @@ import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { INBOX_KINDS, type InboxKind } from '../erp/adapter.js';
+import { nestingProblem } from '../shared/jsonDepth.js';
 import type { Readiness } from './readiness.js';
 
 export type InboundResult =
   | { status: 'accepted' | 'repeat'; id: number | string }
-  | { status: 'invalid'; problems: string[] };
+  | { status: 'invalid'; problems: string[] }
+  /** The Idempotency-Key was used before for a message with another body. */
+  | { status: 'conflict'; id: string };
 
 export interface HttpEndpointDeps {
   logger: Logger;
@@ -30,6 +33,10 @@ export interface HttpEndpointOptions {
   /** Bearer token for POST /erp/<kind>; without one, inbound messages are refused. */
   token: string | undefined;
   bodyLimitBytes: number;
+  /** Headers and body of a request must arrive within this; a connection idle as long is closed. */
+  requestTimeoutMs: number;
+  /** Connections open at once; more are closed at once, so that slow clients cannot use up file descriptors. */
+  maxConnections: number;
 }
 
 export interface HttpEndpoint {
@@ -48,7 +55,33 @@ function isInboxKind(kind: string): kind is InboxKind {
   return (INBOX_KINDS as readonly string[]).includes(kind);
 }
 
-function routes(app: FastifyInstance, options: HttpEndpointOptions, deps: HttpEndpointDeps): void {
+/** Refuses a request to /erp/ without the token before its body is read. */
+function requireToken(app: FastifyInstance, token: string | undefined): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/erp/')) return;
+    if (tokenMatches(request.headers.authorization, token)) return;
+    const message =
+      token === undefined
+        ? 'inbound messages are off: set http.token (or http.tokenFile) in the config'
+        : 'a valid "Authorization: Bearer <http.token>" header is required';
+    // The body is not read: close the connection rather than wait for it.
+    return reply.code(401).header('connection', 'close').send({ error: 'Unauthorized', message });
+  });
+}
+
+/** JSON bodies as fastify parses them, but refused with 400 when they nest too deep. */
+function limitNesting(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    const problem = nestingProblem(text);
+    if (problem === undefined) return parse(request, text, done);
+    done(Object.assign(new Error(`the body is refused: ${problem}`), { statusCode: 400 }));
+  });
+}
+
+function routes(app: FastifyInstance, deps: HttpEndpointDeps): void {
   app.get('/healthz', () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const result = deps.readiness();
@@ -61,13 +94,6 @@ function routes(app: FastifyInstance, options: HttpEndpointOptions, deps: HttpEn
   app.post(
     '/erp/:kind',
     async (request: FastifyRequest<{ Params: { kind: string } }>, reply: FastifyReply) => {
-      if (!tokenMatches(request.headers.authorization, options.token)) {
-        const message =
-          options.token === undefined
-            ? 'inbound messages are off: set http.token (or http.tokenFile) in the config'
-            : 'a valid "Authorization: Bearer <http.token>" header is required';
-        return reply.code(401).send({ error: 'Unauthorized', message });
-      }
       const { kind } = request.params;
       if (!isInboxKind(kind)) {
         return reply.code(404).send({
@@ -88,6 +114,12 @@ function routes(app: FastifyInstance, options: HttpEndpointOptions, deps: HttpEn
           problems: result.problems,
         });
       }
+      if (result.status === 'conflict') {
+        return reply.code(409).send({
+          error: 'Conflict',
+          message: `Idempotency-Key "${result.id}" was used before for a ${kind} message with another body; send a new key for a new message, or the same body to repeat one`,
+        });
+      }
       return reply.code(202).send({ id: result.id, repeat: result.status === 'repeat' });
     },
   );
@@ -98,7 +130,20 @@ export async function startHttpEndpoint(
   options: HttpEndpointOptions,
   deps: HttpEndpointDeps,
 ): Promise<HttpEndpoint> {
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes });
+  const timeout = options.requestTimeoutMs;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimitBytes,
+    requestTimeout: timeout,
+    // Idle sockets are cut later than slow requests, so that those get their 408 first.
+    connectionTimeout: 2 * timeout,
+    http: {
+      headersTimeout: timeout,
+      // Node checks the request time-outs only this often (every 30 s unless told).
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(timeout / 4)),
+    },
+  });
+  app.server.maxConnections = options.maxConnections;
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
     const status = error.statusCode ?? 500;
     if (status >= 500) deps.logger.error({ err: error }, 'http endpoint error');
@@ -108,7 +153,9 @@ export async function startHttpEndpoint(
       .code(status)
       .send({ error: status >= 500 ? 'Internal Server Error' : 'Bad Request', message });
   });
-  routes(app, options, deps);
+  requireToken(app, options.token);
+  limitNesting(app);
+  routes(app, deps);
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;

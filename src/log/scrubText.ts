@@ -1,4 +1,4 @@
-import { REDACTED, sensitiveKeySource } from './sensitiveKeys.js';
+import { REDACTED, isSensitiveKey, sensitiveKeySource } from './sensitiveKeys.js';
 
 /**
  * `"key": value` pairs inside text, such as a response body excerpt carried by an error, also
@@ -41,4 +41,46 @@ export function normaliseSecrets(secrets: readonly string[]): string[] {
   return [...new Set(secrets.filter((secret) => secret.length > 0))].sort(
     (a, b) => b.length - a.length,
   );
+}
+
+/** Shorter values of other fields (a status, a unit) would take words out of any text. */
+const MIN_OTHER_CHARS = 4;
+const MAX_DEPTH = 16;
+
+function collect(
+  value: unknown,
+  key: string,
+  personal: Set<string>,
+  other: Set<string>,
+  depth: number,
+) {
+  if (depth > MAX_DEPTH) return;
+  if (typeof value === 'string' || typeof value === 'number') {
+    const text = String(value).trim();
+    if (isSensitiveKey(key)) {
+      if (text.length > 1) personal.add(text);
+    } else if (typeof value === 'string' && text.length >= MIN_OTHER_CHARS) other.add(text);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.map((item: unknown) => [key, item])
+    : Object.entries(value);
+  for (const [child, item] of entries) collect(item, child, personal, other, depth + 1);
+}
+
+/**
+ * The values of a record we sent, to remove from what the other side answers about it: an
+ * ERP's plain-text error may quote the record in any form, so `"key": value` patterns are not
+ * enough. Personal fields' values come first (each longest first), then every other string
+ * value of at least four characters; `keep` (the record's id and version, which messages name
+ * on purpose) stays. Pass the result to `scrubText` as its values to replace.
+ */
+export function valuesToScrub(record: unknown, keep: readonly string[]): string[] {
+  const personal = new Set<string>();
+  const other = new Set<string>();
+  collect(record, '', personal, other, 0);
+  const longestFirst = (values: Set<string>) =>
+    [...values].filter((v) => !keep.includes(v)).sort((a, b) => b.length - a.length);
+  return [...longestFirst(personal), ...longestFirst(other).filter((v) => !personal.has(v))];
 }

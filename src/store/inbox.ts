@@ -10,14 +10,27 @@ export interface InboxMessageRow {
   body: string;
 }
 
+/** What became of a message: kept now, kept before, or refused (see `insertInboxMessage`). */
+export type InboxInsert = { id: number; outcome: 'new' | 'repeat' | 'conflict' };
+
 /**
  * Keeps a message from the ERP. The same message again (same source, kind, name and content:
- * a file dropped twice) is not kept twice: `repeat` is true and `id` is the first one's.
+ * a file dropped twice) is not kept twice: the outcome is `repeat` and `id` is the first one's.
+ * Over HTTP the name is the ERP's Idempotency-Key, which names one message: the same key with
+ * another content is a `conflict` and is not kept. A file name may come again with new content.
  */
-export function insertInboxMessage(
-  store: Store,
-  message: InboxMessageRow,
-): { id: number; repeat: boolean } {
+export function insertInboxMessage(store: Store, message: InboxMessageRow): InboxInsert {
+  const where = { source: message.source, kind: message.kind, name: message.name };
+  if (message.source === 'http') {
+    const first = statement<Record<string, string>, { id: number; sha256: string }>(
+      store.db,
+      `SELECT id, sha256 FROM inbox_messages WHERE source = @source AND kind = @kind AND name = @name
+       ORDER BY id LIMIT 1`,
+    ).get(where);
+    if (first !== undefined && first.sha256 !== message.sha256) {
+      return { id: first.id, outcome: 'conflict' };
+    }
+  }
   const inserted = statement<Record<string, string>, { id: number }>(
     store.db,
     `INSERT INTO inbox_messages (kind, source, name, sha256, body, received_at)
@@ -25,12 +38,12 @@ export function insertInboxMessage(
      ON CONFLICT (source, kind, name, sha256) DO NOTHING
      RETURNING id`,
   ).get({ ...message, now: storedNow(store) });
-  if (inserted) return { id: inserted.id, repeat: false };
+  if (inserted) return { id: inserted.id, outcome: 'new' };
   const existing = statement<Record<string, string>, { id: number }>(
     store.db,
     `SELECT id FROM inbox_messages WHERE source = @source AND kind = @kind AND name = @name AND sha256 = @sha256`,
-  ).get({ source: message.source, kind: message.kind, name: message.name, sha256: message.sha256 });
-  return { id: existing?.id ?? 0, repeat: true };
+  ).get({ ...where, sha256: message.sha256 });
+  return { id: existing?.id ?? 0, outcome: 'repeat' };
 }
 
 /** Marks a message handed to the queue (`done`) or refused (`rejected`, with the reason). */

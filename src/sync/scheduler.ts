@@ -1,4 +1,4 @@
-import cron from 'node-cron';
+import cron, { type Logger as CronLogger } from 'node-cron';
 import type { Logger } from 'pino';
 import type { ResourceName } from '../contract/index.js';
 import type { PullRunner } from './runner.js';
@@ -44,6 +44,23 @@ export interface Scheduler {
 }
 
 /**
+ * node-cron's own messages (a run skipped because the last one still runs, a missed time) as
+ * our JSON log lines with the task's name. Its default logger writes coloured text to stdout,
+ * which breaks every tool that reads the log as JSON lines.
+ */
+export function cronLogger(logger: Logger, task: string): CronLogger {
+  const log = logger.child({ task, source: 'node-cron' });
+  const split = (message: string | Error, err?: Error): [object, string] =>
+    typeof message === 'string' ? [{ err }, message] : [{ err: message }, message.message];
+  return {
+    info: (message) => log.info(message),
+    warn: (message) => log.warn(message),
+    error: (message, err) => log.error(...split(message, err)),
+    debug: (message, err) => log.debug(...split(message, err)),
+  };
+}
+
+/**
  * Starts the entries on node-cron. A run still going when its next time comes is skipped
  * (`noOverlap`); each run starts after a small random delay so that resources due at the same
  * minute do not hit the platform at once.
@@ -63,7 +80,12 @@ export function startScheduler(
           logger.error({ err: error, task: entry.name }, 'scheduled run failed');
         }
       },
-      { name: entry.name, noOverlap: true, maxRandomDelay: jitterSeconds * 1000 },
+      {
+        name: entry.name,
+        noOverlap: true,
+        maxRandomDelay: jitterSeconds * 1000,
+        logger: cronLogger(logger, entry.name),
+      },
     ),
   );
   return {

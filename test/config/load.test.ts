@@ -39,6 +39,7 @@ describe('loadConfig defaults', () => {
         charset: 'utf-8',
         csvAllOrNothing: false,
         scanIntervalMs: 5_000,
+        fileMode: '0640',
         csv: {
           delimiter: ',',
           quote: '"',
@@ -60,6 +61,8 @@ describe('loadConfig defaults', () => {
       host: '127.0.0.1',
       port: 9464,
       bodyLimitBytes: 1_048_576,
+      requestTimeoutMs: 30_000,
+      maxConnections: 64,
       readyToleratedIntervals: 3,
     });
     expect(config.log).toEqual({ level: 'info' });

@@ -184,11 +184,11 @@ describe('inbox scanner', () => {
   it('keeps a file in .processing when the hand-off fails, and hands it over next scan', async () => {
     const inbox = open();
     await drop('orderStatus', 'a.json', status('S-1'));
-    recorder.failWith = new Error('SQLITE_BUSY');
+    recorder.failWith = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
     const failed = await settle(inbox);
     const [result] = failed.files;
     expect(result?.status).toBe('failed');
-    expect(result?.status === 'failed' && result.reason).toContain('SQLITE_BUSY');
+    expect(result?.status === 'failed' && result.reason).toContain('database is locked');
     expect(await readdir(join(dir, '.processing', 'orderStatus'))).toEqual(['a.json']);
     recorder.failWith = undefined;
     expect((await inbox.scanOnce()).counts.accepted).toBe(1);

@@ -206,3 +206,37 @@ describe('REST adapter: credentials stay secret', () => {
     }
   });
 });
+
+describe('REST adapter: personal data in an ERP answer', () => {
+  it('removes the values of the record it sent from a plain-text answer, in the reason, the body and the log', async () => {
+    const erp = await fakeErp();
+    const sent = order('o-1');
+    sent.record = {
+      ...sent.record,
+      deliveryAddress: {
+        name: 'Erika Mustermann',
+        address: 'Heidestraße 17',
+        postalCode: '51147',
+        city: 'Köln',
+      },
+    };
+    const text =
+      'Lieferadresse abgelehnt: Erika Mustermann, Heidestraße 17, 51147 Köln ist für Kunde K-1001 nicht hinterlegt';
+    erp.script({ kind: 'status', status: 422, body: text });
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'debug',
+      destination: { write: (line: string) => void lines.push(line) },
+    });
+    const adapter = restAdapter({ baseUrl: erp.url }, { logger });
+
+    const [outcome] = await adapter.deliver([sent], 1);
+
+    const written = JSON.stringify(outcome) + lines.join('');
+    for (const value of ['Erika', 'Mustermann', 'Heidestraße', '51147', 'Köln', 'K-1001']) {
+      expect(written, `"${value}" is left`).not.toContain(value);
+    }
+    expect(reasonOf(outcome)).toContain('Lieferadresse abgelehnt: [redacted], [redacted], ');
+    expect(reasonOf(outcome)).toContain('singleOrder o-1');
+  });
+});

@@ -15,6 +15,7 @@ const attempt: Attempt = {
   version: '2026-01-15T07:59:00.000Z',
   label: 'POST http://erp.local/api/singleOrder',
   secrets: [SECRET],
+  sentValues: [],
   targetPath: 'erp.rest.resources.singleOrder',
 };
 

@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { Metrics } from '../../src/http/metrics.js';
-import { startHttpEndpoint, type HttpEndpoint, type InboundResult } from '../../src/http/server.js';
+import {
+  startHttpEndpoint,
+  type HttpEndpoint,
+  type HttpEndpointOptions,
+  type InboundResult,
+} from '../../src/http/server.js';
 
 let endpoint: HttpEndpoint;
 let received: Array<{ kind: string; body: unknown }>;
@@ -12,11 +17,18 @@ const metrics = new Metrics({
   undelivered: () => 5,
 });
 
-beforeEach(async () => {
-  received = [];
-  ready = true;
-  endpoint = await startHttpEndpoint(
-    { host: '127.0.0.1', port: 0, token: 'erp-secret', bodyLimitBytes: 1024 },
+/** The endpoint on loopback with a fake hand-off; `options` replace the test defaults. */
+function startTestEndpoint(options: Partial<HttpEndpointOptions> = {}) {
+  return startHttpEndpoint(
+    {
+      host: '127.0.0.1',
+      port: 0,
+      token: 'erp-secret',
+      bodyLimitBytes: 1024,
+      requestTimeoutMs: 30_000,
+      maxConnections: 64,
+      ...options,
+    },
     {
       logger: pino({ enabled: false }),
       readiness: () =>
@@ -34,6 +46,12 @@ beforeEach(async () => {
       },
     },
   );
+}
+
+beforeEach(async () => {
+  received = [];
+  ready = true;
+  endpoint = await startTestEndpoint();
 });
 afterEach(() => endpoint.close());
 
@@ -89,6 +107,28 @@ describe('the daemon endpoint', () => {
       'erp-secret',
     );
     expect(large.status).toBe(413);
+    expect(received).toEqual([]);
+  });
+
+  it('answers 400 naming the nesting for a body that nests too deep, at any depth', async () => {
+    const nested = (levels: number) =>
+      `{"salesId":"S1","x":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    const shallow = await post('/erp/erpOrder', nested(100), 'erp-secret');
+    expect(shallow.status).toBe(400);
+    expect(((await shallow.json()) as { message: string }).message).toMatch(
+      /nest deeper than 64 levels/,
+    );
+    const roomy = await startTestEndpoint({ bodyLimitBytes: 1_048_576 });
+    try {
+      const deep = await fetch(`${roomy.url}/erp/erpOrder`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer erp-secret' },
+        body: nested(100_000),
+      });
+      expect(deep.status).toBe(400);
+    } finally {
+      await roomy.close();
+    }
     expect(received).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from 'node-cron';
 import type { ResourceName } from '../../src/contract/index.js';
+import { createLogger } from '../../src/log/index.js';
 import type { PullRunner } from '../../src/sync/runner.js';
-import { scheduleEntries } from '../../src/sync/scheduler.js';
+import { scheduleEntries, startScheduler } from '../../src/sync/scheduler.js';
+import { eventually } from '../cli/daemonProcess.js';
 
 function runnerOf(resources: ResourceName[], calls: string[]): PullRunner {
   return {
@@ -44,5 +46,43 @@ describe('the schedule', () => {
       jitterSeconds: 0,
     });
     expect(entries.map((e) => e.name)).toEqual(['pull singleOrder']);
+  });
+});
+
+describe('the scheduler', () => {
+  it("writes node-cron's own warnings as our JSON log lines, naming the task, and nothing to the console", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      level: 'debug',
+      destination: {
+        write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
+      },
+    });
+    const printed: unknown[] = [];
+    const originals = { warn: console.warn, info: console.info, error: console.error };
+    console.warn = console.info = console.error = (...args: unknown[]) => void printed.push(args);
+    let release = () => undefined as void;
+    const running = new Promise<void>((resolve) => (release = resolve));
+    // Every second, and the first run never ends: the next time comes while it still runs.
+    const scheduler = startScheduler(
+      [{ name: 'pull region', cron: '* * * * * *', run: () => running }],
+      0,
+      logger,
+    );
+    try {
+      const skipped = await eventually('node-cron to report the skipped run', () =>
+        lines.find((l) => l['source'] === 'node-cron'),
+      );
+      expect(skipped).toMatchObject({
+        level: 'warn',
+        task: 'pull region',
+        msg: expect.stringContaining('still running') as unknown,
+      });
+    } finally {
+      release();
+      await scheduler.stop();
+      Object.assign(console, originals);
+    }
+    expect(printed).toEqual([]);
   });
 });

@@ -42,9 +42,16 @@ async function fsyncFolder(fs: OutboxFs, dir: string): Promise<void> {
   }
 }
 
-async function writeTemp(fs: OutboxFs, path: string, data: Uint8Array): Promise<void> {
-  const handle = await fs.open(path, 'wx');
+async function writeTemp(
+  fs: OutboxFs,
+  path: string,
+  data: Uint8Array,
+  mode: number,
+): Promise<void> {
+  const handle = await fs.open(path, 'wx', mode);
   try {
+    // open() narrows the mode by the umask; the configured mode is meant exactly.
+    await handle.chmod(mode);
     await handle.writeFile(data);
     await handle.sync();
   } finally {
@@ -53,8 +60,8 @@ async function writeTemp(fs: OutboxFs, path: string, data: Uint8Array): Promise<
 }
 
 /**
- * Puts `data` at `dir/name` so that a reader never sees half of it: a hidden temp file in the
- * same folder, fsynced, renamed, folder fsynced. A file already there with the same bytes is a
+ * Puts `data` at `dir/name` with file mode `mode` so that a reader never sees half of it: a
+ * hidden temp file in the same folder, fsynced, renamed, folder fsynced. A file already there with the same bytes is a
  * repeat after a crash (`identical`); with other bytes it is left alone (`conflict`).
  * One writer per outbox is assumed (the daemon's lease), so check-then-rename does not race.
  */
@@ -63,6 +70,7 @@ export async function writeOnce(
   dir: string,
   name: string,
   data: Uint8Array,
+  mode: number,
 ): Promise<WriteResult> {
   const path = join(dir, name);
   const existing = await readIfExists(fs, path);
@@ -71,7 +79,7 @@ export async function writeOnce(
   }
   const temp = join(dir, `.${name}.tmp-${randomBytes(6).toString('hex')}`);
   try {
-    await writeTemp(fs, temp, data);
+    await writeTemp(fs, temp, data, mode);
     await fs.rename(temp, path);
   } catch (error) {
     await fs.unlink(temp).catch(() => undefined);

@@ -129,7 +129,12 @@ export async function createFileAdapter(
         continue;
       }
       const dir = folderOf(options.outbox, resource);
-      const context: PlaceContext = { fs, dir, doneMarker: options.doneMarker };
+      const context: PlaceContext = {
+        fs,
+        dir,
+        doneMarker: options.doneMarker,
+        fileMode: options.fileMode,
+      };
       try {
         await fs.mkdir(dir, { recursive: true });
       } catch (error) {

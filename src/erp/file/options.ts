@@ -41,6 +41,15 @@ export const DEFAULT_CSV_OPTIONS: CsvOptions = {
   columns: {},
 };
 
+/**
+ * Files hold patient data: the owner reads and writes, the group (the ERP's, sharing the
+ * folder) reads, others nothing. 0600 would lock out an ERP that runs as another user.
+ */
+export const DEFAULT_FILE_MODE = 0o640;
+
+/** `erp.file.fileMode` ("0640") as the number the file system takes. */
+export const fileModeOf = (octal: string): number => Number.parseInt(octal, 8);
+
 export interface FileAdapterOptions {
   outbox: string;
   format: OutboxFormat;
@@ -48,6 +57,8 @@ export interface FileAdapterOptions {
   openTrans: boolean;
   /** Write an empty `<file>.done` beside every file once the file is in place. */
   doneMarker: boolean;
+  /** Mode of the files written, e.g. 0o640 (`erp.file.fileMode`). */
+  fileMode: number;
   csv: CsvOptions;
 }
 
@@ -55,5 +66,6 @@ export const DEFAULT_FILE_ADAPTER_OPTIONS: Omit<FileAdapterOptions, 'outbox'> = 
   format: 'json',
   openTrans: false,
   doneMarker: false,
+  fileMode: DEFAULT_FILE_MODE,
   csv: DEFAULT_CSV_OPTIONS,
 };

@@ -25,6 +25,8 @@ export interface PlaceContext {
   fs: OutboxFs;
   dir: string;
   doneMarker: boolean;
+  /** Mode of every file written (`erp.file.fileMode`). */
+  fileMode: number;
 }
 
 /**
@@ -32,9 +34,9 @@ export interface PlaceContext {
  * is never overwritten: the record is rejected with the file named, for a person to look at.
  */
 export async function place(context: PlaceContext, name: string, data: Uint8Array) {
-  const { fs, dir } = context;
+  const { fs, dir, fileMode } = context;
   try {
-    const result = await writeOnce(fs, dir, name, data);
+    const result = await writeOnce(fs, dir, name, data, fileMode);
     if (result.status === 'conflict') {
       return {
         status: 'rejected',
@@ -44,7 +46,7 @@ export async function place(context: PlaceContext, name: string, data: Uint8Arra
       } satisfies Placement;
     }
     if (context.doneMarker) {
-      const marker = await writeOnce(fs, dir, `${name}.done`, new Uint8Array());
+      const marker = await writeOnce(fs, dir, `${name}.done`, new Uint8Array(), fileMode);
       if (marker.status === 'conflict') {
         return {
           status: 'rejected',

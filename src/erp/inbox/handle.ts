@@ -1,18 +1,27 @@
 import { createHash } from 'node:crypto';
 import { copyFile, readFile, rename, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
-import { errorMessage } from '../../shared/errors.js';
+import { TransientError, errorMessage } from '../../shared/errors.js';
+import { nestingProblem } from '../../shared/jsonDepth.js';
 import type { InboxKind, InboxMessage } from '../adapter.js';
 import { parseArticleCsv } from './articleCsv.js';
 import { decode, extensionProblem, fileNameProblem } from './checks.js';
-import { freeName, moveInto, writeWhole, type InboxLayout } from './layout.js';
+import {
+  fittedName,
+  freeName,
+  moveInto,
+  restrict,
+  writeWhole,
+  type InboxLayout,
+} from './layout.js';
 import type { InboxOptions } from './options.js';
 import type { Problem } from './problems.js';
 import type { FileResult } from './report.js';
 import { inboxProblems } from './schemas.js';
 
-export type Accept = (message: InboxMessage) => Promise<'accepted' | 'repeat'>;
+/** `conflict`: the store holds another message under this name and refuses this one. */
+export type Accept = (message: InboxMessage) => Promise<'accepted' | 'repeat' | 'conflict'>;
 
 export interface HandleContext {
   layout: InboxLayout;
@@ -28,6 +37,8 @@ type Messages =
   | { ok: false; reason: string; problems: Problem[] };
 
 function jsonMessages(kind: InboxKind, name: string, text: string, bytes: Buffer): Messages {
+  const tooDeep = nestingProblem(text);
+  if (tooDeep !== undefined) return { ok: false, reason: tooDeep, problems: [] };
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -77,9 +88,10 @@ async function writeReport(
   reason: string,
   problems: Problem[],
 ) {
-  const report = `${target}.error.json`;
+  const report = join(dirname(target), fittedName(basename(target), '.error.json'));
   const at = ctx.clock.now().toISOString();
-  await writeWhole(report, `${JSON.stringify({ file, kind, reason, problems, at }, null, 2)}\n`);
+  const text = `${JSON.stringify({ file, kind, reason, problems, at }, null, 2)}\n`;
+  await writeWhole(report, text, ctx.options.fileMode);
   return report;
 }
 
@@ -95,6 +107,7 @@ async function reject(
   const movedTo = join(dir, await freeName(dir, file));
   const report = await writeReport(ctx, kind, file, movedTo, reason, problems);
   await rename(join(ctx.layout.processing(kind), file), movedTo);
+  await restrict(movedTo, ctx.options.fileMode);
   return { kind, file, status: 'rejected', reason, problems, movedTo, report };
 }
 
@@ -116,32 +129,71 @@ async function readMessages(ctx: HandleContext, kind: InboxKind, file: string): 
     : jsonMessages(kind, file, decoded.text, bytes);
 }
 
+/** SQLite busy, locked, full or briefly unwritable: the same hand-off may pass next scan. */
+const PASSING_STORE_CODE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|PERM|NOMEM)/;
+
+function handOffMayPass(error: unknown): boolean {
+  if (error instanceof TransientError) return true;
+  const code: unknown = error instanceof Error && 'code' in error ? error.code : undefined;
+  return typeof code === 'string' && PASSING_STORE_CODE.test(code);
+}
+
 /**
  * Checks a claimed file (in `.processing/<kind>/`), hands its messages to `accept` and moves it
  * to the archive, or to `.error` with a report. The hand-off happens before the move, so a crash
- * in between only means the file is read again and `accept` answers `repeat`.
+ * in between only means the file is read again and `accept` answers `repeat`. Whatever else
+ * goes wrong with the file (it cannot be read, archived, or the hand-off fails the same way
+ * every time) also ends it in `.error` with a report, so that no file is read over and over.
  */
 export async function handleClaimed(
   ctx: HandleContext,
   kind: InboxKind,
   file: string,
 ): Promise<FileResult> {
+  try {
+    return await handle(ctx, kind, file);
+  } catch (error) {
+    const reason = `the file could not be handled: ${errorMessage(error)}; once the cause is fixed, move it back into ${kind}/ to read it again`;
+    try {
+      return await reject(ctx, kind, file, reason, []);
+    } catch (rejectError) {
+      const why = `${reason}; moving it to .error failed as well (${errorMessage(rejectError)}), so it stays in .processing and is tried again next scan`;
+      return { kind, file, status: 'failed', reason: why };
+    }
+  }
+}
+
+async function handle(ctx: HandleContext, kind: InboxKind, file: string): Promise<FileResult> {
   const read = await readMessages(ctx, kind, file);
   if (!read.ok) return reject(ctx, kind, file, read.reason, read.problems);
   let accepted = 0;
   let repeat = 0;
+  let refused: string | undefined;
   try {
     for (const message of read.messages) {
-      if ((await ctx.accept(message)) === 'repeat') repeat += 1;
+      const taken = await ctx.accept(message);
+      if (taken === 'conflict') {
+        refused = message.name;
+        break;
+      }
+      if (taken === 'repeat') repeat += 1;
       else accepted += 1;
     }
   } catch (error) {
-    const reason = `handing the message over failed: ${errorMessage(error)}; it stays in .processing and is tried again next scan`;
-    return { kind, file, status: 'failed', reason };
+    if (handOffMayPass(error)) {
+      const reason = `handing the message over failed: ${errorMessage(error)}; it stays in .processing and is tried again next scan`;
+      return { kind, file, status: 'failed', reason };
+    }
+    const reason = `handing the message over failed: ${errorMessage(error)}; ${accepted + repeat} message(s) of the file were taken before; once the cause is fixed, move the file back into ${kind}/ to read it again`;
+    return reject(ctx, kind, file, reason, []);
+  }
+  if (refused !== undefined) {
+    const reason = `the database holds another message named ${refused}; rename the file to send it as a new message`;
+    return reject(ctx, kind, file, reason, []);
   }
   const path = join(ctx.layout.processing(kind), file);
   const day = ctx.clock.now().toISOString().slice(0, 10);
-  const movedTo = await moveInto(path, ctx.layout.archive(kind, day), file);
+  const movedTo = await moveInto(path, ctx.layout.archive(kind, day), file, ctx.options.fileMode);
   if (read.badRows.length === 0) {
     const status = accepted === 0 && repeat > 0 ? 'repeat' : 'accepted';
     return { kind, file, status, accepted, repeat, movedTo };
@@ -151,6 +203,7 @@ export async function handleClaimed(
   const reason = `${read.badRows.length} problem(s) in rows; the other rows were accepted, the file is archived at ${movedTo}`;
   const report = await writeReport(ctx, kind, file, copy, reason, read.badRows);
   await copyFile(movedTo, copy);
+  await restrict(copy, ctx.options.fileMode);
   return {
     kind,
     file,

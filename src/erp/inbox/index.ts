@@ -3,6 +3,6 @@ export { parseInboxBody, inboxProblems, type InboxParse } from './schemas.js';
 export { parseArticleCsv, type ArticleCsv, type ArticleRow } from './articleCsv.js';
 export { fileNameProblem } from './checks.js';
 export type { Accept } from './handle.js';
-export type { FileResult, FileStatus, ScanReport } from './report.js';
+export type { CountInbound, FileResult, FileStatus, FolderProblem, ScanReport } from './report.js';
 export type { Problem } from './problems.js';
 export * from './options.js';

@@ -1,4 +1,4 @@
-import type { CsvOptions } from '../file/options.js';
+import { DEFAULT_FILE_MODE, type CsvOptions } from '../file/options.js';
 
 export interface InboxOptions {
   inbox: string;
@@ -12,6 +12,8 @@ export interface InboxOptions {
   csv: Pick<CsvOptions, 'delimiter' | 'quote' | 'encoding' | 'decimalComma'>;
   /** One bad row rejects the whole article CSV file; otherwise the good rows go through. */
   csvAllOrNothing: boolean;
+  /** Mode of archived files, rejected files and reports: they hold patient data. */
+  fileMode: number;
 }
 
 export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {
@@ -21,4 +23,5 @@ export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {
   charset: 'utf-8',
   csv: { delimiter: ',', quote: '"', encoding: 'utf-8', decimalComma: false },
   csvAllOrNothing: false,
+  fileMode: DEFAULT_FILE_MODE,
 };

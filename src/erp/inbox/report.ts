@@ -22,14 +22,32 @@ export type FileResult = { kind: InboxKind; file: string } & (
 
 export type FileStatus = FileResult['status'];
 
+/** A kind folder the scan could not use (a plain file in its place, no permission): skipped. */
+export interface FolderProblem {
+  kind: InboxKind;
+  path: string;
+  reason: string;
+}
+
 export interface ScanReport {
   counts: Record<FileStatus, number>;
   files: FileResult[];
-  /** Folders and files in the inbox root that are no inbox kind; each named once. */
+  /** Folders and files in the inbox root that are no inbox kind, sorted. */
   unknown: string[];
+  folders: FolderProblem[];
 }
 
-export function scanReport(files: FileResult[], unknown: string[]): ScanReport {
+/** How `inbound_messages_total` is counted: one call per outcome with the number of messages. */
+export type CountInbound = (
+  labels: { kind: InboxKind; source: 'file' | 'http'; result: 'accepted' | 'repeat' | 'rejected' },
+  messages: number,
+) => void;
+
+export function scanReport(
+  files: FileResult[],
+  unknown: string[],
+  folders: FolderProblem[],
+): ScanReport {
   const counts: Record<FileStatus, number> = {
     accepted: 0,
     repeat: 0,
@@ -39,5 +57,5 @@ export function scanReport(files: FileResult[], unknown: string[]): ScanReport {
     failed: 0,
   };
   for (const file of files) counts[file.status] += 1;
-  return { counts, files, unknown };
+  return { counts, files, unknown, folders };
 }

@@ -1,18 +1,30 @@
 import { access, mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../log/index.js';
 import { SetupError, errorMessage } from '../../shared/errors.js';
 import { INBOX_KINDS, type InboxKind } from '../adapter.js';
 import { CompletenessTracker, type Completeness } from './completeness.js';
 import { handleClaimed, type Accept, type HandleContext } from './handle.js';
 import { ARCHIVE, ERROR, PROCESSING, layoutOf } from './layout.js';
 import type { InboxOptions } from './options.js';
-import { scanReport, type FileResult, type ScanReport } from './report.js';
+import {
+  scanReport,
+  type CountInbound,
+  type FileResult,
+  type FolderProblem,
+  type ScanReport,
+} from './report.js';
+import { logScan } from './scanLog.js';
 
 export interface InboxDeps {
   clock: Clock;
   /** Stores the message durably (one SQLite transaction) or says it has it already. */
   accept: Accept;
+  /** Where each scan's results go; tests that do not look at the log leave it out. */
+  logger?: Logger;
+  /** Counts the messages in `inbound_messages_total`. */
+  count?: CountInbound;
 }
 
 export interface Inbox {
@@ -42,6 +54,20 @@ async function filesIn(dir: string): Promise<string[]> {
   }
 }
 
+function errorPath(error: unknown): string | undefined {
+  return error instanceof Error && 'path' in error && typeof error.path === 'string'
+    ? error.path
+    : undefined;
+}
+
+function folderProblem(kind: InboxKind, error: unknown, folder: string): FolderProblem {
+  return {
+    kind,
+    path: errorPath(error) ?? folder,
+    reason: `${errorMessage(error)}; make it a folder the daemon may read and write`,
+  };
+}
+
 const there = (path: string) =>
   access(path).then(
     () => true,
@@ -57,16 +83,13 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
   const context: HandleContext = { layout, options, clock: deps.clock, accept: deps.accept };
   const tracker = new CompletenessTracker(options.minFileAgeMs);
   const reportedUnknown = new Set<string>();
-  let prepared = false;
+  /** Kind folder problems already logged, by path, with their reason. */
+  const reportedFolders = new Map<string, string>();
   let running: Promise<ScanReport> | undefined;
 
-  async function prepare(): Promise<void> {
-    if (prepared) return;
+  async function prepareRoot(): Promise<void> {
     try {
-      for (const kind of INBOX_KINDS) {
-        await mkdir(layout.kind(kind), { recursive: true });
-        await mkdir(layout.processing(kind), { recursive: true });
-      }
+      await mkdir(layout.root, { recursive: true });
     } catch (error) {
       throw new SetupError(
         `ERP inbox ${options.inbox} cannot be prepared: ${errorMessage(error)}`,
@@ -77,7 +100,31 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
         },
       );
     }
-    prepared = true;
+  }
+
+  /** Creates the kind's folders when missing; a kind whose folder is unusable is skipped. */
+  async function prepareKind(kind: InboxKind): Promise<FolderProblem | undefined> {
+    try {
+      await mkdir(layout.kind(kind), { recursive: true });
+      await mkdir(layout.processing(kind), { recursive: true });
+      return undefined;
+    } catch (error) {
+      return folderProblem(kind, error, layout.kind(kind));
+    }
+  }
+
+  /** Runs one kind's part of a scan; a folder that fails it is a problem, not the end of the scan. */
+  async function kindProblem(
+    kind: InboxKind,
+    results: FileResult[],
+    work: (kind: InboxKind) => Promise<FileResult[]>,
+  ): Promise<FolderProblem | undefined> {
+    try {
+      results.push(...(await work(kind)));
+      return undefined;
+    } catch (error) {
+      return folderProblem(kind, error, layout.kind(kind));
+    }
   }
 
   async function safely(kind: InboxKind, file: string, work: () => Promise<FileResult>) {
@@ -132,20 +179,42 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
     return handleClaimed(context, kind, file);
   }
 
+  /** The problems not logged before; forgets the ones that went away. */
+  function freshFolderProblems(problems: readonly FolderProblem[]): FolderProblem[] {
+    const now = new Map(problems.map((p) => [p.path, p.reason]));
+    for (const path of reportedFolders.keys()) if (!now.has(path)) reportedFolders.delete(path);
+    const fresh = problems.filter((p) => reportedFolders.get(p.path) !== p.reason);
+    for (const problem of fresh) reportedFolders.set(problem.path, problem.reason);
+    return fresh;
+  }
+
   async function scan(): Promise<ScanReport> {
-    await prepare();
+    await prepareRoot();
     const results: FileResult[] = [];
-    for (const kind of INBOX_KINDS) results.push(...(await recover(kind)));
+    const folders: FolderProblem[] = [];
+    const usable: InboxKind[] = [];
+    for (const kind of INBOX_KINDS) {
+      const problem = (await prepareKind(kind)) ?? (await kindProblem(kind, results, recover));
+      if (problem) folders.push(problem);
+      else usable.push(kind);
+    }
     const unknown = await unknownEntries();
     const live = new Set<string>();
-    for (const kind of INBOX_KINDS) {
-      for (const file of (await filesIn(layout.kind(kind))).filter(isCandidate)) {
-        const result = await safely(kind, file, () => take(kind, file, live));
-        results.push(result);
-      }
+    for (const kind of usable) {
+      const problem = await kindProblem(kind, results, async () => {
+        const taken: FileResult[] = [];
+        for (const file of (await filesIn(layout.kind(kind))).filter(isCandidate)) {
+          taken.push(await safely(kind, file, () => take(kind, file, live)));
+        }
+        return taken;
+      });
+      if (problem) folders.push(problem);
     }
     tracker.keepOnly(live);
-    return scanReport(results, unknown);
+    const report = scanReport(results, unknown, folders);
+    if (deps.logger)
+      logScan(deps.logger, deps.count, report, { unknown, folders: freshFolderProblems(folders) });
+    return report;
   }
 
   return {

@@ -1,3 +1,4 @@
+import { scrubText } from '../../log/index.js';
 import { classifyStatus, parseRetryAfter } from '../../platform/index.js';
 import type { DeliveryOutcome } from '../adapter.js';
 import { hideSecrets } from './auth.js';
@@ -11,6 +12,8 @@ export interface Attempt {
   label: string;
   /** Credentials to hide, should the ERP echo them. */
   secrets: readonly string[];
+  /** Values of the record sent (`valuesToScrub`): an ERP's answer may quote them in any form. */
+  sentValues: readonly string[];
   /** The configuration path that sets this resource's URL and method, for hints. */
   targetPath: string;
 }
@@ -55,7 +58,7 @@ function readableNow(date: string | undefined, now: Date): Date {
 export function outcomeOfAnswer(attempt: Attempt, answer: ErpAnswer, now: Date): DeliveryOutcome {
   const verdict = classifyStatus(answer.status);
   if (verdict === 'success') return { status: 'delivered' };
-  const body = hideSecrets(answer.body, attempt.secrets).trim();
+  const body = scrubText(hideSecrets(answer.body, attempt.secrets), attempt.sentValues).trim();
   const said = body === '' ? 'an empty body' : body.slice(0, REASON_EXCERPT_CHARS);
   const reason = hideSecrets(
     `${subject(attempt)}: the ERP answered HTTP ${answer.status} with ${said}; ${statusHint(answer.status, attempt)}`,

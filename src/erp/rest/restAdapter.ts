@@ -1,4 +1,4 @@
-import type { Logger } from '../../log/index.js';
+import { valuesToScrub, type Logger } from '../../log/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../adapter.js';
@@ -66,6 +66,7 @@ export function createRestAdapter(options: RestAdapterOptions, deps: RestAdapter
       version: item.version,
       label: `${target.method} ${shownUrl(url)}`,
       secrets,
+      sentValues: valuesToScrub(item.record, [item.id, item.version]),
       targetPath,
     };
     const headers = {

@@ -1,0 +1,94 @@
+import type { Logger } from '../../log/index.js';
+import type { CountInbound, FileResult, FolderProblem, ScanReport } from './report.js';
+
+/**
+ * Says what one file's look came to. File names are logged under `file`: they are the ERP's
+ * names for its messages, not personal data, and a person needs them to find the file.
+ */
+function logFile(logger: Logger, result: FileResult): void {
+  const where = { kind: result.kind, file: result.file };
+  switch (result.status) {
+    case 'accepted':
+    case 'repeat':
+      logger.info(
+        { ...where, accepted: result.accepted, repeat: result.repeat, movedTo: result.movedTo },
+        result.status === 'repeat' ? 'inbox file seen before; archived' : 'inbox file archived',
+      );
+      return;
+    case 'partial':
+      logger.warn(
+        {
+          ...where,
+          accepted: result.accepted,
+          problems: result.problems.length,
+          report: result.report,
+        },
+        'inbox file archived, some rows rejected',
+      );
+      return;
+    case 'rejected':
+      logger.warn(
+        { ...where, reason: result.reason, movedTo: result.movedTo, report: result.report },
+        'inbox file rejected',
+      );
+      return;
+    case 'failed':
+      logger.warn({ ...where, reason: result.reason }, 'inbox file not handled this scan');
+      return;
+    case 'waiting':
+      logger.debug({ ...where, reason: result.reason }, 'inbox file not complete yet');
+  }
+}
+
+/** Counts each file's messages in `inbound_messages_total`. */
+function countFile(count: CountInbound, result: FileResult): void {
+  const labels = { kind: result.kind, source: 'file' } as const;
+  if (result.status === 'rejected') count({ ...labels, result: 'rejected' }, 1);
+  if (result.status === 'partial') {
+    count({ ...labels, result: 'rejected' }, new Set(result.problems.map((p) => p.row)).size);
+  }
+  if (result.status === 'accepted' || result.status === 'repeat' || result.status === 'partial') {
+    count({ ...labels, result: 'accepted' }, result.accepted);
+    count({ ...labels, result: 'repeat' }, result.repeat);
+  }
+}
+
+export interface ScanNews {
+  /** Unknown root entries not named before. */
+  unknown: string[];
+  /** Kind folder problems not reported before. */
+  folders: FolderProblem[];
+}
+
+/**
+ * Logs a scan: each file that was taken (rejected ones at warn, with the reason), one summary
+ * line, and unknown entries and unusable kind folders the first time they appear, so that a
+ * scan every few seconds does not repeat the same warning all day.
+ */
+export function logScan(
+  logger: Logger,
+  count: CountInbound | undefined,
+  report: ScanReport,
+  news: ScanNews,
+): void {
+  for (const result of report.files) {
+    logFile(logger, result);
+    if (count) countFile(count, result);
+  }
+  for (const problem of news.folders) {
+    logger.warn(
+      { kind: problem.kind, folder: problem.path, reason: problem.reason },
+      `inbox folder ${problem.path} cannot be used; files of kind ${problem.kind} are not read until it is a readable folder again`,
+    );
+  }
+  if (news.unknown.length > 0) {
+    logger.warn(
+      { unknown: news.unknown },
+      `the inbox holds entries that are no inbox kind and are not read: ${news.unknown.join(', ')}`,
+    );
+  }
+  const { waiting, ...done } = report.counts;
+  const busy = Object.values(done).some((n) => n > 0);
+  if (busy) logger.info({ counts: report.counts }, 'inbox scanned');
+  else logger.debug({ waiting }, 'inbox scanned');
+}
