@@ -2,10 +2,13 @@ import { PermanentError } from '../shared/errors.js';
 import type { DeadLetter, JobState, StoredJob, Store } from '../store/index.js';
 import {
   deadLettersOf,
+  getLedgerEntry,
+  getMirror,
   getStoredJob,
   listStoredJobs,
   newerJobId,
   openDeadLetterJobIds,
+  redeliverVersion,
   resolveDeadLetters,
   reviveJob,
   transaction,
@@ -104,6 +107,36 @@ export function dropJob(store: Store, id: number): StoredJob {
     deadJob(store, id, 'drop');
     resolveDeadLetters(store, id, 'dropped');
     return mustGet(store, id);
+  });
+}
+
+export interface Redelivery {
+  resource: string;
+  id: string;
+  version: string;
+  /** When the ERP had been handed this version before (undefined: never). */
+  deliveredBefore: string | undefined;
+}
+
+/**
+ * Hands the latest mirrored version of a record to the ERP again at the next delivery round:
+ * for an ERP that lost it, or after a checkpoint reset, whose repeats the ledger drops. The
+ * ERP gets the same file name or Idempotency-Key as the first time; an acknowledgement already
+ * sent is not sent again (its job has the same idempotency key).
+ */
+export function redeliver(store: Store, resource: string, id: string): Redelivery {
+  return transaction(store, () => {
+    const mirrored = getMirror(store, resource, id);
+    if (mirrored === undefined) {
+      throw new PermanentError(
+        `no ${resource} ${id} in the mirror: homecare-sync has never pulled it; check the resource name and the _id (\`homecare-sync sync ${resource}\` pulls it first)`,
+        { resource, id, code: 'NOT_MIRRORED' },
+      );
+    }
+    const { version } = mirrored;
+    const before = getLedgerEntry(store, resource, id, version)?.deliveredAt;
+    redeliverVersion(store, { resource, id, version, json: JSON.stringify(mirrored.record) });
+    return { resource, id, version, deliveredBefore: before };
   });
 }
 

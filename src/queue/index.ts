@@ -6,10 +6,12 @@ export {
   dropJob,
   getJob,
   listJobs,
+  redeliver,
   retryAllDead,
   retryJob,
   type JobDetails,
   type JobListing,
+  type Redelivery,
   type RetryAllResult,
 } from './admin.js';
 export { deadLetterDelivery, type DeliveryRef } from './deadDelivery.js';

@@ -241,6 +241,25 @@ export function releaseDelivery(
   );
 }
 
+/**
+ * An operator's redelivery of a version the ERP already has (or lost): it counts as not yet
+ * handed over, with no tries and no refusal, so the next delivery round sends it again. A
+ * version the ledger does not know (a record fetched as a reference) is added. `json` fills in
+ * the record where the ledger row predates keeping it.
+ */
+export function redeliverVersion(
+  store: Store,
+  entry: { resource: string; id: string; version: string; json: string },
+): void {
+  recordVersion(store, entry.resource, entry.id, entry.version, undefined, entry.json);
+  statement<Record<string, string>>(
+    store.db,
+    `UPDATE ledger SET delivered_at = NULL, rejection = NULL, waiting_for = NULL,
+       delivery_attempts = 0, next_delivery_at = NULL, json = coalesce(json, @json)
+     WHERE resource = @resource AND _id = @id AND version = @version`,
+  ).run(entry);
+}
+
 /** Versions the ERP refused, for `status`. */
 export function rejectedVersions(store: Store, limit: number): LedgerEntry[] {
   return statement<{ limit: number }, LedgerRow>(
