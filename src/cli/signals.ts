@@ -5,8 +5,8 @@
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
 /**
- * Resolves on the first SIGTERM, SIGINT or SIGHUP. `dispose()` gives the signals their default meaning
- * back, so that a process a failed start left running can still be ended with SIGTERM.
+ * Resolves on the first SIGTERM, SIGINT or SIGHUP. `dispose()` gives the signals their default
+ * meaning back, so that a process a failed start left running can still be ended with SIGTERM.
  */
 export function signalled(): { signal: Promise<NodeJS.Signals>; dispose: () => void } {
   const listeners: Array<[NodeJS.Signals, () => void]> = [];
