@@ -12,9 +12,23 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# Pruning drops the dev dependencies, the simulator's and demo's among them (faker, pdf-lib).
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim
+# Set by the build (docker build --build-arg VERSION=… --build-arg REVISION=$(git rev-parse HEAD)
+# --build-arg CREATED=$(date -u +%Y-%m-%dT%H:%M:%SZ)); the defaults mark a local build.
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+ARG CREATED=unknown
+LABEL org.opencontainers.image.title="homecare-sync" \
+      org.opencontainers.image.description="Integration daemon between a homecare management platform and a medical supplier's ERP" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.licenses="UNLICENSED" \
+      org.opencontainers.image.documentation="docs/operations.md" \
+      org.opencontainers.image.base.name="docker.io/library/node:24-bookworm-slim"
 ENV NODE_ENV=production \
     HOMECARE_SYNC_CONFIG=/config/homecare-sync.yaml \
     HOMECARE_SYNC_HEALTH_URL=http://127.0.0.1:9464/healthz

@@ -23,10 +23,21 @@ cp -r "$repo/config" ./config
 
 out="$(node dist/cli/main.js --help)"
 echo "$out" | grep -q 'homecare-sync' || { echo "--help did not name homecare-sync"; exit 1; }
-for command in run sync status queue checkpoint config simulator demo; do
+for command in run sync status queue checkpoint redeliver config simulator demo; do
   echo "$out" | grep -qw "$command" || { echo "--help does not list the command $command"; exit 1; }
 done
 if [ -d node_modules/vitest ] || [ -d node_modules/typescript ]; then
   echo "dev dependencies were not pruned"; exit 1
 fi
+# The simulator and the demo (fake data, PDFs) stay out of the image; they say so when asked.
+for package in @faker-js/faker pdf-lib; do
+  [ ! -d "node_modules/$package" ] || { echo "$package is in the production file set"; exit 1; }
+done
+for command in simulator demo; do
+  code=0
+  said="$(node dist/cli/main.js "$command" 2>&1 >/dev/null)" || code=$?
+  [ "$code" -eq 1 ] || { echo "$command without its dev dependencies exited $code, not 1"; exit 1; }
+  echo "$said" | grep -q "run it from a full install" \
+    || { echo "$command without its dev dependencies did not say what to do: $said"; exit 1; }
+done
 echo "production build check passed: the pruned file set starts homecare-sync"

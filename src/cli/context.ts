@@ -4,14 +4,20 @@ import { systemClock } from '../shared/clock.js';
 import { openStore, type Store } from '../store/index.js';
 import type { ConfigOption } from './options.js';
 
-/** The config the command's `-c` (or the environment, or the default path) names. */
-export function configOf(options: ConfigOption): Config {
-  return loadConfig({ path: options.config, env: process.env, cwd: process.cwd() }).config;
+/**
+ * The config the command's `-c` (or the environment, or the default path) names. `skip`: its
+ * secrets are not read, for commands that never talk to the platform or the ERP.
+ */
+export function configOf(options: ConfigOption, secrets: 'read' | 'skip' = 'read'): Config {
+  return loadConfig({ path: options.config, env: process.env, cwd: process.cwd(), secrets }).config;
 }
 
-/** Opens the database the config names for `work`, and closes it after. */
+/**
+ * Opens the database the config names for `work`, and closes it after. The commands that use
+ * it only read or change the database, so they run without the API key and other secrets.
+ */
 export function withStore<T>(options: ConfigOption, work: (store: Store, config: Config) => T): T {
-  const config = configOf(options);
+  const config = configOf(options, 'skip');
   const store = openStore({ path: config.storage.path, clock: systemClock });
   try {
     return work(store, config);

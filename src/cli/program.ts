@@ -6,6 +6,7 @@ import { checkpointCommand } from './commands/checkpoint.js';
 import { configCommand } from './commands/config.js';
 import { demoCommand } from './commands/demo.js';
 import { queueCommand } from './commands/queue.js';
+import { redeliverCommand } from './commands/redeliver.js';
 import { runCommand } from './commands/run.js';
 import { simulatorCommand } from './commands/simulator.js';
 import { statusCommand } from './commands/status.js';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
     .addCommand(statusCommand())
     .addCommand(queueCommand())
     .addCommand(checkpointCommand())
+    .addCommand(redeliverCommand())
     .addCommand(configCommand())
     .addCommand(simulatorCommand())
     .addCommand(demoCommand())
@@ -57,10 +59,17 @@ export async function runProgram(
   }
 }
 
+const HELP_CODES: ReadonlySet<string> = new Set([
+  'commander.help',
+  'commander.helpDisplayed',
+  'commander.version',
+]);
+
 function report(error: unknown, writeError: (text: string) => void): number {
   if (error instanceof CommanderError) {
-    // Commander has printed the message or the help already.
-    const shown = error.code === 'commander.helpDisplayed' || error.code === 'commander.version';
+    // Commander has printed the message or the help already. Help asked for (`--help`,
+    // `help run`) exits 0; help shown because a subcommand is missing exits with 1 there.
+    const shown = HELP_CODES.has(error.code) && error.exitCode === 0;
     return shown ? EXIT.ok : EXIT.usage;
   }
   if (error instanceof CliExit) {

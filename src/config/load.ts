@@ -4,7 +4,7 @@ import { ConfigError } from './errors.js';
 import { issueProblems } from './issues.js';
 import { problemText, withoutRepeats, type Problem } from './problems.js';
 import { configSchema, type Config } from './schema.js';
-import { readSecretFiles } from './secrets.js';
+import { readSecretFiles, skipSecrets } from './secrets.js';
 import { displayPath, readConfigTree, resolveConfigPath } from './source.js';
 import { substituteEnv, type Env } from './substitute.js';
 
@@ -13,6 +13,8 @@ export interface LoadConfigOptions {
   path?: string | undefined;
   env: Env;
   cwd: string;
+  /** `skip`: the secrets are neither substituted nor read (see skipSecrets); default `read`. */
+  secrets?: 'read' | 'skip';
 }
 
 export interface LoadedConfig {
@@ -29,6 +31,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const location = resolveConfigPath(options.path, options.env, options.cwd);
   const shown = displayPath(location.path, options.cwd);
   const raw = readConfigTree(location, shown);
+  if (options.secrets === 'skip') skipSecrets(raw);
 
   const substituted = substituteEnv(raw, options.env);
   const secretProblems = readSecretFiles(substituted.value, options.cwd);

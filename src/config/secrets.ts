@@ -61,3 +61,22 @@ function readSecret(path: string): string | { reason: string } {
   const secret = text.replace(/\r?\n$/, '');
   return secret === '' ? { reason: 'the file is empty' } : secret;
 }
+
+/** What stands for a secret a command did not read (it never talks to the platform or ERP). */
+export const UNREAD_SECRET = '(not read by this command)';
+
+/**
+ * Puts UNREAD_SECRET where the config gives a secret or a `<key>File`, before `${VAR}`s are
+ * replaced: commands that only read or change the database (status, queue, checkpoint) then
+ * run without HOMECARE_API_KEY and the other secrets in their environment. Changes `tree` in place.
+ */
+export function skipSecrets(tree: unknown): void {
+  for (const location of SECRET_LOCATIONS) {
+    const key = location.at(-1) ?? '';
+    const parent = secretHolder(tree, location);
+    if (parent === undefined || (parent[key] === undefined && parent[`${key}File`] === undefined))
+      continue;
+    delete parent[`${key}File`];
+    parent[key] = UNREAD_SECRET;
+  }
+}

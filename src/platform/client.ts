@@ -9,6 +9,7 @@ import {
 import type { Clock } from '../shared/clock.js';
 import { TransientError } from '../shared/errors.js';
 import { DEFAULT_READ_RETRY, retryDelay, type RetryPolicy } from './backoff.js';
+import { UnreachableBreaker } from './breaker.js';
 import {
   jsonArrayItems,
   readFile,
@@ -69,6 +70,7 @@ interface Reader {
   policy: RetryPolicy;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
+  breaker: UnreachableBreaker;
 }
 
 /** The wait before try `nextAttempt` after `error`, or undefined when it must surface. */
@@ -77,19 +79,29 @@ function waitBefore(reader: Reader, error: unknown, nextAttempt: number): number
   return retryDelay(reader.policy, nextAttempt, reader.random, error.retryAfterMs);
 }
 
-/** One request and the reading of its answer; a GET is tried again while that may help. */
+/**
+ * One request and the reading of its answer; a GET is tried again while that may help. Only
+ * reads go through the breaker: writes are not retried here but by the queue, which waits.
+ */
 async function exchange<T>(
   transport: Transport,
   reader: Reader,
   prepared: PreparedRequest,
   read: (response: OpenResponse) => Promise<T>,
 ): Promise<T> {
+  const isRead = prepared.method === 'GET';
+  if (isRead) reader.breaker.check(prepared.context);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await read(await open(transport, prepared));
+      const answer = await read(await open(transport, prepared));
+      if (isRead) reader.breaker.settled(undefined);
+      return answer;
     } catch (error) {
-      const wait = prepared.method === 'GET' ? waitBefore(reader, error, attempt + 1) : undefined;
-      if (wait === undefined) throw error;
+      const wait = isRead ? waitBefore(reader, error, attempt + 1) : undefined;
+      if (wait === undefined) {
+        if (isRead) reader.breaker.settled(error);
+        throw error;
+      }
       await reader.sleep(wait);
     }
   }
@@ -104,6 +116,7 @@ async function* streamList(
   reader: Reader,
   prepared: PreparedRequest,
 ): AsyncGenerator<PlatformRecord> {
+  reader.breaker.check(prepared.context);
   for (let attempt = 1; ; attempt++) {
     let handedOut = 0;
     try {
@@ -112,10 +125,14 @@ async function* streamList(
         handedOut++;
         yield item;
       }
+      reader.breaker.settled(undefined);
       return;
     } catch (error) {
       const wait = handedOut === 0 ? waitBefore(reader, error, attempt + 1) : undefined;
-      if (wait === undefined) throw error;
+      if (wait === undefined) {
+        reader.breaker.settled(error);
+        throw error;
+      }
       await reader.sleep(wait);
     }
   }
@@ -141,6 +158,7 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
     policy: options.retry ?? DEFAULT_READ_RETRY,
     sleep: options.sleep ?? realSleep,
     random: options.random ?? Math.random,
+    breaker: new UnreachableBreaker(options.clock),
   };
   const prepareFor = (resource: ResourceName, kind: OperationKind, request: SendRequest = {}) =>
     prepare(contract, options.apiKey, resource, kind, request);

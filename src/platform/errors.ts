@@ -35,7 +35,7 @@ export function statusError(
   body: string,
   retryAfterMs: number | undefined,
 ): TransientError | PermanentError {
-  const hint = statusHint(status);
+  const hint = statusHint(status, context.id !== undefined);
   const bodyExcerpt = excerptOf(body, context.secret);
   const message = `${subject(context)} answered HTTP ${status}; ${hint}`;
   const details = { ...where(context), status, bodyExcerpt, hint };

@@ -27,12 +27,24 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
   return Math.max(0, at - now.getTime());
 }
 
-/** What a person reads next to a status: why it happened and what to do about it. */
-export function statusHint(status: number): string {
+const OTHER_VARIANT =
+  'the platform may follow another published variant of the API than the configured one: check platform.variant (A, B or C)';
+
+/**
+ * What a person reads next to a status: why it happened and what to do about it. Every request
+ * goes to a path the configured variant lists, so a 404 or 405 where no record id is involved
+ * means the platform does not have that path, most likely because it follows another variant.
+ */
+export function statusHint(status: number, hasId: boolean): string {
   if (status === 401 || status === 403) {
     return 'check platform.apiKey: the key is missing, invalid or not permitted for this operation';
   }
-  if (status === 404) return 'the record or path does not exist on the platform; check the id';
+  if (status === 404 && hasId) {
+    return `the record does not exist on the platform (check the id), or the path does not; if every such request fails like this, ${OTHER_VARIANT}`;
+  }
+  if (status === 404) return `the platform has no such path; ${OTHER_VARIANT}`;
+  if (status === 405)
+    return `the platform does not allow this method on this path; ${OTHER_VARIANT}`;
   if (status === 408 || status === 429) {
     return 'the platform is throttling or timed out; it will be retried later';
   }

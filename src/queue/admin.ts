@@ -1,16 +1,21 @@
+import type { ResourceName } from '../contract/index.js';
 import { PermanentError } from '../shared/errors.js';
 import type { DeadLetter, JobState, StoredJob, Store } from '../store/index.js';
 import {
   deadLettersOf,
+  getLedgerEntry,
+  getMirror,
   getStoredJob,
   listStoredJobs,
   newerJobId,
   openDeadLetterJobIds,
+  recordVersion,
   resolveDeadLetters,
   reviveJob,
   transaction,
 } from '../store/index.js';
-import { isSuperseding } from './enqueue.js';
+import { deliveryJob } from './deliveryJob.js';
+import { enqueue, isSuperseding } from './enqueue.js';
 
 /** A job as operators see it: `dropped` is a dead job whose dead letter an operator dropped. */
 export interface JobListing extends StoredJob {
@@ -104,6 +109,39 @@ export function dropJob(store: Store, id: number): StoredJob {
     deadJob(store, id, 'drop');
     resolveDeadLetters(store, id, 'dropped');
     return mustGet(store, id);
+  });
+}
+
+export interface Redelivery {
+  resource: string;
+  id: string;
+  version: string;
+  /** When the ERP had been handed this version before (undefined: never). */
+  deliveredBefore: string | undefined;
+}
+
+/**
+ * Hands the latest mirrored version of a record to the ERP again: for an ERP that lost it, or
+ * after a checkpoint reset, whose repeats the ledger drops. A new deliver job is queued behind
+ * whatever the record has in the queue; the ERP gets the same file name or Idempotency-Key as
+ * the first time, and an acknowledgement already sent is not sent again (its job has the same
+ * idempotency key).
+ */
+export function redeliver(store: Store, resource: ResourceName, id: string): Redelivery {
+  return transaction(store, () => {
+    const mirrored = getMirror(store, resource, id);
+    if (mirrored === undefined) {
+      throw new PermanentError(
+        `no ${resource} ${id} in the mirror: homecare-sync has never pulled it; check the resource name and the _id (\`homecare-sync sync ${resource}\` pulls it first)`,
+        { resource, id, code: 'NOT_MIRRORED' },
+      );
+    }
+    const { version } = mirrored;
+    // A record fetched only as a reference is in the mirror but not yet in the ledger.
+    recordVersion(store, resource, id, version, undefined, JSON.stringify(mirrored.record));
+    const before = getLedgerEntry(store, resource, id, version)?.deliveredAt;
+    enqueue(store, deliveryJob(resource, id, version, store.clock.now().toISOString()));
+    return { resource, id, version, deliveredBefore: before };
   });
 }
 

@@ -1,4 +1,5 @@
 export * from './types.js';
+export { deliveryJob } from './deliveryJob.js';
 export { enqueue, isSuperseding, SUPERSEDING_KINDS, type Enqueued } from './enqueue.js';
 export { backoffMs, failureOutcome, type FailureOutcome, type RetrySettings } from './outcome.js';
 export { createQueueWorker, type QueueWorker, type QueueWorkerOptions } from './worker.js';
@@ -6,9 +7,11 @@ export {
   dropJob,
   getJob,
   listJobs,
+  redeliver,
   retryAllDead,
   retryJob,
   type JobDetails,
   type JobListing,
+  type Redelivery,
   type RetryAllResult,
 } from './admin.js';

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { RESOURCE_NAMES, type Contract, type ResourceName } from '../contract/index.js';
 import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../erp/adapter.js';
-import { deliverKind, deliveredResource, enqueue } from '../queue/index.js';
-import type { BatchHandler, DeliverKind, Handler, Job, JobResult, NewJob } from '../queue/types.js';
+import { deliverKind, deliveredResource, deliveryJob, enqueue } from '../queue/index.js';
+import type { BatchHandler, DeliverKind, Handler, Job, JobResult } from '../queue/types.js';
 import { PermanentError, TransientError, errorMessage } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import { getLedgerEntry, getMirror, markDelivered, setAckState } from '../store/index.js';
@@ -23,20 +23,6 @@ export interface DeliverDeps {
   ): Promise<OutboundRecord['files']>;
   /** Most records in one batch file, for adapters that hand over batches. */
   batchSize: number;
-}
-
-/**
- * The queue job that hands a newly recorded version to the ERP. The idempotency key makes a
- * version pulled again (the overlap window, a repeated run) queue once; the entity key keeps
- * the versions of one record, and its acknowledgement, in order.
- */
-export function deliveryJob(resource: ResourceName, id: string, version: string): NewJob {
-  return {
-    kind: deliverKind(resource),
-    entityKey: `${resource}:${id}`,
-    payload: { resource, id, version },
-    idempotencyKey: `${resource}:${id}:${version}`,
-  };
 }
 
 /** Queues the hand-over of a new version, in the caller's transaction (the pull's). */

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { UNREAD_SECRET } from '../../src/config/secrets.js';
 import { MINIMAL, useConfigLoader } from './tempDir.js';
 
 const { dir, load, problems } = useConfigLoader();
@@ -216,5 +218,38 @@ erp:
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/^erp\.file\.csv\.encoding: /);
     expect(problems[1]).toMatch(/^erp\.file\.csv\.columns\.invoice: unknown key/);
+  });
+});
+
+describe('loading without the secrets (commands that only use the database)', () => {
+  it('neither substitutes nor reads a secret, and still checks everything else', async () => {
+    await dir.write(
+      'config.yaml',
+      `
+platform: { baseUrl: "https://p.example", apiKey: "\${HOMECARE_API_KEY}", variant: A }
+http: { tokenFile: /run/secrets/nope }
+erp:
+  adapter: rest
+  rest:
+    baseUrl: http://erp.local
+    auth: { type: basic, username: sync, passwordFile: /run/secrets/nope }
+storage: { path: "\${DATA_DIR:-/data}/sync.db" }
+`,
+    );
+    const { config } = loadConfig({
+      path: 'config.yaml',
+      env: {},
+      cwd: dir.path(),
+      secrets: 'skip',
+    });
+    expect(config.platform.apiKey).toBe(UNREAD_SECRET);
+    expect(config.http.token).toBe(UNREAD_SECRET);
+    expect(config.erp.rest?.auth?.password).toBe(UNREAD_SECRET);
+    expect(config.storage.path).toBe('/data/sync.db');
+
+    await dir.write('config.yaml', 'platform: { baseUrl: nope, apiKey: "${X}", variant: A }\n');
+    expect(() =>
+      loadConfig({ path: 'config.yaml', env: {}, cwd: dir.path(), secrets: 'skip' }),
+    ).toThrow(/platform\.baseUrl: expected an http/);
   });
 });

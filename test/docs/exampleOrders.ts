@@ -3,7 +3,7 @@ import type { OutboundRecord } from '../../src/erp/adapter.js';
 import { enrich, type MirrorLookup } from '../../src/sync/enrich.js';
 
 /**
- * The single orders the README's outbox examples are written from: as the platform sends them,
+ * The single orders the docs' outbox examples are written from: as the platform sends them,
  * then enriched from a mirror by the daemon's own `enrich`, so the examples show the fields the
  * ERP really gets.
  */

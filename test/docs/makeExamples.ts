@@ -1,6 +1,6 @@
 /**
- * Rewrites the README's outbox examples (docs/examples/outbox) with what the file adapter writes
- * today: `npx tsx test/docs/makeExamples.ts`, then `python3 scripts/build-readme.py`.
+ * Rewrites the outbox examples of the docs (docs/examples/outbox, linked from
+ * docs/readme/file-drop.md) with what the file adapter writes today: `npx tsx test/docs/makeExamples.ts`.
  * The old files go first, since the adapter never overwrites a file whose content changed.
  */
 import { rm } from 'node:fs/promises';

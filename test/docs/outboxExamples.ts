@@ -11,7 +11,7 @@ import {
 import { FakeClock } from '../support/fakeClock.js';
 import { exampleOrder, secondExampleOrder } from './exampleOrders.js';
 
-/** Where the README's outbox examples live, one folder per variant of the `erp.file` settings. */
+/** Where the docs' outbox examples live, one folder per variant of the `erp.file` settings. */
 export const OUTBOX_EXAMPLES = fileURLToPath(
   new URL('../../docs/examples/outbox', import.meta.url),
 );

@@ -18,6 +18,8 @@ export interface RunCliOptions {
   cwd?: string;
   /** Kills the child after this long; generous, only to keep a hung test from hanging CI. */
   timeoutMs?: number;
+  /** Closes the reading end of stdout at once, as `| head` does after the lines it wanted. */
+  closeStdout?: boolean;
 }
 
 /** Runs `homecare-sync <args>` from the sources, as a user would, and collects what it printed. */
@@ -31,7 +33,8 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    if (options.closeStdout === true) child.stdout.destroy();
+    else child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));

@@ -1,20 +1,12 @@
 import { Command, InvalidArgumentError } from 'commander';
-import {
-  contractFor,
-  isResourceName,
-  RESOURCE_NAMES,
-  type ResourceName,
-} from '../../contract/index.js';
-import { listCheckpoints, resetCheckpoint } from '../../store/index.js';
+import { contractFor, type ResourceName } from '../../contract/index.js';
+import { takeWriterLease } from '../../app/lease.js';
+import { SetupError } from '../../shared/errors.js';
+import { listCheckpoints, resetCheckpoint, type Store } from '../../store/index.js';
 import { pullTargets } from '../../sync/targets.js';
 import { withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
-import { commandWithConfig, type ConfigOption } from '../options.js';
-
-function resourceName(value: string): ResourceName {
-  if (isResourceName(value)) return value;
-  throw new InvalidArgumentError(`not a resource name; one of ${RESOURCE_NAMES.join(', ')}`);
-}
+import { commandWithConfig, resourceName, type ConfigOption } from '../options.js';
 
 function isoTime(value: string): string {
   if (
@@ -24,6 +16,30 @@ function isoTime(value: string): string {
     return value;
   }
   throw new InvalidArgumentError('expected an ISO 8601 time such as 2024-05-01T00:00:00Z');
+}
+
+/**
+ * Runs `work` holding the database's writer lease. A running daemon holds it: its next pull
+ * would move the checkpoint on from where it had it, undoing the reset without a word.
+ */
+function whileNoDaemonRuns<T>(store: Store, work: () => T): T {
+  let lease;
+  try {
+    lease = takeWriterLease(store);
+  } catch (error) {
+    if (!(error instanceof SetupError)) throw error;
+    const lines = [
+      `checkpoint reset refused: ${error.message}`,
+      ...error.problems.map((problem) => `  ${problem}`),
+      'a running daemon would carry on from its own checkpoint; stop it (SIGTERM), reset, then start it again',
+    ];
+    throw new CliExit(EXIT.failure, lines.join('\n'));
+  }
+  try {
+    return work();
+  } finally {
+    lease.release();
+  }
 }
 
 /** `checkpoint list|reset`: the stored `updatedAfter` watermarks. */
@@ -44,7 +60,7 @@ export function checkpointCommand(): Command {
     });
   const reset = commandWithConfig(
     'reset',
-    'move a checkpoint back so the next pull fetches again (the ledger drops repeats); best with the daemon stopped',
+    'move a checkpoint back so the next pull fetches again (the ledger drops repeats; `redeliver` sends a record again); refused while the daemon runs',
   )
     .argument('<resource>', 'the resource, e.g. singleOrder', resourceName)
     .option('--to <iso>', 'the time to start from (default: the beginning)', isoTime)
@@ -59,7 +75,9 @@ export function checkpointCommand(): Command {
             `${resource} has no checkpoint: variant ${config.platform.variant} has no list of it`,
           );
         }
-        return resetCheckpoint(store, resource, options.to, filters);
+        return whileNoDaemonRuns(store, () =>
+          resetCheckpoint(store, resource, options.to, filters),
+        );
       });
       process.stdout.write(
         `${resource}: ${changed} checkpoint(s) now start ${options.to ? `at ${options.to}` : 'from the beginning'}\n`,

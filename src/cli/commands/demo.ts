@@ -2,8 +2,9 @@ import { relative } from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../../config/index.js';
 import { isVariant, type Variant } from '../../contract/index.js';
-import { startDemo, type RunningDemo } from '../../demo/index.js';
+import type { RunningDemo } from '../../demo/index.js';
 import { systemClock } from '../../shared/clock.js';
+import { importDevOnly } from '../devOnly.js';
 import { CliExit, EXIT } from '../exit.js';
 import type { ConfigOption } from '../options.js';
 import { signalled } from '../signals.js';
@@ -56,6 +57,7 @@ async function runDemo(flags: DemoCliFlags): Promise<void> {
   const path = flags.config ?? DEMO_CONFIG;
   const { config } = loadConfig({ path, env: process.env, cwd });
   const say = (line: string) => void process.stderr.write(`${line}\n`);
+  const { startDemo } = await importDevOnly('demo', () => import('../../demo/index.js'));
   const demo = await startDemo({
     config,
     source: path,

@@ -5,7 +5,8 @@ import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 import { signalled } from '../signals.js';
 
-const FORCE_EXIT_MS = 30_000;
+/** How long a stop may take before the process exits anyway (deploy/ manifests allow more). */
+export const FORCE_EXIT_MS = 30_000;
 const LEASE_LOST = 'lease lost';
 
 /** `run`: the daemon. */

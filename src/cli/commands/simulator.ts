@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { isVariant, type Variant } from '../../contract/index.js';
-import { readKeysFile, startSimulator, type ApiKeyEntry } from '../../simulator/index.js';
+import type { ApiKeyEntry } from '../../simulator/index.js';
+import { importDevOnly } from '../devOnly.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig } from '../options.js';
 import { signalled } from '../signals.js';
@@ -42,6 +43,10 @@ function sizesOf(flags: SimulatorFlags): { articles?: number; patients?: number 
 }
 
 async function runSimulator(flags: SimulatorFlags): Promise<void> {
+  const { readKeysFile, startSimulator } = await importDevOnly(
+    'simulator',
+    () => import('../../simulator/index.js'),
+  );
   const keys: ApiKeyEntry[] | undefined = flags.keys ? await readKeysFile(flags.keys) : undefined;
   const { signal, dispose } = signalled();
   const simulator = await startSimulator({

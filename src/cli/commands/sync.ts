@@ -58,8 +58,11 @@ export function syncCommand(): Command {
       'only these resources (platform names, e.g. singleOrder article)',
       resourceNames,
     )
-    .option('--once', 'run a single pass and exit (the default)')
-    .addHelpText('after', '\nExit code 0 only when nothing failed.')
+    .option('--once', 'accepted for compatibility; changes nothing: sync is always one pass')
+    .addHelpText(
+      'after',
+      '\nsync always runs exactly one pass and exits; `run` is the daemon that keeps going.\nExit code 0 only when nothing failed.',
+    )
     .action(async (names: ResourceName[], options: ConfigOption) => {
       const report = await withApp(options, (app) => {
         const pulled = app.runner.resources();
