@@ -1,8 +1,14 @@
 import { z } from 'zod';
 import { RESOURCE_NAMES, type ResourceName } from '../contract/index.js';
-import { CSV_ENCODINGS, DEFAULT_CSV_OPTIONS, OUTBOX_FORMATS } from '../erp/file/options.js';
+import {
+  CSV_ENCODINGS,
+  CSV_PROFILE_NAMES,
+  OUTBOX_FORMATS,
+  csvProfile,
+} from '../erp/file/options.js';
 import { DEFAULT_INBOX_OPTIONS } from '../erp/inbox/options.js';
-import { flag, httpUrl, integer, nonEmpty } from './fields.js';
+import { withoutUndefined } from '../shared/objects.js';
+import { flag, httpUrl, integer, nonEmpty, optionalFlag, timeZoneName } from './fields.js';
 
 const AUTH_TYPES = ['bearer', 'basic', 'header'] as const;
 
@@ -17,19 +23,32 @@ function perResource<T extends z.ZodType>(entry: T) {
     .prefault({});
 }
 
-const csv = DEFAULT_CSV_OPTIONS;
-const csvSchema = z.strictObject({
-  delimiter: z.string().length(1, 'one character, e.g. ";"').default(csv.delimiter),
-  quote: z.string().length(1, "one character, e.g. '\"'").default(csv.quote),
-  quoting: z.enum(['asNeeded', 'all']).default(csv.quoting),
-  header: flag(csv.header),
-  encoding: z.enum(CSV_ENCODINGS).default(csv.encoding),
-  decimalComma: flag(csv.decimalComma),
-  dateFormat: z.enum(['iso', 'de']).default(csv.dateFormat),
-  timeZone: nonEmpty.default(csv.timeZone),
-  lineEnding: z.enum(['lf', 'crlf']).default(csv.lineEnding),
-  columns: perResource(z.array(nonEmpty).min(1, 'list at least one column')),
-});
+/**
+ * CSV options. Each is optional here so that a `profile` can fill in what is not given: the
+ * defaults, then the profile, then the options written in the config, later ones winning.
+ * `timeZone` stays open until the whole config is known (see `withTimeZones`).
+ */
+const csvSchema = z
+  .strictObject({
+    profile: z.enum(CSV_PROFILE_NAMES).optional(),
+    delimiter: z.string().length(1, 'one character, e.g. ";"').optional(),
+    quote: z.string().length(1, "one character, e.g. '\"'").optional(),
+    quoting: z.enum(['asNeeded', 'all']).optional(),
+    header: optionalFlag,
+    encoding: z.enum(CSV_ENCODINGS).optional(),
+    decimalComma: optionalFlag,
+    dateFormat: z.enum(['iso', 'de']).optional(),
+    timeZone: timeZoneName.optional(),
+    lineEnding: z.enum(['lf', 'crlf']).optional(),
+    columns: perResource(z.array(nonEmpty).min(1, 'list at least one column')),
+  })
+  .transform(({ profile, timeZone, ...given }) => ({
+    ...csvProfile(profile),
+    ...withoutUndefined(given),
+    columns: given.columns,
+    profile,
+    timeZone,
+  }));
 
 const inbox = DEFAULT_INBOX_OPTIONS;
 const fileSchema = z.strictObject({

@@ -62,7 +62,8 @@ describe('loadConfig defaults', () => {
       bodyLimitBytes: 1_048_576,
       readyToleratedIntervals: 3,
     });
-    expect(config.log).toEqual({ level: 'info' });
+    expect(config.log).toEqual({ level: 'info', format: 'auto' });
+    expect(config.timezone).toBe('UTC');
   });
 
   it('keeps what the file says over the defaults', async () => {

@@ -41,6 +41,25 @@ export const DEFAULT_CSV_OPTIONS: CsvOptions = {
   columns: {},
 };
 
+export const CSV_PROFILE_NAMES = ['de'] as const;
+export type CsvProfileName = (typeof CSV_PROFILE_NAMES)[number];
+
+/** What German ERPs import without a second look: `;`, `12,5`, Windows-1252, CRLF, `dd.mm.yyyy`. */
+const CSV_PROFILES: Record<CsvProfileName, Partial<CsvOptions>> = {
+  de: {
+    delimiter: ';',
+    decimalComma: true,
+    encoding: 'windows-1252',
+    lineEnding: 'crlf',
+    dateFormat: 'de',
+  },
+};
+
+/** The defaults with a profile's settings on top; options given one by one go on top of this. */
+export function csvProfile(profile: CsvProfileName | undefined): CsvOptions {
+  return { ...DEFAULT_CSV_OPTIONS, ...(profile === undefined ? {} : CSV_PROFILES[profile]) };
+}
+
 export interface FileAdapterOptions {
   outbox: string;
   format: OutboxFormat;
