@@ -1,6 +1,6 @@
 import { contractFor, type Contract } from '../contract/index.js';
 import { effectiveResourceSettings, type Config, type ResourceSettings } from '../config/index.js';
-import type { ErpAdapter } from '../erp/adapter.js';
+import type { ErpAdapter, InboxMessage } from '../erp/adapter.js';
 import { createInbox, type Inbox } from '../erp/inbox/index.js';
 import { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
@@ -13,6 +13,7 @@ import {
 } from '../queue/index.js';
 import { createHandlers } from '../queue/handlers/index.js';
 import type { Clock } from '../shared/clock.js';
+import { packageVersion } from '../shared/version.js';
 import {
   countJobs,
   openDeadLetterJobIds,
@@ -26,6 +27,7 @@ import { createPullRunner, type PullRunner } from '../sync/runner.js';
 import { pullTargets, type TargetSettings } from '../sync/targets.js';
 import { createAdapter } from './adapter.js';
 import { httpInbound, inboxAcceptor } from './inbound.js';
+import { countedInbound, observedInbox } from './observeInbox.js';
 import { filesFetcher, referenceFetcher } from './references.js';
 
 export interface AppDeps {
@@ -36,6 +38,10 @@ export interface AppDeps {
   logger?: Logger;
   /** In [0, 1): the jitter of every back-off (deliveries and queue jobs); Math.random unless a test fixes it. */
   random?: () => number;
+  /** The file the config came from, for the start line. */
+  configPath?: string;
+  /** Whether stdout is a terminal: `log.format: auto` prints pretty lines then. */
+  isTerminal?: boolean;
 }
 
 /** Everything the daemon is made of, built once from the config (the composition root). */
@@ -52,6 +58,9 @@ export interface App {
   inbox: Inbox | undefined;
   metrics: Metrics;
   resources: ResourceSettings[];
+  /** This package's version and the config file, for the start line. */
+  version: string;
+  configPath: string | undefined;
   deliver(): Promise<DeliverSummary>;
   inbound: ReturnType<typeof httpInbound>;
   close(): Promise<void>;
@@ -77,7 +86,14 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   const { clock } = deps;
   const random = deps.random ?? Math.random;
   const logger =
-    deps.logger ?? createLogger({ level: config.log.level, secrets: secretsOf(config) });
+    deps.logger ??
+    createLogger({
+      level: config.log.level,
+      secrets: secretsOf(config),
+      format: config.log.format,
+      isTerminal: deps.isTerminal ?? false,
+    });
+  const version = packageVersion();
   const contract = contractFor(config.platform.variant, config.platform.paths);
   const store = openStore({ path: config.storage.path, clock });
   const client = createPlatformClient({
@@ -93,14 +109,17 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     env: deps.env,
   });
   const adapter = await createAdapter(config, clock, logger);
-  const metrics = new Metrics({
-    queueByState: () =>
-      Object.fromEntries(
-        (['pending', 'running', 'dead'] as const).map((s) => [s, countJobs(store, s)]),
-      ),
-    deadLetters: () => openDeadLetterJobIds(store).length,
-    undelivered: () => countUndelivered(store),
-  });
+  const metrics = new Metrics(
+    { version, variant: config.platform.variant },
+    {
+      queueByState: () =>
+        Object.fromEntries(
+          (['pending', 'running', 'dead'] as const).map((s) => [s, countJobs(store, s)]),
+        ),
+      deadLetters: () => openDeadLetterJobIds(store).length,
+      undelivered: () => countUndelivered(store),
+    },
+  );
   const resources = effectiveResourceSettings(config, contract);
   const pullStore = sqlitePullStore(store);
   const runner = createPullRunner(
@@ -128,22 +147,33 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     concurrency: config.queue.concurrency,
     retry: config.retry,
     random,
+    observer: metrics,
   });
-  const accept = inboxAcceptor(store, contract, logger);
+  const acceptMessage = inboxAcceptor(store, contract, logger);
+  const accept = (message: InboxMessage) => {
+    const result = acceptMessage(message);
+    metrics.inbound(message.kind, message.source, result);
+    return result;
+  };
   const file = config.erp.file;
   const inbox =
     config.erp.adapter === 'file'
-      ? createInbox(
-          {
-            inbox: file.inbox,
-            doneMarker: file.doneMarker,
-            minFileAgeMs: file.minFileAgeMs,
-            maxFileBytes: file.maxFileBytes,
-            charset: file.charset,
-            csv: file.csv,
-            csvAllOrNothing: file.csvAllOrNothing,
-          },
-          { clock, accept: (message) => Promise.resolve(accept(message)) },
+      ? observedInbox(
+          createInbox(
+            {
+              inbox: file.inbox,
+              doneMarker: file.doneMarker,
+              minFileAgeMs: file.minFileAgeMs,
+              maxFileBytes: file.maxFileBytes,
+              charset: file.charset,
+              csv: file.csv,
+              csvAllOrNothing: file.csvAllOrNothing,
+              timeZone: config.timezone,
+            },
+            { clock, accept: (message) => Promise.resolve(accept(message)) },
+          ),
+          logger,
+          metrics,
         )
       : undefined;
   const deliverDeps: DeliverDeps = {
@@ -173,8 +203,10 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     inbox,
     metrics,
     resources,
+    version,
+    configPath: deps.configPath,
     deliver: () => deliverOnce(deliverDeps),
-    inbound: httpInbound(accept),
+    inbound: countedInbound(httpInbound(accept), metrics),
     async close() {
       await adapter.close();
       await client.close();

@@ -129,6 +129,10 @@ export const httpSchema = z.strictObject({
   bodyLimitBytes: integer(1, 1_048_576),
   /** How many schedule intervals a pull may be late before /readyz says not ready. */
   readyToleratedIntervals: integer(1, 3),
+  /** How often /readyz asks the platform and the ERP (at most; answers come from the last look). */
+  readyCheckSeconds: integer(1, 30),
+  /** A record version or queue job open longer than this makes /readyz say not ready. */
+  readyStalledMinutes: integer(1, 60),
   token: nonEmpty.optional(),
   tokenFile: nonEmpty.optional(),
 });

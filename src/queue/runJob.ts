@@ -9,6 +9,7 @@ import {
   scheduleRetry,
   transaction,
 } from '../store/index.js';
+import { reportDone, type JobObserver, type JobReport } from './jobReport.js';
 import { failureOutcome, type RetrySettings } from './outcome.js';
 import {
   isJobKind,
@@ -26,6 +27,8 @@ export interface JobRunner {
   logger: Logger;
   retry: RetrySettings;
   random: () => number;
+  /** Counts jobs by kind and outcome; absent where nobody scrapes (sync --once, tests). */
+  observer?: JobObserver | undefined;
 }
 
 /** Runs one job this process has claimed and records how it ended, one transaction each. */
@@ -37,14 +40,15 @@ export async function runClaimedJob(runner: JobRunner, job: StoredJob): Promise<
     bury(runner, job, { attempts: job.attempts, error: reason, status: undefined }, { reason });
     return;
   }
+  let report: JobReport | void;
   try {
-    await handler(handlerJob(job, kind), runner.context);
+    report = await handler(handlerJob(job, kind), runner.context);
   } catch (error) {
     recordFailure(runner, job, error);
     return;
   }
   completeJob(runner.store, job.id);
-  runner.logger.debug(jobFields(job), `queue: job ${job.id} done`);
+  reportDone(runner, job, report);
 }
 
 function handlerJob(job: StoredJob, kind: JobKind): Job {
@@ -67,14 +71,16 @@ function recordFailure(runner: JobRunner, job: StoredJob, error: unknown): void 
   }
   const outcome = failureOutcome(error, job.attempts, runner.retry, runner.random);
   if (outcome.kind === 'dead') {
-    bury(runner, job, outcome.failure, outcome.letter);
+    bury(runner, job, outcome.failure, outcome.letter, error);
     return;
   }
   const nextAttemptAt = new Date(runner.clock.now().getTime() + outcome.delayMs).toISOString();
   scheduleRetry(runner.store, job.id, outcome.failure, nextAttemptAt);
+  runner.observer?.jobEnded(job.kind, 'retry');
   runner.logger.warn(
     {
       ...jobFields(job),
+      err: error,
       attempts: outcome.failure.attempts,
       status: outcome.failure.status,
       nextAttemptAt,
@@ -83,12 +89,19 @@ function recordFailure(runner: JobRunner, job: StoredJob, error: unknown): void 
   );
 }
 
-function bury(runner: JobRunner, job: StoredJob, failure: JobFailure, letter: NewDeadLetter): void {
+function bury(
+  runner: JobRunner,
+  job: StoredJob,
+  failure: JobFailure,
+  letter: NewDeadLetter,
+  error?: unknown,
+): void {
   transaction(runner.store, () => {
     if (markDead(runner.store, job.id, failure)) addDeadLetter(runner.store, job.id, letter);
   });
+  runner.observer?.jobEnded(job.kind, 'dead');
   runner.logger.error(
-    { ...jobFields(job), attempts: failure.attempts, status: letter.httpStatus },
+    { ...jobFields(job), attempts: failure.attempts, status: letter.httpStatus, err: error },
     `queue: job ${job.id} is dead: ${letter.reason}; see \`homecare-sync queue show ${job.id}\`, then \`queue retry ${job.id}\` once the cause is fixed, or \`queue drop ${job.id}\``,
   );
 }

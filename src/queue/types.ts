@@ -4,6 +4,7 @@ import type { PlatformClient } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
 import { INBOX_KINDS, type InboxKind } from '../erp/adapter.js';
+import type { JobReport } from './jobReport.js';
 
 /**
  * Every kind of job the queue runs: the acknowledgement of what the ERP received, and one kind
@@ -62,8 +63,9 @@ export interface HandlerContext {
  * Does the job's work on the platform. Resolves when done. Throws a TransientError to be tried
  * again later (its `retryAfterMs` honoured) and a PermanentError to be dead-lettered at once,
  * with a message a person understands and, where the platform answered, its status and body.
- * Every handler must be idempotent: a job may run again after a crash.
+ * Every handler must be idempotent: a job may run again after a crash. A delivery handler
+ * resolves with how many record versions it handed to the ERP, for the metrics.
  */
-export type Handler = (job: Job, context: HandlerContext) => Promise<void>;
+export type Handler = (job: Job, context: HandlerContext) => Promise<void | JobReport>;
 
 export type HandlerRegistry = Partial<Record<JobKind, Handler>>;

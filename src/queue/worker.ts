@@ -5,6 +5,7 @@ import { errorMessage } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import { claimJob, countJobs, readyJobIds, releaseRunning } from '../store/index.js';
 import type { RetrySettings } from './outcome.js';
+import type { JobObserver } from './jobReport.js';
 import { runClaimedJob, type JobRunner } from './runJob.js';
 import type { HandlerContext, HandlerRegistry } from './types.js';
 
@@ -19,6 +20,8 @@ export interface QueueWorkerOptions {
   retry: RetrySettings;
   /** In [0, 1); the back-off's jitter. */
   random?: () => number;
+  /** Counts jobs by kind and outcome (the daemon's metrics). */
+  observer?: JobObserver;
   /** How long a claimed job counts as taken (`lease_until`); shown to operators. */
   leaseMs?: number;
 }

@@ -46,12 +46,13 @@ export interface Scheduler {
 /**
  * Starts the entries on node-cron. A run still going when its next time comes is skipped
  * (`noOverlap`); each run starts after a small random delay so that resources due at the same
- * minute do not hit the platform at once.
+ * minute do not hit the platform at once. Times are read in `timezone` (the config's).
  */
 export function startScheduler(
   entries: readonly ScheduleEntry[],
   jitterSeconds: number,
   logger: Logger,
+  zone: { timezone: string } = { timezone: 'UTC' },
 ): Scheduler {
   const tasks = entries.map((entry) =>
     cron.schedule(
@@ -63,7 +64,12 @@ export function startScheduler(
           logger.error({ err: error, task: entry.name }, 'scheduled run failed');
         }
       },
-      { name: entry.name, noOverlap: true, maxRandomDelay: jitterSeconds * 1000 },
+      {
+        name: entry.name,
+        noOverlap: true,
+        maxRandomDelay: jitterSeconds * 1000,
+        timezone: zone.timezone,
+      },
     ),
   );
   return {

@@ -61,6 +61,8 @@ describe('loadConfig defaults', () => {
       port: 9464,
       bodyLimitBytes: 1_048_576,
       readyToleratedIntervals: 3,
+      readyCheckSeconds: 30,
+      readyStalledMinutes: 60,
     });
     expect(config.log).toEqual({ level: 'info', format: 'auto' });
     expect(config.timezone).toBe('UTC');

@@ -3,6 +3,7 @@ import { copyFile, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { errorMessage } from '../../shared/errors.js';
+import { dayIn } from '../../shared/timeZone.js';
 import type { InboxKind, InboxMessage } from '../adapter.js';
 import { parseArticleCsv } from './articleCsv.js';
 import { decode, extensionProblem, fileNameProblem } from './checks.js';
@@ -140,7 +141,7 @@ export async function handleClaimed(
     return { kind, file, status: 'failed', reason };
   }
   const path = join(ctx.layout.processing(kind), file);
-  const day = ctx.clock.now().toISOString().slice(0, 10);
+  const day = dayIn(ctx.clock.now(), ctx.options.timeZone);
   const movedTo = await moveInto(path, ctx.layout.archive(kind, day), file);
   if (read.badRows.length === 0) {
     const status = accepted === 0 && repeat > 0 ? 'repeat' : 'accepted';

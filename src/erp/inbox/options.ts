@@ -12,6 +12,8 @@ export interface InboxOptions {
   csv: Pick<CsvOptions, 'delimiter' | 'quote' | 'encoding' | 'decimalComma'>;
   /** One bad row rejects the whole article CSV file; otherwise the good rows go through. */
   csvAllOrNothing: boolean;
+  /** IANA time zone of the archive's date folders (`timezone` in the config). */
+  timeZone: string;
 }
 
 export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {
@@ -21,4 +23,5 @@ export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {
   charset: 'utf-8',
   csv: { delimiter: ',', quote: '"', encoding: 'utf-8', decimalComma: false },
   csvAllOrNothing: false,
+  timeZone: 'UTC',
 };
