@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/index.js';
 
@@ -7,7 +8,7 @@ function capture(format: 'auto' | 'json' | 'pretty', isTerminal: boolean): strin
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
       // Colours (on a terminal) stripped, so the test reads the text.
-      out.push(chunk.toString('utf8').replace(/\x1b\[[0-9;]*m/g, ''));
+      out.push(stripVTControlCharacters(chunk.toString('utf8')));
       done();
     },
   });
