@@ -41,8 +41,13 @@ describe('the operator log', () => {
   };
   const at = (level: string, msg: string) =>
     lines.filter((line) => line.level === level && line.msg === msg);
+  /** A metric's samples; histograms name each (`_count`, `_bucket`) in metricName. */
   const metric = async (name: string) =>
-    (await app.metrics.registry.getSingleMetric(name)?.get())?.values ?? [];
+    ((await app.metrics.registry.getSingleMetric(name)?.get())?.values ?? []) as Array<{
+      labels: Record<string, string | number>;
+      value: number;
+      metricName?: string;
+    }>;
 
   it('says at info what a pull found and what was acknowledged; an empty pull only at debug', async () => {
     expect((await pass()).ok).toBe(true);
