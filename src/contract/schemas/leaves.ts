@@ -34,7 +34,7 @@ export function schemaLeaves(schema: z.ZodType, prefix = ''): Leaf[] {
   const object = unwrapped(schema);
   if (!(object instanceof z.ZodObject)) return [];
   const leaves: Leaf[] = [];
-  for (const [key, field] of Object.entries(object.shape)) {
+  for (const [key, field] of Object.entries<z.ZodType>(object.shape)) {
     const inner = unwrapped(field);
     if (inner instanceof z.ZodObject) leaves.push(...schemaLeaves(inner, `${prefix}${key}.`));
     else if (!(inner instanceof z.ZodArray) && !(inner instanceof z.ZodUnknown)) {
