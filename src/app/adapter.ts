@@ -26,10 +26,10 @@ export async function createAdapter(
 ): Promise<ErpAdapter> {
   const erp = config.erp;
   if (erp.adapter === 'file') {
-    const { outbox, format, openTrans, doneMarker, csv } = erp.file;
+    const { outbox, format, openTrans, openTransParties, doneMarker, csv } = erp.file;
     const columns = withoutUndefined(csv.columns) as Record<string, readonly string[]>;
     return createFileAdapter(
-      { outbox, format, openTrans, doneMarker, csv: { ...csv, columns } },
+      { outbox, format, openTrans, openTransParties, doneMarker, csv: { ...csv, columns } },
       { clock },
     );
   }

@@ -3,6 +3,7 @@ import { RESOURCE_NAMES, type ResourceName } from '../contract/index.js';
 import {
   CSV_ENCODINGS,
   CSV_PROFILE_NAMES,
+  DEFAULT_OPENTRANS_PARTIES,
   OUTBOX_FORMATS,
   csvProfile,
 } from '../erp/file/options.js';
@@ -56,6 +57,12 @@ const fileSchema = z.strictObject({
   inbox: nonEmpty.default('./erp/inbox'),
   format: z.enum(OUTBOX_FORMATS).default('json'),
   openTrans: flag(false),
+  openTransParties: z
+    .strictObject({
+      buyerId: nonEmpty.default(DEFAULT_OPENTRANS_PARTIES.buyerId),
+      supplierId: nonEmpty.default(DEFAULT_OPENTRANS_PARTIES.supplierId),
+    })
+    .prefault({}),
   doneMarker: flag(inbox.doneMarker),
   minFileAgeMs: integer(0, inbox.minFileAgeMs),
   maxFileBytes: integer(1, inbox.maxFileBytes),

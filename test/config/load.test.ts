@@ -33,6 +33,7 @@ describe('loadConfig defaults', () => {
         inbox: './erp/inbox',
         format: 'json',
         openTrans: false,
+        openTransParties: { buyerId: 'homecare-platform', supplierId: 'supplier' },
         doneMarker: false,
         minFileAgeMs: 2_000,
         maxFileBytes: 52_428_800,

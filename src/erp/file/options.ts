@@ -60,11 +60,23 @@ export function csvProfile(profile: CsvProfileName | undefined): CsvOptions {
   return { ...DEFAULT_CSV_OPTIONS, ...(profile === undefined ? {} : CSV_PROFILES[profile]) };
 }
 
+/** The ids openTRANS names the buyer and the supplier by; the platform knows neither. */
+export interface OpenTransParties {
+  buyerId: string;
+  supplierId: string;
+}
+
+export const DEFAULT_OPENTRANS_PARTIES: OpenTransParties = {
+  buyerId: 'homecare-platform',
+  supplierId: 'supplier',
+};
+
 export interface FileAdapterOptions {
   outbox: string;
   format: OutboxFormat;
   /** Write single and direct orders as openTRANS 2.1 ORDER documents (format `xml` only). */
   openTrans: boolean;
+  openTransParties: OpenTransParties;
   /** Write an empty `<file>.done` beside every file once the file is in place. */
   doneMarker: boolean;
   csv: CsvOptions;
@@ -73,6 +85,7 @@ export interface FileAdapterOptions {
 export const DEFAULT_FILE_ADAPTER_OPTIONS: Omit<FileAdapterOptions, 'outbox'> = {
   format: 'json',
   openTrans: false,
+  openTransParties: DEFAULT_OPENTRANS_PARTIES,
   doneMarker: false,
   csv: DEFAULT_CSV_OPTIONS,
 };
