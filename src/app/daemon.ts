@@ -66,9 +66,9 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
     bodyLimitBytes: http.bodyLimitBytes,
   };
   const health = daemonHealth(app, startedAt);
-  void health.refresh();
+  let endpoint: HttpEndpoint;
   try {
-    return await startHttpEndpoint(options, {
+    endpoint = await startHttpEndpoint(options, {
       logger: app.logger,
       liveness: health.live,
       readiness: health.ready,
@@ -82,6 +82,9 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
   } catch (error) {
     throw listenProblem(error, http.host, http.port);
   }
+  // Listening: probe the platform and the ERP now, so that the first /readyz has an answer.
+  void health.refresh();
+  return endpoint;
 }
 
 /**
