@@ -1,6 +1,6 @@
 import { contractFor, type Contract } from '../contract/index.js';
 import { effectiveResourceSettings, type Config, type ResourceSettings } from '../config/index.js';
-import type { ErpAdapter, InboxMessage } from '../erp/adapter.js';
+import type { ErpAdapter } from '../erp/adapter.js';
 import { createInbox, type Inbox } from '../erp/inbox/index.js';
 import { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
@@ -27,7 +27,7 @@ import { createPullRunner, type PullRunner } from '../sync/runner.js';
 import { pullTargets, type TargetSettings } from '../sync/targets.js';
 import { createAdapter } from './adapter.js';
 import { httpInbound, inboxAcceptor } from './inbound.js';
-import { countedInbound, observedInbox } from './observeInbox.js';
+import { countedAccept, countedInbound, observedInbox } from './observeInbox.js';
 import { filesFetcher, referenceFetcher } from './references.js';
 
 export interface AppDeps {
@@ -149,12 +149,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     random,
     observer: metrics,
   });
-  const acceptMessage = inboxAcceptor(store, contract, logger);
-  const accept = (message: InboxMessage) => {
-    const result = acceptMessage(message);
-    metrics.inbound(message.kind, message.source, result);
-    return result;
-  };
+  const accept = countedAccept(inboxAcceptor(store, contract, logger), metrics);
   const file = config.erp.file;
   const inbox =
     config.erp.adapter === 'file'

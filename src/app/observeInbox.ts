@@ -1,5 +1,5 @@
 import type { Inbox, ScanReport } from '../erp/inbox/index.js';
-import type { InboxKind } from '../erp/adapter.js';
+import type { InboxKind, InboxMessage } from '../erp/adapter.js';
 import type { Metrics } from '../http/metrics.js';
 import type { InboundResult } from '../http/server.js';
 import type { Logger } from '../log/index.js';
@@ -55,6 +55,18 @@ export function countedInbound(inbound: HttpInbound, metrics: Metrics): HttpInbo
   return (kind, body, idempotencyKey) => {
     const result = inbound(kind, body, idempotencyKey);
     if (result.status === 'invalid') metrics.inbound(kind, 'http', 'rejected');
+    return result;
+  };
+}
+
+/** The hand-off of an ERP message (file or HTTP), with each one counted by how it ended. */
+export function countedAccept(
+  accept: (message: InboxMessage) => 'accepted' | 'repeat',
+  metrics: Metrics,
+): (message: InboxMessage) => 'accepted' | 'repeat' {
+  return (message) => {
+    const result = accept(message);
+    metrics.inbound(message.kind, message.source, result);
     return result;
   };
 }
