@@ -26,13 +26,14 @@ export async function createAdapter(
 ): Promise<ErpAdapter> {
   const erp = config.erp;
   if (erp.adapter === 'file') {
-    const { outbox, format, openTrans, doneMarker, fileMode, csv } = erp.file;
+    const { outbox, format, openTrans, openTransParties, doneMarker, fileMode, csv } = erp.file;
     const columns = withoutUndefined(csv.columns) as Record<string, readonly string[]>;
     return createFileAdapter(
       {
         outbox,
         format,
         openTrans,
+        openTransParties,
         doneMarker,
         fileMode: fileModeOf(fileMode),
         csv: { ...csv, columns },

@@ -9,6 +9,7 @@ import { createPlatformClient, type PlatformClient } from '../platform/index.js'
 import { createQueueWorker, type QueueWorker } from '../queue/index.js';
 import { createHandlers } from '../queue/handlers/index.js';
 import type { Clock } from '../shared/clock.js';
+import { packageVersion } from '../shared/version.js';
 import {
   countJobs,
   openDeadLetterJobIds,
@@ -32,6 +33,10 @@ export interface AppDeps {
   logger?: Logger;
   /** In [0, 1): the jitter of every back-off (queue jobs, deliveries among them); Math.random unless a test fixes it. */
   random?: () => number;
+  /** The file the config came from, for the start line. */
+  configPath?: string;
+  /** Whether stdout is a terminal: `log.format: auto` prints pretty lines then. */
+  isTerminal?: boolean;
 }
 
 /** Everything the daemon is made of, built once from the config (the composition root). */
@@ -48,6 +53,9 @@ export interface App {
   inbox: Inbox | undefined;
   metrics: Metrics;
   resources: ResourceSettings[];
+  /** This package's version and the config file, for the start line. */
+  version: string;
+  configPath: string | undefined;
   inbound: ReturnType<typeof httpInbound>;
   close(): Promise<void>;
 }
@@ -72,7 +80,14 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   const { clock } = deps;
   const random = deps.random ?? Math.random;
   const logger =
-    deps.logger ?? createLogger({ level: config.log.level, secrets: secretsOf(config) });
+    deps.logger ??
+    createLogger({
+      level: config.log.level,
+      secrets: secretsOf(config),
+      format: config.log.format,
+      isTerminal: deps.isTerminal ?? false,
+    });
+  const version = packageVersion();
   const contract = contractFor(config.platform.variant, config.platform.paths);
   const store = openStore({ path: config.storage.path, clock });
   const client = createPlatformClient({
@@ -88,14 +103,17 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     env: deps.env,
   });
   const adapter = await createAdapter(config, clock, logger);
-  const metrics = new Metrics({
-    queueByState: () =>
-      Object.fromEntries(
-        (['pending', 'running', 'dead'] as const).map((s) => [s, countJobs(store, s)]),
-      ),
-    deadLetters: () => openDeadLetterJobIds(store).length,
-    undelivered: () => countUndelivered(store),
-  });
+  const metrics = new Metrics(
+    { version, variant: config.platform.variant },
+    {
+      queueByState: () =>
+        Object.fromEntries(
+          (['pending', 'running', 'dead'] as const).map((s) => [s, countJobs(store, s)]),
+        ),
+      deadLetters: () => openDeadLetterJobIds(store).length,
+      undelivered: () => countUndelivered(store),
+    },
+  );
   const resources = effectiveResourceSettings(config, contract);
   const pullStore = sqlitePullStore(store);
   const runner = createPullRunner(
@@ -132,6 +150,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     concurrency: config.queue.concurrency,
     retry: config.retry,
     random,
+    observer: metrics,
   });
   const accept = inboxAcceptor(store, contract, logger);
   const countInbound: CountInbound = (labels, messages) =>
@@ -149,6 +168,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
             csv: file.csv,
             csvAllOrNothing: file.csvAllOrNothing,
             fileMode: fileModeOf(file.fileMode),
+            timeZone: config.timezone,
           },
           {
             clock,
@@ -171,6 +191,8 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     inbox,
     metrics,
     resources,
+    version,
+    configPath: deps.configPath,
     inbound: httpInbound(accept, countInbound),
     async close() {
       await adapter.close();

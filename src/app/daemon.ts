@@ -1,10 +1,9 @@
 import { startHttpEndpoint, type HttpEndpoint } from '../http/server.js';
-import { readiness } from '../http/readiness.js';
 import { errorMessage, SetupError } from '../shared/errors.js';
-import { lastSuccessfulPulls } from '../store/index.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../sync/scheduler.js';
 import type { App } from './app.js';
 import { LEASE_RENEW_MS, takeWriterLease } from './lease.js';
+import { daemonHealth } from './readiness.js';
 
 export interface RunningDaemon {
   /** The daemon's endpoint, when `http.enabled`. */
@@ -39,31 +38,6 @@ function serial(
   };
 }
 
-function readinessOf(app: App, startedAt: Date) {
-  return () => {
-    let databaseOk = true;
-    let last: Record<string, string> = {};
-    try {
-      last = lastSuccessfulPulls(app.store);
-    } catch {
-      databaseOk = false;
-    }
-    return readiness({
-      now: app.clock.now(),
-      startedAt,
-      databaseOk,
-      toleratedIntervals: app.config.http.readyToleratedIntervals,
-      resources: app.resources
-        .filter((r) => r.enabled)
-        .map((r) => ({
-          resource: r.resource,
-          schedule: r.schedule,
-          lastSuccessAt: last[r.resource],
-        })),
-    });
-  };
-}
-
 /** The endpoint could not listen: a setup problem, named by the config keys that fix it. */
 function listenProblem(error: unknown, host: string, port: number): SetupError {
   const code = (error as { code?: unknown }).code;
@@ -93,10 +67,14 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
     requestTimeoutMs: http.requestTimeoutMs,
     maxConnections: http.maxConnections,
   };
+  const health = daemonHealth(app, startedAt);
+  let endpoint: HttpEndpoint;
   try {
-    return await startHttpEndpoint(options, {
+    endpoint = await startHttpEndpoint(options, {
       logger: app.logger,
-      readiness: readinessOf(app, startedAt),
+      liveness: health.live,
+      readiness: health.ready,
+      inboundReadiness: health.inboundReady,
       metrics: async () => ({
         contentType: app.metrics.registry.contentType,
         body: await app.metrics.registry.metrics(),
@@ -106,6 +84,9 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
   } catch (error) {
     throw listenProblem(error, http.host, http.port);
   }
+  // Listening: probe the platform and the ERP now, so that the first /readyz has an answer.
+  void health.refresh();
+  return endpoint;
 }
 
 /**
@@ -145,7 +126,9 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     reconcile: app.config.sync.reconcile,
     jitterSeconds: app.config.sync.jitterSeconds,
   }).map((entry) => ({ ...entry, run: trackedRun(entry.run) }));
-  const scheduler: Scheduler = startScheduler(entries, app.config.sync.jitterSeconds, logger);
+  const scheduler: Scheduler = startScheduler(entries, app.config.sync.jitterSeconds, logger, {
+    timezone: app.config.timezone,
+  });
   let stopStopped: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stopStopped = resolve));
   const timers = [
@@ -171,7 +154,15 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     return stopping;
   }
   logger.info(
-    { url: endpoint?.url, variant: app.config.platform.variant, adapter: app.adapter.name },
+    {
+      version: app.version,
+      config: app.configPath,
+      database: app.store.path,
+      variant: app.config.platform.variant,
+      adapter: app.adapter.name,
+      timezone: app.config.timezone,
+      url: endpoint?.url,
+    },
     'homecare-sync started',
   );
   // Resource by resource, so that a stop waits for the resource under way, not the whole pass

@@ -31,7 +31,17 @@ export async function withApp<T>(
   options: ConfigOption,
   work: (app: App) => Promise<T>,
 ): Promise<T> {
-  const app = await createApp(configOf(options), { clock: systemClock, env: process.env });
+  const { config, source } = loadConfig({
+    path: options.config,
+    env: process.env,
+    cwd: process.cwd(),
+  });
+  const app = await createApp(config, {
+    clock: systemClock,
+    env: process.env,
+    configPath: source,
+    isTerminal: process.stdout.isTTY === true,
+  });
   try {
     return await work(app);
   } finally {

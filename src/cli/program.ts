@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.js';
 import { SetupError } from '../shared/errors.js';
+import { packageVersion } from '../shared/version.js';
 import { checkpointCommand } from './commands/checkpoint.js';
 import { configCommand } from './commands/config.js';
 import { demoCommand } from './commands/demo.js';
@@ -31,13 +31,6 @@ export function buildProgram(): Command {
     command.exitOverride().showHelpAfterError('(add --help for usage)'),
   );
   return program;
-}
-
-/** src/cli and dist/cli both sit two folders below package.json. */
-function packageVersion(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-  const { version } = JSON.parse(text) as { version?: unknown };
-  return typeof version === 'string' ? version : 'unknown';
 }
 
 /** Commands added with addCommand do not inherit settings; these must hold for every one. */

@@ -5,10 +5,14 @@ import {
   DEFAULT_CSV_OPTIONS,
   DEFAULT_FILE_MODE,
   fileModeOf,
+  CSV_PROFILE_NAMES,
+  DEFAULT_OPENTRANS_PARTIES,
   OUTBOX_FORMATS,
+  csvProfile,
 } from '../erp/file/options.js';
 import { DEFAULT_INBOX_OPTIONS } from '../erp/inbox/options.js';
-import { flag, httpUrl, integer, nonEmpty } from './fields.js';
+import { withoutUndefined } from '../shared/objects.js';
+import { flag, httpUrl, integer, nonEmpty, optionalFlag, timeZoneName } from './fields.js';
 
 const AUTH_TYPES = ['bearer', 'basic', 'header'] as const;
 
@@ -23,19 +27,32 @@ function perResource<T extends z.ZodType>(entry: T) {
     .prefault({});
 }
 
-const csv = DEFAULT_CSV_OPTIONS;
-const csvSchema = z.strictObject({
-  delimiter: z.string().length(1, 'one character, e.g. ";"').default(csv.delimiter),
-  quote: z.string().length(1, "one character, e.g. '\"'").default(csv.quote),
-  quoting: z.enum(['asNeeded', 'all']).default(csv.quoting),
-  header: flag(csv.header),
-  encoding: z.enum(CSV_ENCODINGS).default(csv.encoding),
-  decimalComma: flag(csv.decimalComma),
-  dateFormat: z.enum(['iso', 'de']).default(csv.dateFormat),
-  timeZone: nonEmpty.default(csv.timeZone),
-  lineEnding: z.enum(['lf', 'crlf']).default(csv.lineEnding),
-  columns: perResource(z.array(nonEmpty).min(1, 'list at least one column')),
-});
+/**
+ * CSV options. Each is optional here so that a `profile` can fill in what is not given: the
+ * defaults, then the profile, then the options written in the config, later ones winning.
+ * `timeZone` stays open until the whole config is known (see `withTimeZones`).
+ */
+const csvSchema = z
+  .strictObject({
+    profile: z.enum(CSV_PROFILE_NAMES).optional(),
+    delimiter: z.string().length(1, 'one character, e.g. ";"').optional(),
+    quote: z.string().length(1, "one character, e.g. '\"'").optional(),
+    quoting: z.enum(['asNeeded', 'all']).optional(),
+    header: optionalFlag,
+    encoding: z.enum(CSV_ENCODINGS).optional(),
+    decimalComma: optionalFlag,
+    dateFormat: z.enum(['iso', 'de']).optional(),
+    timeZone: timeZoneName.optional(),
+    lineEnding: z.enum(['lf', 'crlf']).optional(),
+    columns: perResource(z.array(nonEmpty).min(1, 'list at least one column')),
+  })
+  .transform(({ profile, timeZone, ...given }) => ({
+    ...csvProfile(profile),
+    ...withoutUndefined(given),
+    columns: given.columns,
+    profile,
+    timeZone,
+  }));
 
 /**
  * An octal mode as a quoted string ("0640"), kept as text so that `config check` shows it as
@@ -56,6 +73,12 @@ const fileSchema = z.strictObject({
   inbox: nonEmpty.default('./erp/inbox'),
   format: z.enum(OUTBOX_FORMATS).default('json'),
   openTrans: flag(false),
+  openTransParties: z
+    .strictObject({
+      buyerId: nonEmpty.default(DEFAULT_OPENTRANS_PARTIES.buyerId),
+      supplierId: nonEmpty.default(DEFAULT_OPENTRANS_PARTIES.supplierId),
+    })
+    .prefault({}),
   doneMarker: flag(inbox.doneMarker),
   minFileAgeMs: integer(0, inbox.minFileAgeMs),
   maxFileBytes: integer(1, inbox.maxFileBytes),
@@ -134,6 +157,10 @@ export const httpSchema = z.strictObject({
   maxConnections: integer(1, 64, 10_000),
   /** How many schedule intervals a pull may be late before /readyz says not ready. */
   readyToleratedIntervals: integer(1, 3),
+  /** How often /readyz asks the platform and the ERP (at most; answers come from the last look). */
+  readyCheckSeconds: integer(1, 30),
+  /** A record version or queue job open longer than this makes /readyz say not ready. */
+  readyStalledMinutes: integer(1, 60),
   token: nonEmpty.optional(),
   tokenFile: nonEmpty.optional(),
 });

@@ -57,3 +57,21 @@ export const cronExpression = z.string().superRefine((expression, ctx) => {
 });
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** True when the runtime knows `name` as an IANA time zone (`Europe/Berlin`, `UTC`). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const timeZoneName = z.string().superRefine((name, ctx) => {
+  if (isTimeZone(name)) return;
+  ctx.addIssue({
+    code: 'custom',
+    message: `${JSON.stringify(name)} is not a time zone; give an IANA name such as "UTC" or "Europe/Berlin"`,
+  });
+});

@@ -18,7 +18,13 @@ import {
   nonEmpty,
   optionalFlag,
   platformPath,
+  timeZoneName,
 } from './fields.js';
+import { DEFAULT_CSV_OPTIONS } from '../erp/file/options.js';
+import { LOG_FORMATS } from '../log/logger.js';
+
+/** Where `timezone` is not set. */
+export const DEFAULT_TIME_ZONE = 'UTC';
 
 const platformSchema = z.strictObject({
   baseUrl: httpUrl,
@@ -131,10 +137,35 @@ export const baseConfigSchema = z.strictObject({
     .strictObject({ concurrency: integer(1, 4), pollIntervalMs: integer(50, 1_000) })
     .prefault({}),
   http: httpSchema.prefault({}),
-  log: z.strictObject({ level: z.enum(LOG_LEVELS).default('info') }).prefault({}),
+  log: z
+    .strictObject({
+      level: z.enum(LOG_LEVELS).default('info'),
+      format: z.enum(LOG_FORMATS).default('auto'),
+    })
+    .prefault({}),
+  /** IANA time zone of schedules, readiness and the inbox archive's date folders. */
+  timezone: timeZoneName.optional(),
 });
 
-export const configSchema = baseConfigSchema.superRefine(crossSectionChecks);
+type ParsedConfig = z.output<typeof baseConfigSchema>;
+
+/**
+ * `timezone` defaults to UTC. The CSV's date-times follow `erp.file.csv.timeZone` if given, else
+ * `timezone` if given, else Europe/Berlin (German dates were the first use of `dateFormat: de`).
+ */
+function withTimeZones(config: ParsedConfig) {
+  const { csv } = config.erp.file;
+  const timeZone = csv.timeZone ?? config.timezone ?? DEFAULT_CSV_OPTIONS.timeZone;
+  return {
+    ...config,
+    timezone: config.timezone ?? DEFAULT_TIME_ZONE,
+    erp: { ...config.erp, file: { ...config.erp.file, csv: { ...csv, timeZone } } },
+  };
+}
+
+export const configSchema = baseConfigSchema
+  .superRefine(crossSectionChecks)
+  .transform(withTimeZones);
 
 export type Config = z.output<typeof configSchema>;
 export type ResourceSettingsInput = NonNullable<Config['sync']['resources'][ResourceName]>;

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Values read from the database when Prometheus scrapes, not kept in memory. */
 export interface StoredCounts {
@@ -7,7 +7,24 @@ export interface StoredCounts {
   undelivered(): number;
 }
 
-/** The daemon's Prometheus metrics; one instance per process, passed to whoever counts. */
+/** What `homecare_sync_build_info` says about this process. */
+export interface BuildInfo {
+  version: string;
+  variant: string;
+}
+
+export type InboundSource = 'file' | 'http';
+export type InboundResult = 'accepted' | 'repeat' | 'rejected';
+
+/** Pull runs of an idle daemon take well under a second; a first pass of a big tenant, minutes. */
+const PULL_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900];
+/** Orders are acknowledged within a minute when all is well; hours or days when the ERP waits. */
+const ACK_SECONDS = [10, 30, 60, 120, 300, 900, 1800, 3600, 4 * 3600, 24 * 3600, 7 * 24 * 3600];
+
+/**
+ * The daemon's Prometheus metrics; one instance per process, passed to whoever counts. Node's
+ * process metrics carry no prefix, so stock Node.js dashboards work; ours start `homecare_sync_`.
+ */
 export class Metrics {
   readonly registry = new Registry();
   readonly pulledRecords = new Counter({
@@ -22,10 +39,36 @@ export class Metrics {
     labelNames: ['resource', 'result'] as const,
     registers: [this.registry],
   });
+  readonly pullDuration = new Histogram({
+    name: 'homecare_sync_pull_duration_seconds',
+    help: 'How long one pull run took, by resource, mode (incremental, reconcile) and result',
+    labelNames: ['resource', 'mode', 'result'] as const,
+    buckets: PULL_SECONDS,
+    registers: [this.registry],
+  });
   readonly lastSuccessfulPull = new Gauge({
     name: 'homecare_sync_last_successful_pull_timestamp_seconds',
     help: 'Unix time of the last successful pull per resource',
     labelNames: ['resource'] as const,
+    registers: [this.registry],
+  });
+  readonly ackLatency = new Histogram({
+    name: 'homecare_sync_ack_latency_seconds',
+    help: 'From a record\u2019s creation on the platform (createdAt) to its acknowledgement, by resource',
+    labelNames: ['resource'] as const,
+    buckets: ACK_SECONDS,
+    registers: [this.registry],
+  });
+  readonly deliveredRecords = new Counter({
+    name: 'homecare_sync_delivered_records_total',
+    help: 'Record versions handed to the ERP, by resource',
+    labelNames: ['resource'] as const,
+    registers: [this.registry],
+  });
+  readonly jobs = new Counter({
+    name: 'homecare_sync_jobs_total',
+    help: 'Tries of queue jobs by kind and outcome (done, retry, dead)',
+    labelNames: ['kind', 'outcome'] as const,
     registers: [this.registry],
   });
   readonly inboundMessages = new Counter({
@@ -34,6 +77,17 @@ export class Metrics {
     labelNames: ['kind', 'source', 'result'] as const,
     registers: [this.registry],
   });
+
+  constructor(build: BuildInfo, counts?: StoredCounts) {
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'homecare_sync_build_info',
+      help: 'Always 1; the labels say which homecare-sync runs, for which platform variant, on which Node.js',
+      labelNames: ['version', 'variant', 'node'] as const,
+      registers: [this.registry],
+    }).set({ version: build.version, variant: build.variant, node: process.version }, 1);
+    if (counts) this.registerStoredCounts(counts);
+  }
 
   /** Counts one finished pull run. */
   observePull(
@@ -44,10 +98,17 @@ export class Metrics {
       fresh: number;
       repeats: number;
       quarantined: number;
+      startedAt: string;
+      finishedAt: string;
     },
     at: Date,
   ): void {
-    this.pullRuns.inc({ resource: run.resource, result: run.ok ? 'ok' : 'failed' });
+    const result = run.ok ? 'ok' : 'failed';
+    this.pullRuns.inc({ resource: run.resource, result });
+    const seconds = (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000;
+    if (Number.isFinite(seconds)) {
+      this.pullDuration.observe({ resource: run.resource, mode: run.mode, result }, seconds);
+    }
     this.pulledRecords.inc({ resource: run.resource, outcome: 'new' }, run.fresh);
     this.pulledRecords.inc({ resource: run.resource, outcome: 'repeat' }, run.repeats);
     this.pulledRecords.inc({ resource: run.resource, outcome: 'quarantined' }, run.quarantined);
@@ -56,9 +117,20 @@ export class Metrics {
     }
   }
 
-  constructor(counts?: StoredCounts) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'homecare_sync_' });
-    if (counts) this.registerStoredCounts(counts);
+  jobEnded(kind: string, outcome: 'done' | 'retry' | 'dead'): void {
+    this.jobs.inc({ kind, outcome });
+  }
+
+  recordsDelivered(resource: string, count: number): void {
+    this.deliveredRecords.inc({ resource }, count);
+  }
+
+  acknowledged(resource: string, latencySeconds: number): void {
+    this.ackLatency.observe({ resource }, Math.max(0, latencySeconds));
+  }
+
+  inbound(kind: string, source: InboundSource, result: InboundResult): void {
+    this.inboundMessages.inc({ kind, source, result });
   }
 
   private registerStoredCounts(counts: StoredCounts): void {

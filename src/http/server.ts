@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Logger } from 'pino';
 import { INBOX_KINDS, type InboxKind } from '../erp/adapter.js';
 import { nestingProblem } from '../shared/jsonDepth.js';
-import type { Readiness } from './readiness.js';
+import type { CheckResult, Readiness } from './readiness.js';
 
 export type InboundResult =
   | { status: 'accepted' | 'repeat'; id: number | string }
@@ -13,8 +13,12 @@ export type InboundResult =
 
 export interface HttpEndpointDeps {
   logger: Logger;
-  /** Liveness: the process answers. Readiness: see readiness.ts. */
+  /** Liveness: the process runs and its database answers. */
+  liveness(): CheckResult;
+  /** Whether the daemon can do its job now: platform, ERP, pulls, deliveries (readiness.ts). */
   readiness(): Readiness;
+  /** Whether POST /erp/<kind> can take messages; a platform outage does not stop that. */
+  inboundReadiness(): Readiness;
   metrics(): Promise<{ contentType: string; body: string }>;
   /**
    * Validates an ERP message and stores it durably; resolves only after the commit. The ERP's
@@ -82,9 +86,17 @@ function limitNesting(app: FastifyInstance): void {
 }
 
 function routes(app: FastifyInstance, deps: HttpEndpointDeps): void {
-  app.get('/healthz', () => ({ status: 'ok' }));
+  app.get('/healthz', async (_request, reply) => {
+    const live = deps.liveness();
+    if (live.ok) return reply.send({ status: 'ok' });
+    return reply.code(503).send({ status: 'down', problem: `database: ${live.problem ?? ''}` });
+  });
   app.get('/readyz', async (_request, reply) => {
     const result = deps.readiness();
+    return reply.code(result.ready ? 200 : 503).send(result);
+  });
+  app.get('/readyz/inbound', async (_request, reply) => {
+    const result = deps.inboundReadiness();
     return reply.code(result.ready ? 200 : 503).send(result);
   });
   app.get('/metrics', async (_request, reply) => {

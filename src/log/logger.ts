@@ -1,10 +1,15 @@
 import { pino } from 'pino';
 import type { DestinationStream, LevelWithSilentOrString, Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 import { toPlainValue } from './plainValue.js';
 import { redactLine } from './redact.js';
 import { normaliseSecrets } from './scrubText.js';
 
 export type { Logger };
+
+/** `auto`: human-readable on a terminal, JSON lines otherwise (a container's log collector). */
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface LoggerOptions {
   level: LevelWithSilentOrString;
@@ -12,12 +17,35 @@ export interface LoggerOptions {
   secrets?: readonly string[];
   /** Where lines go; stdout when absent. */
   destination?: DestinationStream;
+  /** `json` unless given; `auto` asks `isTerminal`. */
+  format?: LogFormat;
+  /** Whether the output is a terminal, for `auto` (the composition root passes stdout's isTTY). */
+  isTerminal?: boolean;
+}
+
+export function prettyWanted(format: LogFormat, isTerminal: boolean): boolean {
+  return format === 'pretty' || (format === 'auto' && isTerminal);
 }
 
 /**
- * A pino logger writing JSON lines. Redaction works on the finished line (`streamWrite`), so
- * it holds for whatever was logged: the merged object, child loggers' bindings, the message and
- * serialized errors alike. pino's path-based `redact` cannot say "this key at any depth".
+ * pino-pretty as a plain stream behind our redaction: it receives the finished, redacted JSON
+ * line and prints it for a person. Synchronous, so a line is out before the process exits.
+ */
+function prettyStream(destination: DestinationStream | undefined, colour: boolean) {
+  return pinoPretty({
+    colorize: colour,
+    translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l o',
+    ignore: 'pid,hostname',
+    sync: true,
+    ...(destination === undefined ? {} : { destination }),
+  });
+}
+
+/**
+ * A pino logger writing JSON lines, or pretty lines for a person at a terminal. Redaction works
+ * on the finished line (`streamWrite`), so it holds for whatever was logged: the merged object,
+ * child loggers' bindings, the message and serialized errors alike. pino's path-based `redact`
+ * cannot say "this key at any depth".
  */
 export function createLogger(options: LoggerOptions): Logger {
   const secrets = normaliseSecrets(options.secrets ?? []);
@@ -31,5 +59,9 @@ export function createLogger(options: LoggerOptions): Logger {
     serializers: { err: toPlainValue },
     hooks: { streamWrite: (line) => redactLine(line, secrets) },
   };
+  const terminal = options.isTerminal ?? false;
+  if (prettyWanted(options.format ?? 'json', terminal)) {
+    return pino(settings, prettyStream(options.destination, terminal));
+  }
   return options.destination === undefined ? pino(settings) : pino(settings, options.destination);
 }

@@ -10,6 +10,7 @@ import {
   scheduleRetry,
   transaction,
 } from '../store/index.js';
+import { reportDone, type JobObserver } from './jobReport.js';
 import { failureOutcome, type RetrySettings } from './outcome.js';
 import {
   isBatchHandler,
@@ -32,6 +33,8 @@ export interface JobRunner {
   logger: Logger;
   retry: RetrySettings;
   random: () => number;
+  /** Counts jobs by kind and outcome; absent where nobody scrapes (sync --once, tests). */
+  observer?: JobObserver | undefined;
 }
 
 /** The handler of a stored job's kind; undefined (with the job dead-lettered) when none. */
@@ -103,7 +106,7 @@ function completeAll(
       completeJob(runner.store, job.id);
     }
   });
-  for (const { job } of jobs) runner.logger.debug(jobFields(job), `queue: job ${job.id} done`);
+  for (const { job } of jobs) reportDone(runner, job);
 }
 
 function handlerJob(job: StoredJob, kind: JobKind): Job {
@@ -126,14 +129,16 @@ function recordFailure(runner: JobRunner, job: StoredJob, error: unknown): void 
   }
   const outcome = failureOutcome(error, job.attempts, runner.retry, runner.random);
   if (outcome.kind === 'dead') {
-    bury(runner, job, outcome.failure, outcome.letter);
+    bury(runner, job, outcome.failure, outcome.letter, error);
     return;
   }
   const nextAttemptAt = new Date(runner.clock.now().getTime() + outcome.delayMs).toISOString();
   scheduleRetry(runner.store, job.id, outcome.failure, nextAttemptAt);
+  runner.observer?.jobEnded(job.kind, 'retry');
   runner.logger.warn(
     {
       ...jobFields(job),
+      err: error,
       attempts: outcome.failure.attempts,
       status: outcome.failure.status,
       nextAttemptAt,
@@ -142,12 +147,19 @@ function recordFailure(runner: JobRunner, job: StoredJob, error: unknown): void 
   );
 }
 
-function bury(runner: JobRunner, job: StoredJob, failure: JobFailure, letter: NewDeadLetter): void {
+function bury(
+  runner: JobRunner,
+  job: StoredJob,
+  failure: JobFailure,
+  letter: NewDeadLetter,
+  error?: unknown,
+): void {
   transaction(runner.store, () => {
     if (markDead(runner.store, job.id, failure)) addDeadLetter(runner.store, job.id, letter);
   });
+  runner.observer?.jobEnded(job.kind, 'dead');
   runner.logger.error(
-    { ...jobFields(job), attempts: failure.attempts, status: letter.httpStatus },
+    { ...jobFields(job), attempts: failure.attempts, status: letter.httpStatus, err: error },
     `queue: job ${job.id} is dead: ${letter.reason}; see \`homecare-sync queue show ${job.id}\`, then \`queue retry ${job.id}\` once the cause is fixed, or \`queue drop ${job.id}\``,
   );
 }

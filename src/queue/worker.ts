@@ -14,6 +14,7 @@ import {
   type StoredJob,
 } from '../store/index.js';
 import type { RetrySettings } from './outcome.js';
+import type { JobObserver } from './jobReport.js';
 import { runClaimedBatch, runClaimedJob, type JobRunner } from './runJob.js';
 import type { HandlerContext, HandlerRegistry } from './types.js';
 import { workUnits, type WorkUnit } from './units.js';
@@ -29,6 +30,8 @@ export interface QueueWorkerOptions {
   retry: RetrySettings;
   /** In [0, 1); the back-off's jitter. */
   random?: () => number;
+  /** Counts jobs by kind and outcome (the daemon's metrics). */
+  observer?: JobObserver;
   /** How long a claimed job counts as taken (`lease_until`); shown to operators. */
   leaseMs?: number;
 }

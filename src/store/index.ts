@@ -16,3 +16,4 @@ export * from './queue.js';
 export * from './queueRows.js';
 export * from './deadLetters.js';
 export * from './inbox.js';
+export * from './stalls.js';

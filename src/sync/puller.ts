@@ -69,6 +69,8 @@ export interface PullSummary {
   watermark: string | undefined;
   ok: boolean;
   error?: string;
+  /** What the failed pull threw, for the log's `err` field (its kind says transient or not). */
+  cause?: unknown;
 }
 
 export interface PullDeps {
@@ -141,6 +143,7 @@ export async function pullTarget(
     summary.ok = true;
   } catch (error) {
     summary.error = errorMessage(error);
+    summary.cause = error;
   } finally {
     summary.finishedAt = clock.now().toISOString();
     store.recordRun(summary);

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ResourceName } from '../contract/index.js';
+import { TransientError } from '../shared/errors.js';
 import { pullTarget, type PullDeps, type PullSummary } from './puller.js';
 import type { PullTarget } from './targets.js';
 
@@ -13,6 +14,11 @@ export interface PullRunner {
   resources(): ResourceName[];
 }
 
+/**
+ * One line per pull: at info only when it found something, since an idle daemon pulls every
+ * resource every few minutes; a pull that found nothing is a debug line. A failure the next run
+ * may not see (a 503, a time-out) is a warning; any other failure is an error.
+ */
 function logSummary(logger: Logger, summary: PullSummary): void {
   const line = {
     resource: summary.resource,
@@ -25,10 +31,17 @@ function logSummary(logger: Logger, summary: PullSummary): void {
     durationMs: Date.parse(summary.finishedAt) - Date.parse(summary.startedAt),
     watermark: summary.watermark,
   };
-  if (!summary.ok) logger.error({ ...line, error: summary.error }, 'pull failed');
-  else if (summary.mode === 'reconcile' && summary.fresh > 0) {
+  const what = `${summary.resource}${summary.filter ? `?status=${summary.filter}` : ''}`;
+  if (!summary.ok) {
+    const failed = { ...line, err: summary.cause ?? summary.error };
+    const message = `pull of ${what} failed: ${summary.error ?? 'unknown error'}`;
+    if (summary.cause instanceof TransientError) logger.warn(failed, message);
+    else logger.error(failed, message);
+  } else if (summary.mode === 'reconcile' && summary.fresh > 0) {
     logger.warn(line, 'reconciliation found record versions the incremental pulls had missed');
-  } else logger.info(line, 'pull finished');
+  } else if (summary.fresh > 0 || summary.quarantined > 0) {
+    logger.info(line, 'pull finished');
+  } else logger.debug(line, 'pull finished');
 }
 
 /**

@@ -63,12 +63,13 @@ export function cronLogger(logger: Logger, task: string): CronLogger {
 /**
  * Starts the entries on node-cron. A run still going when its next time comes is skipped
  * (`noOverlap`); each run starts after a small random delay so that resources due at the same
- * minute do not hit the platform at once.
+ * minute do not hit the platform at once. Times are read in `timezone` (the config's).
  */
 export function startScheduler(
   entries: readonly ScheduleEntry[],
   jitterSeconds: number,
   logger: Logger,
+  zone: { timezone: string } = { timezone: 'UTC' },
 ): Scheduler {
   const tasks = entries.map((entry) =>
     cron.schedule(
@@ -85,6 +86,7 @@ export function startScheduler(
         noOverlap: true,
         maxRandomDelay: jitterSeconds * 1000,
         logger: cronLogger(logger, entry.name),
+        timezone: zone.timezone,
       },
     ),
   );

@@ -62,8 +62,15 @@ describe('run: the daemon process', () => {
 
     const ready = await fetch(`${url}/readyz`);
     expect([200, 503]).toContain(ready.status);
-    const body = (await ready.json()) as { ready: unknown; problems: unknown };
-    expect(Object.keys(body).sort()).toEqual(['problems', 'ready']);
+    const body = (await ready.json()) as { ready: unknown; problems: unknown; checks: unknown };
+    expect(Object.keys(body).sort()).toEqual(['checks', 'problems', 'ready']);
+    expect(Object.keys(body.checks as object)).toEqual([
+      'database',
+      'platform',
+      'erp',
+      'pulls',
+      'delivery',
+    ]);
     expect(body.ready).toBe(ready.status === 200);
     expect(Array.isArray(body.problems)).toBe(true);
     expect((body.problems as unknown[]).every((p) => typeof p === 'string')).toBe(true);

@@ -14,7 +14,8 @@ let daemon: DaemonProcess | undefined;
 
 beforeAll(async () => {
   sim = await startTestSimulator({ keys: SIM_KEYS, seed: 17 });
-  f = cliFolder(sim.url);
+  // Debug: every finished pull logs a line then, also one that found nothing.
+  f = cliFolder(sim.url, { log: { level: 'debug' } });
 });
 afterAll(async () => {
   await killIfRunning(daemon);

@@ -35,6 +35,7 @@ describe('loadConfig defaults', () => {
         inbox: './erp/inbox',
         format: 'json',
         openTrans: false,
+        openTransParties: { buyerId: 'homecare-platform', supplierId: 'supplier' },
         doneMarker: false,
         minFileAgeMs: 2_000,
         maxFileBytes: 52_428_800,
@@ -66,8 +67,11 @@ describe('loadConfig defaults', () => {
       requestTimeoutMs: 30_000,
       maxConnections: 64,
       readyToleratedIntervals: 3,
+      readyCheckSeconds: 30,
+      readyStalledMinutes: 60,
     });
-    expect(config.log).toEqual({ level: 'info' });
+    expect(config.log).toEqual({ level: 'info', format: 'auto' });
+    expect(config.timezone).toBe('UTC');
   });
 
   it('keeps what the file says over the defaults', async () => {

@@ -60,11 +60,10 @@ function metricsIn(expr: string): string[] {
 
 /** Every series name the daemon's /metrics can carry, read from the metrics module itself. */
 async function exposedNames(): Promise<Set<string>> {
-  const metrics = new Metrics({
-    queueByState: () => ({}),
-    deadLetters: () => 0,
-    undelivered: () => 0,
-  });
+  const metrics = new Metrics(
+    { version: '0.0.0', variant: 'B' },
+    { queueByState: () => ({}), deadLetters: () => 0, undelivered: () => 0 },
+  );
   const names = (await metrics.registry.getMetricsAsJSON()).map((m) => m.name);
   return new Set(names.flatMap((name) => SERIES_SUFFIXES.map((suffix) => name + suffix)));
 }

@@ -10,6 +10,8 @@ import {
   DEFAULT_FILE_ADAPTER_OPTIONS,
   type CsvOptions,
 } from '../../src/erp/file/index.js';
+import { resourceColumns } from '../../src/erp/file/csvColumns.js';
+import { batchBaseName } from '../../src/erp/file/names.js';
 import { FakeClock } from '../support/fakeClock.js';
 import { singleOrder, tempFolder } from './fileDropSupport.js';
 
@@ -51,11 +53,12 @@ describe('file adapter: csv', () => {
     return readFile(join(dir, resource, `${resource}_0000000001.csv`));
   }
 
-  it('by default flattens the scalars, nested objects as dot paths, and reads back', async () => {
+  it('by default writes every field of the schema, nested objects as dot paths, and reads back', async () => {
     const text = (await write([patient], {})).toString('utf8');
     const [row, ...rest] = parse<Record<string, string>>(text, { columns: true });
     expect(rest).toEqual([]);
-    expect(row).toEqual({
+    expect(Object.keys(row ?? {})).toEqual(resourceColumns('patient').map((c) => c.path));
+    expect(row).toMatchObject({
       _id: 'p-1',
       timestamp: '2026-01-15T08:00:00.000Z',
       lastName: 'Müller; "Sen."',
@@ -128,5 +131,78 @@ describe('file adapter: csv', () => {
     const columns = { patient: ['customerId', 'birthday'] };
     const text = (await write([patient], { header: false, columns })).toString();
     expect(parse(text)).toEqual([['K-1', '1950-03-07']]);
+  });
+});
+
+describe('file adapter: csv an ERP imports as it is', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ dir, cleanup } = await tempFolder()));
+  afterEach(() => cleanup());
+
+  async function rowsOf(records: OutboundRecord[], batch: number, csv: Partial<CsvOptions>) {
+    const options = {
+      ...DEFAULT_FILE_ADAPTER_OPTIONS,
+      outbox: dir,
+      format: 'csv' as const,
+      csv: { ...DEFAULT_CSV_OPTIONS, delimiter: ';', ...csv },
+    };
+    const adapter = await createFileAdapter(options, { clock: new FakeClock() });
+    await adapter.deliver(records, batch);
+    const resource = records[0]?.resource ?? 'singleOrder';
+    const text = (
+      await readFile(join(dir, resource, `${batchBaseName(resource, batch)}.csv`))
+    ).toString();
+    return {
+      header: text.split('\n')[0],
+      rows: parse<Record<string, string>>(text, { delimiter: ';', columns: true }),
+    };
+  }
+
+  it('gives every file of a resource the same columns, whatever its records hold', async () => {
+    const bare = singleOrder({ deliveryAddress: null, orderedArticleLines: [] });
+    const full = singleOrder({ _id: 'o-2', annotation: 'Bitte klingeln', isGroupOrder: false });
+    const first = await rowsOf([bare], 1, {});
+    const second = await rowsOf([full], 2, {});
+    expect(first.header).toBe(second.header);
+    expect(first.header?.split(';')).toContain('orderedArticleLines.price');
+    expect(first.header?.split(';')).toContain('patient.lastName');
+  });
+
+  it('writes decimals the platform sends as text with the decimal comma, by field, not by look', async () => {
+    const order = singleOrder({
+      orderedArticleLines: [
+        { _id: 'l-1', articleCustomerNumber: '100.2001', price: '25.47', quantity: 2.5 },
+      ],
+    });
+    const { rows } = await rowsOf([order], 1, { decimalComma: true });
+    expect(rows[0]).toMatchObject({
+      'orderedArticleLines.price': '25,47',
+      'orderedArticleLines.quantity': '2,5',
+      // An article number is text, even when it looks like a decimal.
+      'orderedArticleLines.articleCustomerNumber': '100.2001',
+    });
+  });
+
+  it('neutralises text that a spreadsheet would run as a formula, and keeps negative numbers', async () => {
+    const order = singleOrder({
+      annotation: '=HYPERLINK("http://evil.example","klick")',
+      deliveryInformation: '+49 221 4711',
+      salesId: '-3',
+      regionId: '@SUM(A1)',
+      status: -3,
+      orderedArticleLines: [{ _id: 'l-1', price: '-3.50', quantity: -3, unit: '-' }],
+    });
+    const { rows } = await rowsOf([order], 1, { decimalComma: true });
+    expect(rows[0]).toMatchObject({
+      annotation: `'=HYPERLINK("http://evil.example","klick")`,
+      deliveryInformation: "'+49 221 4711",
+      salesId: "'-3",
+      regionId: "'@SUM(A1)",
+      status: '-3',
+      'orderedArticleLines.price': '-3,50',
+      'orderedArticleLines.quantity': '-3',
+      'orderedArticleLines.unit': "'-",
+    });
   });
 });

@@ -16,7 +16,7 @@ interface OpenTransXml {
         ORDER_ID: string;
         ORDER_DATE: string;
         PARTIES: {
-          PARTY: { PARTY_ROLE: string; PARTY_ID: unknown[]; ADDRESS: Record<string, string> };
+          PARTY: { PARTY_ROLE: string; PARTY_ID: unknown[]; ADDRESS?: Record<string, string> }[];
         };
       };
     };
@@ -94,15 +94,16 @@ describe('file adapter: xml', () => {
       ignoreAttributes: false,
       removeNSPrefix: true,
       parseTagValue: false,
-      isArray: (name) => ['ORDER_ITEM', 'PARTY_ID'].includes(name),
+      isArray: (name) => ['ORDER_ITEM', 'PARTY_ID', 'PARTY'].includes(name),
     });
     const { ORDER } = parser.parse(text) as OpenTransXml;
     expect(ORDER['@_version']).toBe('2.1');
     const info = ORDER.ORDER_HEADER.ORDER_INFO;
     expect(info.ORDER_ID).toBe(order.id);
     expect(info.ORDER_DATE).toBe('2026-01-14');
-    const party = info.PARTIES.PARTY;
-    expect(party.PARTY_ROLE).toBe('delivery');
+    expect(info.PARTIES.PARTY.map((p) => p.PARTY_ROLE)).toEqual(['buyer', 'supplier', 'delivery']);
+    const party = info.PARTIES.PARTY[2];
+    if (party === undefined) throw new Error('no delivery party');
     expect(party.PARTY_ID).toEqual([
       { '#text': 'K-10042', '@_type': 'supplier_specific' },
       { '#text': 'a1b2c3d4-0000-4000-8000-000000000001', '@_type': 'buyer_specific' },
@@ -117,8 +118,8 @@ describe('file adapter: xml', () => {
     expect(
       items.map((i) => [i.LINE_ITEM_ID, i.PRODUCT_ID.SUPPLIER_PID, i.QUANTITY, i.ORDER_UNIT]),
     ).toEqual([
-      ['line-1', '100-200', '2.5', 'Stück'],
-      ['line-2', '100-300', '10', 'Packung'],
+      ['line-1', '100-200', '2.5', 'C62'],
+      ['line-2', '100-300', '10', 'XPK'],
     ]);
     expect(ORDER.ORDER_SUMMARY.TOTAL_ITEM_NUM).toBe('2');
   });

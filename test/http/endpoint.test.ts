@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { Metrics } from '../../src/http/metrics.js';
+import { readinessOf } from '../../src/http/readiness.js';
 import {
   startHttpEndpoint,
   type HttpEndpoint,
@@ -11,11 +12,13 @@ import {
 let endpoint: HttpEndpoint;
 let received: Array<{ kind: string; body: unknown }>;
 let ready = true;
-const metrics = new Metrics({
-  queueByState: () => ({ pending: 3 }),
-  deadLetters: () => 2,
-  undelivered: () => 5,
-});
+let live = true;
+const metrics = new Metrics(
+  { version: '1.2.3', variant: 'B' },
+  { queueByState: () => ({ pending: 3 }), deadLetters: () => 2, undelivered: () => 5 },
+);
+const platformDown = { ok: false, problem: 'GET /region answered HTTP 503' };
+const notReady = readinessOf({ database: { ok: true }, platform: platformDown });
 
 /** The endpoint on loopback with a fake hand-off; `options` replace the test defaults. */
 function startTestEndpoint(options: Partial<HttpEndpointOptions> = {}) {
@@ -31,8 +34,9 @@ function startTestEndpoint(options: Partial<HttpEndpointOptions> = {}) {
     },
     {
       logger: pino({ enabled: false }),
-      readiness: () =>
-        ready ? { ready: true, problems: [] } : { ready: false, problems: ['singleOrder: late'] },
+      liveness: () => (live ? { ok: true } : { ok: false, problem: 'does not answer' }),
+      readiness: () => (ready ? readinessOf({ database: { ok: true } }) : notReady),
+      inboundReadiness: () => readinessOf({ database: { ok: live } }),
       metrics: async () => ({
         contentType: metrics.registry.contentType,
         body: await metrics.registry.metrics(),
@@ -51,6 +55,7 @@ function startTestEndpoint(options: Partial<HttpEndpointOptions> = {}) {
 beforeEach(async () => {
   received = [];
   ready = true;
+  live = true;
   endpoint = await startTestEndpoint();
 });
 afterEach(() => endpoint.close());
@@ -72,7 +77,21 @@ describe('the daemon endpoint', () => {
     ready = false;
     const response = await fetch(`${endpoint.url}/readyz`);
     expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({ ready: false, problems: ['singleOrder: late'] });
+    expect(await response.json()).toEqual({
+      ready: false,
+      problems: ['platform: GET /region answered HTTP 503'],
+      checks: { database: { ok: true }, platform: platformDown },
+    });
+  });
+
+  it('keeps /readyz/inbound ready while the platform is down, and /healthz follows the database', async () => {
+    ready = false;
+    expect((await fetch(`${endpoint.url}/readyz/inbound`)).status).toBe(200);
+    live = false;
+    const health = await fetch(`${endpoint.url}/healthz`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ status: 'down', problem: 'database: does not answer' });
+    expect((await fetch(`${endpoint.url}/readyz/inbound`)).status).toBe(503);
   });
 
   it('serves Prometheus text with the stored counts', async () => {
@@ -80,6 +99,16 @@ describe('the daemon endpoint', () => {
     expect(text).toContain('homecare_sync_queue_jobs{state="pending"} 3');
     expect(text).toContain('homecare_sync_dead_letters 2');
     expect(text).toContain('homecare_sync_undelivered_records 5');
+    expect(text).toContain(
+      `homecare_sync_build_info{version="1.2.3",variant="B",node="${process.version}"} 1`,
+    );
+  });
+
+  it('serves the Node.js process metrics under their stock names, for stock dashboards', async () => {
+    const text = await (await fetch(`${endpoint.url}/metrics`)).text();
+    expect(text).toMatch(/^process_cpu_seconds_total /m);
+    expect(text).toMatch(/^nodejs_heap_size_used_bytes /m);
+    expect(text).not.toContain('homecare_sync_process_');
   });
 
   it('refuses inbound messages without the bearer token', async () => {

@@ -31,7 +31,9 @@ async function start(options: Partial<HttpEndpointOptions>): Promise<{ port: num
     },
     {
       logger: pino({ enabled: false }),
-      readiness: () => ({ ready: true, problems: [] }),
+      liveness: () => ({ ok: true }),
+      readiness: () => ({ ready: true, problems: [], checks: {} }),
+      inboundReadiness: () => ({ ready: true, problems: [], checks: {} }),
       metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
       inbound: () => ({ status: 'accepted', id: 1 }),
     },

@@ -42,7 +42,9 @@ beforeEach(async () => {
     },
     {
       logger: pino({ enabled: false }),
-      readiness: () => ({ ready: true, problems: [] }),
+      liveness: () => ({ ok: true }),
+      readiness: () => ({ ready: true, problems: [], checks: {} }),
+      inboundReadiness: () => ({ ready: true, problems: [], checks: {} }),
       metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
       inbound,
     },

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { stringify } from 'yaml';
 import { createApp, type App } from '../../src/app/app.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -14,8 +14,8 @@ export interface AppRig {
   outbox: string;
   inbox: string;
   clock: FakeClock;
-  /** A new App over the same database and folders (a restart). */
-  open(): Promise<App>;
+  /** A new App over the same database and folders (a restart); silent unless given a logger. */
+  open(logger?: Logger): Promise<App>;
   /** Drops an ERP message into the inbox, complete with its `.done` marker. */
   drop(kind: string, name: string, body: unknown): void;
   /** Data files the outbox holds for `resource` (no temp files, no markers). */
@@ -60,11 +60,11 @@ export function appRig(
     outbox,
     inbox,
     clock,
-    open: () =>
+    open: (logger) =>
       createApp(loadConfig({ path: configPath, env: {}, cwd: folder }).config, {
         clock,
         env: {},
-        logger: pino({ enabled: false }),
+        logger: logger ?? pino({ enabled: false }),
         // Back-offs of half their range, so a test knows when a retry is due.
         random: () => 0.5,
       }),

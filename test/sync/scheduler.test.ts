@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validate } from 'node-cron';
+import cron, { validate } from 'node-cron';
+import pino from 'pino';
 import type { ResourceName } from '../../src/contract/index.js';
 import { createLogger } from '../../src/log/index.js';
 import type { PullRunner } from '../../src/sync/runner.js';
@@ -84,5 +85,27 @@ describe('the scheduler', () => {
       Object.assign(console, originals);
     }
     expect(printed).toEqual([]);
+  });
+
+  const hourIn = (at: Date | null | undefined, timeZone: string) =>
+    at === null || at === undefined
+      ? undefined
+      : new Intl.DateTimeFormat('en', {
+          timeZone,
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+        }).format(at);
+
+  it('reads the schedules in the configured time zone', async () => {
+    const logger = pino({ enabled: false });
+    const entry = { name: 'nightly in Berlin', cron: '0 2 * * *', run: () => Promise.resolve() };
+    const scheduler = startScheduler([entry], 0, logger, { timezone: 'Europe/Berlin' });
+    try {
+      const task = [...cron.getTasks().values()].find((t) => t.name === entry.name);
+      expect(hourIn(task?.getNextRun(), 'Europe/Berlin')).toBe('02:00');
+    } finally {
+      await scheduler.stop();
+    }
   });
 });

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { attribute, base, bool, list, num, numbers, obj, quantityPerUnit, str } from './fields.js';
+import {
+  attribute,
+  base,
+  bool,
+  decimalStr,
+  list,
+  num,
+  numbers,
+  obj,
+  quantityPerUnit,
+  str,
+} from './fields.js';
 
 export const article = obj({
   ...base,
@@ -21,10 +32,10 @@ export const article = obj({
   /** 0–5 and 7; 6 is accepted and stored as 0 (spec). */
   prescriptionType: z.number().int().min(0).max(7).nullish(),
   packagingUnits: list(quantityPerUnit),
-  pharmacyPrice: str,
-  listPrice: str,
-  fixedPrice: str,
-  insuranceFixedPrice: list(obj({ payerId: str, contractId: str, price: str })),
+  pharmacyPrice: decimalStr,
+  listPrice: decimalStr,
+  fixedPrice: decimalStr,
+  insuranceFixedPrice: list(obj({ payerId: str, contractId: str, price: decimalStr })),
   purchaseRating: num,
   unavailableFrom: str,
   unavailableTo: str,

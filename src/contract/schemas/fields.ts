@@ -6,6 +6,13 @@ import { z } from 'zod';
  * through untouched (we forward what the platform sends, we do not prune it).
  */
 export const str = z.string().nullish();
+/**
+ * A decimal number the platform sends as text (prices: `"25.47"`). Marked, so that formats that
+ * write numbers their own way (CSV with a decimal comma) know it by the field, not by its look:
+ * an article number such as `"100.2001"` is text and stays as it is.
+ */
+export const DECIMAL_TEXT = 'decimal-text';
+export const decimalStr = z.string().meta({ format: DECIMAL_TEXT }).nullish();
 export const num = z.number().nullish();
 export const bool = z.boolean().nullish();
 export const strings = z.array(z.string()).nullish();

@@ -48,3 +48,4 @@ export function issueProblems(error: z.ZodError): string[] {
 }
 
 export * from './identity.js';
+export * from './leaves.js';

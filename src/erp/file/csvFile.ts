@@ -3,7 +3,8 @@ import iconv from 'iconv-lite';
 import type { ResourceName } from '../../contract/index.js';
 import { formatCell } from './csvValues.js';
 import type { CsvEncoding, CsvOptions } from './options.js';
-import { cellValue, defaultColumns, rowsOf } from './rows.js';
+import { numericColumns, resourceColumns } from './csvColumns.js';
+import { cellValue, rowsOf } from './rows.js';
 
 export function encodeText(text: string, encoding: CsvEncoding): Buffer {
   if (encoding === 'windows-1252') return iconv.encode(text, 'windows-1252');
@@ -17,9 +18,12 @@ export function csvFile(
   options: CsvOptions,
 ): Buffer {
   const rows = rowsOf(resource, records);
-  const columns = options.columns[resource] ?? defaultColumns(resource, rows);
+  const columns = options.columns[resource] ?? resourceColumns(resource).map((leaf) => leaf.path);
+  const numeric = numericColumns(resource);
   const cells = rows.map((row) =>
-    columns.map((column) => formatCell(cellValue(resource, row, column), options)),
+    columns.map((column) =>
+      formatCell(cellValue(resource, row, column), options, numeric.has(column)),
+    ),
   );
   const text = stringify(options.header ? [columns, ...cells] : cells, {
     delimiter: options.delimiter,

@@ -32,14 +32,37 @@ function formatString(value: string, options: CsvOptions): string {
   return germanDateTime(value, options.timeZone) ?? value;
 }
 
-/** The text of one CSV cell. Objects and arrays picked as a column are written as JSON. */
-export function formatCell(value: unknown, options: CsvOptions): string {
+/** A decimal number as text: what a numeric column may hold as a string (`"25.47"`, `"-3"`). */
+const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * Characters that make a spreadsheet read a cell as a formula (`=`, `+`, `-`, `@`) or that some
+ * take as such after a tab or carriage return. Such a text cell gets a leading `'`, which
+ * spreadsheets show as text and ERP imports keep as a visible mark (OWASP "CSV injection").
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function number(text: string, options: CsvOptions): string {
+  return options.decimalComma ? text.replace('.', ',') : text;
+}
+
+function text(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/**
+ * The text of one CSV cell. Numbers, and decimals sent as text in a column the schema calls
+ * numeric, are written as numbers (`-3` stays `-3`, with the decimal comma when asked). Every
+ * other text is neutralised when it starts like a formula: a text column is known to be text by
+ * its field, never by whether its value looks like a number. Objects and arrays are JSON.
+ */
+export function formatCell(value: unknown, options: CsvOptions, numeric: boolean): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') {
-    const text = String(value);
-    return options.decimalComma ? text.replace('.', ',') : text;
+  if (typeof value === 'number') return number(String(value), options);
+  if (typeof value === 'string') {
+    if (numeric && DECIMAL_TEXT.test(value)) return number(value, options);
+    return text(formatString(value, options));
   }
-  if (typeof value === 'string') return formatString(value, options);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return JSON.stringify(value);
+  return text(JSON.stringify(value));
 }

@@ -15,7 +15,7 @@ export const isBatchFormat = (format: OutboxFormat): format is 'ndjson' | 'csv' 
 export function recordContent(item: OutboundRecord, options: FileAdapterOptions): Buffer {
   if (options.format === 'xml') {
     return options.openTrans && OPENTRANS_RESOURCES.has(item.resource)
-      ? openTransOrder(item.record)
+      ? openTransOrder(item.record, options.openTransParties)
       : xmlFile(item.resource, item.record);
   }
   return Buffer.from(`${JSON.stringify(item.record, null, 2)}\n`, 'utf8');

@@ -49,12 +49,42 @@ export const DEFAULT_FILE_MODE = 0o640;
 
 /** `erp.file.fileMode` ("0640") as the number the file system takes. */
 export const fileModeOf = (octal: string): number => Number.parseInt(octal, 8);
+export const CSV_PROFILE_NAMES = ['de'] as const;
+export type CsvProfileName = (typeof CSV_PROFILE_NAMES)[number];
+
+/** What German ERPs import without a second look: `;`, `12,5`, Windows-1252, CRLF, `dd.mm.yyyy`. */
+const CSV_PROFILES: Record<CsvProfileName, Partial<CsvOptions>> = {
+  de: {
+    delimiter: ';',
+    decimalComma: true,
+    encoding: 'windows-1252',
+    lineEnding: 'crlf',
+    dateFormat: 'de',
+  },
+};
+
+/** The defaults with a profile's settings on top; options given one by one go on top of this. */
+export function csvProfile(profile: CsvProfileName | undefined): CsvOptions {
+  return { ...DEFAULT_CSV_OPTIONS, ...(profile === undefined ? {} : CSV_PROFILES[profile]) };
+}
+
+/** The ids openTRANS names the buyer and the supplier by; the platform knows neither. */
+export interface OpenTransParties {
+  buyerId: string;
+  supplierId: string;
+}
+
+export const DEFAULT_OPENTRANS_PARTIES: OpenTransParties = {
+  buyerId: 'homecare-platform',
+  supplierId: 'supplier',
+};
 
 export interface FileAdapterOptions {
   outbox: string;
   format: OutboxFormat;
   /** Write single and direct orders as openTRANS 2.1 ORDER documents (format `xml` only). */
   openTrans: boolean;
+  openTransParties: OpenTransParties;
   /** Write an empty `<file>.done` beside every file once the file is in place. */
   doneMarker: boolean;
   /** Mode of the files written, e.g. 0o640 (`erp.file.fileMode`). */
@@ -65,6 +95,7 @@ export interface FileAdapterOptions {
 export const DEFAULT_FILE_ADAPTER_OPTIONS: Omit<FileAdapterOptions, 'outbox'> = {
   format: 'json',
   openTrans: false,
+  openTransParties: DEFAULT_OPENTRANS_PARTIES,
   doneMarker: false,
   fileMode: DEFAULT_FILE_MODE,
   csv: DEFAULT_CSV_OPTIONS,

@@ -8,15 +8,6 @@ export const ORDER_LINES: Partial<Record<ResourceName, string>> = {
   erpOrder: 'erpOrderedArticleLines',
 };
 
-/** Dot paths of every scalar in `record`, nested objects included, arrays left out. */
-function scalarPaths(record: Record<string, unknown>, prefix: string, into: Set<string>): void {
-  for (const [key, value] of Object.entries(record)) {
-    if (Array.isArray(value)) continue;
-    if (isPlainObject(value)) scalarPaths(value, `${prefix}${key}.`, into);
-    else into.add(`${prefix}${key}`);
-  }
-}
-
 /** One row of the CSV: the record, and for orders the line the row is about. */
 export interface CsvRow {
   record: Record<string, unknown>;
@@ -33,17 +24,6 @@ export function rowsOf(resource: ResourceName, records: readonly Record<string, 
     else for (const line of lineObjects) rows.push({ record, line });
   }
   return rows;
-}
-
-/** The default columns: the union of the records' scalar paths, in the order first seen. */
-export function defaultColumns(resource: ResourceName, rows: readonly CsvRow[]): string[] {
-  const linesField = ORDER_LINES[resource];
-  const columns = new Set<string>();
-  for (const row of rows) scalarPaths(row.record, '', columns);
-  if (linesField !== undefined) {
-    for (const row of rows) if (row.line) scalarPaths(row.line, `${linesField}.`, columns);
-  }
-  return [...columns];
 }
 
 /** A column's value in one row; `<linesField>.x` reads the row's own order line. */

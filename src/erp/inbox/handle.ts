@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { TransientError, errorMessage } from '../../shared/errors.js';
 import { nestingProblem } from '../../shared/jsonDepth.js';
+import { dayIn } from '../../shared/timeZone.js';
 import type { InboxKind, InboxMessage } from '../adapter.js';
 import { parseArticleCsv } from './articleCsv.js';
 import { decode, extensionProblem, fileNameProblem } from './checks.js';
@@ -192,7 +193,7 @@ async function handle(ctx: HandleContext, kind: InboxKind, file: string): Promis
     return reject(ctx, kind, file, reason, []);
   }
   const path = join(ctx.layout.processing(kind), file);
-  const day = ctx.clock.now().toISOString().slice(0, 10);
+  const day = dayIn(ctx.clock.now(), ctx.options.timeZone);
   const movedTo = await moveInto(path, ctx.layout.archive(kind, day), file, ctx.options.fileMode);
   if (read.badRows.length === 0) {
     const status = accepted === 0 && repeat > 0 ? 'repeat' : 'accepted';

@@ -14,6 +14,8 @@ export interface InboxOptions {
   csvAllOrNothing: boolean;
   /** Mode of archived files, rejected files and reports: they hold patient data. */
   fileMode: number;
+  /** IANA time zone of the archive's date folders (`timezone` in the config). */
+  timeZone: string;
 }
 
 export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {
@@ -24,4 +26,5 @@ export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {
   csv: { delimiter: ',', quote: '"', encoding: 'utf-8', decimalComma: false },
   csvAllOrNothing: false,
   fileMode: DEFAULT_FILE_MODE,
+  timeZone: 'UTC',
 };

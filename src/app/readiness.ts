@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CachedProbe } from '../http/probe.js';
+import {
+  deliveryStalls,
+  pullFreshness,
+  readinessOf,
+  type CheckResult,
+  type Readiness,
+} from '../http/readiness.js';
+import { errorMessage } from '../shared/errors.js';
+import {
+  databaseAnswers,
+  lastSuccessfulPulls,
+  oldestOpenJob,
+  oldestUndelivered,
+} from '../store/index.js';
+import type { App } from './app.js';
+
+export interface DaemonHealth {
+  /** Liveness: the process runs and its database answers. */
+  live: () => CheckResult;
+  /** Whether the daemon can do its job now: every check (see docs/readme/endpoint.md). */
+  ready: () => Readiness;
+  /** Whether POST /erp/<kind> can take messages: only the database is needed for that. */
+  inboundReady: () => Readiness;
+  /** Probes the platform and the ERP now (at start, so the first /readyz has an answer). */
+  refresh: () => Promise<void>;
+}
+
+/** A hidden file written and removed: what the adapter does, short of a record. */
+async function outboxWritable(outbox: string): Promise<void> {
+  const path = join(outbox, `.readyz-${randomBytes(6).toString('hex')}`);
+  try {
+    await writeFile(path, '');
+    await unlink(path);
+  } catch (error) {
+    throw new Error(`the outbox ${outbox} is not writable: ${errorMessage(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Any answer below 500 means the ERP is there; its own auth is checked by each delivery. */
+async function restErpAnswers(baseUrl: string, timeoutMs: number): Promise<void> {
+  let status: number;
+  try {
+    const response = await fetch(baseUrl, {
+      method: 'HEAD',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    status = response.status;
+  } catch (error) {
+    const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+    throw new Error(`the ERP at ${baseUrl} does not answer: ${errorMessage(cause)}`, { cause });
+  }
+  if (status >= 500) throw new Error(`the ERP at ${baseUrl} answered HTTP ${status}`);
+}
+
+function erpProbe(app: App): () => Promise<void> {
+  const { erp } = app.config;
+  if (erp.adapter === 'rest' && erp.rest?.baseUrl !== undefined) {
+    const { baseUrl, timeoutMs } = erp.rest;
+    return () => restErpAnswers(baseUrl, timeoutMs);
+  }
+  return () => outboxWritable(erp.file.outbox);
+}
+
+/**
+ * The daemon's health for `/healthz` and `/readyz`. The platform and the ERP are probed at most
+ * every `http.readyCheckSeconds`: an authorised GET /region (every variant has it, no
+ * parameters, a short list) and a write into the outbox or a HEAD to the REST ERP.
+ */
+export function daemonHealth(app: App, startedAt: Date): DaemonHealth {
+  const { http, timezone } = app.config;
+  const intervalMs = http.readyCheckSeconds * 1000;
+  const platform = new CachedProbe(
+    async () => void (await app.client.send('region', 'list')),
+    intervalMs,
+    app.clock,
+  );
+  const erp = new CachedProbe(erpProbe(app), intervalMs, app.clock);
+  const database = (): CheckResult =>
+    databaseAnswers(app.store) ? { ok: true } : { ok: false, problem: 'does not answer' };
+
+  function pulls(): CheckResult {
+    const last = lastSuccessfulPulls(app.store);
+    return pullFreshness({
+      now: app.clock.now(),
+      startedAt,
+      timeZone: timezone,
+      toleratedIntervals: http.readyToleratedIntervals,
+      resources: app.resources
+        .filter((r) => r.enabled)
+        .map((r) => ({
+          resource: r.resource,
+          schedule: r.schedule,
+          lastSuccessAt: last[r.resource],
+        })),
+    });
+  }
+
+  function delivery(): CheckResult {
+    return deliveryStalls(app.clock.now(), http.readyStalledMinutes * 60_000, [
+      { what: 'record version(s) not yet in the ERP', ...oldestUndelivered(app.store) },
+      { what: 'queue job(s) not yet done', ...oldestOpenJob(app.store) },
+    ]);
+  }
+
+  return {
+    live: database,
+    ready: () => {
+      const db = database();
+      if (!db.ok) return readinessOf({ database: db });
+      return readinessOf({
+        database: db,
+        platform: platform.status(),
+        erp: erp.status(),
+        pulls: pulls(),
+        delivery: delivery(),
+      });
+    },
+    inboundReady: () => readinessOf({ database: database() }),
+    refresh: async () => {
+      await Promise.all([platform.refresh(), erp.refresh()]);
+    },
+  };
+}

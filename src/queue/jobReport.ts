@@ -1,0 +1,69 @@
+import { INBOX_KINDS } from '../erp/adapter.js';
+import { deliveredResource } from './types.js';
+import type { Logger } from '../log/index.js';
+import type { Clock } from '../shared/clock.js';
+import { getMirror, type StoredJob, type Store } from '../store/index.js';
+
+/** How one try of a job ended. */
+export type JobOutcome = 'done' | 'retry' | 'dead';
+
+/** Counts what the queue does (the daemon's metrics implement it). */
+export interface JobObserver {
+  jobEnded(kind: string, outcome: JobOutcome): void;
+  recordsDelivered(resource: string, count: number): void;
+  /** Seconds from the record's creation on the platform to its acknowledgement. */
+  acknowledged(resource: string, latencySeconds: number): void;
+}
+
+const ACK_PREFIX = 'ack.';
+const PUSH_BACK_KINDS: ReadonlySet<string> = new Set(INBOX_KINDS);
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Seconds since the mirrored record was created, when the mirror knows when that was. */
+function secondsSinceCreated(store: Store, clock: Clock, resource: string, id: string) {
+  const createdAt = text(getMirror(store, resource, id)?.record.createdAt);
+  const created = createdAt === undefined ? Number.NaN : Date.parse(createdAt);
+  return Number.isNaN(created) ? undefined : (clock.now().getTime() - created) / 1000;
+}
+
+export interface DoneContext {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  observer?: JobObserver | undefined;
+}
+
+/**
+ * The log line and the counts of a job done. Acknowledgements and push-backs are what an
+ * operator asks about ("did order X reach the platform?"), so each gets an info line; the rest
+ * (redeliveries, deliveries, which log their own batches) stay at debug.
+ */
+export function reportDone(context: DoneContext, job: StoredJob): void {
+  const { logger, observer } = context;
+  const fields = {
+    jobId: job.id,
+    kind: job.kind,
+    entityKey: job.entityKey,
+    tries: job.attempts + 1,
+  };
+  observer?.jobEnded(job.kind, 'done');
+  if (job.kind.startsWith(ACK_PREFIX)) {
+    const resource = job.kind.slice(ACK_PREFIX.length);
+    const id = text(job.payload.id) ?? job.entityKey;
+    logger.info({ ...fields, resource, id }, `acknowledged ${resource} ${id} on the platform`);
+    const latency = secondsSinceCreated(context.store, context.clock, resource, id);
+    if (latency !== undefined) observer?.acknowledged(resource, latency);
+    return;
+  }
+  if (PUSH_BACK_KINDS.has(job.kind)) {
+    logger.info(fields, `pushed ${job.kind} ${job.entityKey} back to the platform`);
+    return;
+  }
+  // A deliver job hands exactly one record version to the ERP.
+  const delivered = deliveredResource(job.kind);
+  if (delivered !== undefined) observer?.recordsDelivered(delivered, 1);
+  logger.debug(fields, `queue: job ${job.id} done`);
+}

@@ -1,0 +1,139 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app/app.js';
+import { syncOnce } from '../../src/app/syncOnce.js';
+import { createLogger } from '../../src/log/index.js';
+import { appRig, type AppRig } from '../support/appRig.js';
+import { FakeClock } from '../support/fakeClock.js';
+import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
+
+const START = '2026-03-01T08:00:00.000Z';
+const PULLED = ['patient', 'article', 'integratedCare', 'singleOrder'] as const;
+
+type Line = Record<string, unknown> & { level: string; msg: string };
+
+/** What an operator sees at the default level: lines of one pass over the seeded simulator. */
+describe('the operator log', () => {
+  let sim: TestSimulator;
+  let simClock: FakeClock;
+  let rig: AppRig;
+  let app: App;
+  let lines: Line[];
+
+  beforeEach(async () => {
+    simClock = new FakeClock(START);
+    sim = await startTestSimulator({ variant: 'B', clock: simClock, seed: 11 });
+    rig = appRig(sim.url, 'B', START);
+    lines = [];
+    const destination = { write: (line: string) => void lines.push(JSON.parse(line) as Line) };
+    app = await rig.open(createLogger({ level: 'debug', destination }));
+  });
+  afterEach(async () => {
+    await app.close();
+    await sim.close();
+    rig.cleanup();
+  });
+
+  const pass = async () => {
+    simClock.advance(60_000);
+    rig.clock.advance(60_000);
+    lines.length = 0;
+    return syncOnce(app, [...PULLED]);
+  };
+  const at = (level: string, msg: string) =>
+    lines.filter((line) => line.level === level && line.msg === msg);
+  /** A metric's samples; histograms name each (`_count`, `_bucket`) in metricName. */
+  const metric = async (name: string) =>
+    ((await app.metrics.registry.getSingleMetric(name)?.get())?.values ?? []) as Array<{
+      labels: Record<string, string | number>;
+      value: number;
+      metricName?: string;
+    }>;
+
+  it('says at info what a pull found and what was acknowledged; an empty pull only at debug', async () => {
+    expect((await pass()).ok).toBe(true);
+    const found = at('info', 'pull finished');
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((line) => Number(line.new) > 0 || Number(line.quarantined) > 0)).toBe(true);
+    const acks = lines.filter(
+      (l) => l.level === 'info' && /^acknowledged singleOrder /.test(l.msg),
+    );
+    expect(acks.length).toBeGreaterThan(0);
+    expect(acks[0]).toMatchObject({ kind: 'ack.singleOrder', resource: 'singleOrder' });
+
+    // The second pass sees the acknowledged care arrangements under `transmitted`; the third, nothing.
+    expect((await pass()).ok).toBe(true);
+    const third = await pass();
+    expect(third.ok).toBe(true);
+    expect(at('info', 'pull finished')).toEqual([]);
+    expect(at('debug', 'pull finished').length).toBe(third.pulls.length);
+
+    const jobs = await metric('homecare_sync_jobs_total');
+    expect(jobs).toContainEqual(
+      expect.objectContaining({
+        labels: { kind: 'ack.singleOrder', outcome: 'done' },
+        value: acks.length,
+      }),
+    );
+    const latency = await metric('homecare_sync_ack_latency_seconds');
+    const count = latency.find(
+      (v) =>
+        v.metricName === 'homecare_sync_ack_latency_seconds_count' &&
+        v.labels.resource === 'singleOrder',
+    );
+    expect(count?.value).toBe(acks.length);
+    const durations = await metric('homecare_sync_pull_duration_seconds');
+    expect(
+      durations.some((v) => v.metricName === 'homecare_sync_pull_duration_seconds_count'),
+    ).toBe(true);
+  });
+
+  it('logs a push-back done at info and a rejected inbox file at warn, naming its report', async () => {
+    expect((await pass()).ok).toBe(true);
+    const order = app.store.db
+      .prepare("SELECT _id AS id FROM mirror WHERE resource = 'singleOrder' LIMIT 1")
+      .get() as { id: string };
+    rig.drop('orderStatus', 'good.json', {
+      orderType: 'single',
+      id: order.id,
+      status: 3,
+      salesId: 'SO-1',
+    });
+    rig.drop('orderStatus', 'bad.json', { orderType: 'single', id: order.id, status: 99 });
+    await pass();
+    const rejected = lines.find(
+      (l) => l.level === 'warn' && l.msg.startsWith('inbox: orderStatus/bad.json rejected'),
+    );
+    expect(rejected).toMatchObject({ kind: 'orderStatus', file: 'bad.json' });
+    expect(String(rejected?.report)).toMatch(/bad\.json\.error\.json$/);
+    expect(
+      lines.some(
+        (l) =>
+          l.level === 'info' &&
+          l.msg === `pushed orderStatus singleOrder:${order.id} back to the platform`,
+      ),
+    ).toBe(true);
+    const inbound = await metric('homecare_sync_inbound_messages_total');
+    expect(inbound).toContainEqual(
+      expect.objectContaining({
+        labels: { kind: 'orderStatus', source: 'file', result: 'rejected' },
+        value: 1,
+      }),
+    );
+    expect(inbound).toContainEqual(
+      expect.objectContaining({
+        labels: { kind: 'orderStatus', source: 'file', result: 'accepted' },
+        value: 1,
+      }),
+    );
+  });
+
+  it('logs a pull the platform answered 503 as a warning with the error in err', async () => {
+    await sim.control.setFault({ path: '/article', errorRate: 1, errorStatus: 503 });
+    expect((await pass()).ok).toBe(false);
+    const failed = lines.filter((l) => l.msg.startsWith('pull of article'));
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((l) => l.level === 'warn')).toBe(true);
+    expect(failed[0]?.err).toMatchObject({ type: 'TransientError', status: 503 });
+    expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+  });
+});
