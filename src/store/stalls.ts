@@ -19,23 +19,23 @@ function oldestOpen(store: Store, sql: string): OldestOpen {
 }
 
 /**
- * Record versions pulled but not yet in the ERP (refused ones are dead letters, not open),
- * whatever they wait for: the ERP, a reference, a retry.
+ * Record versions pulled but not yet in the ERP, whatever their deliver job waits for: the
+ * ERP, a reference, a retry (refused ones are dead letters, not open).
  */
 export function oldestUndelivered(store: Store): OldestOpen {
   return oldestOpen(
     store,
-    `SELECT count(*) AS n, min(seen_at) AS oldest FROM ledger
-     WHERE delivered_at IS NULL AND rejection IS NULL`,
+    `SELECT count(*) AS n, min(created_at) AS oldest FROM queue
+     WHERE state IN ('pending', 'running') AND kind LIKE 'deliver.%'`,
   );
 }
 
-/** Queue jobs not done yet: waiting for their first try, for a retry, or running. */
+/** The other queue jobs not done yet (acknowledgements, push-backs): waiting, or running. */
 export function oldestOpenJob(store: Store): OldestOpen {
   return oldestOpen(
     store,
     `SELECT count(*) AS n, min(created_at) AS oldest FROM queue
-     WHERE state IN ('pending', 'running')`,
+     WHERE state IN ('pending', 'running') AND kind NOT LIKE 'deliver.%'`,
   );
 }
 

@@ -122,14 +122,16 @@ describe('inbox: files that fail in every way end in .error, and the scan goes o
     await drop('orderStatus', 'Mustermann-order.json', '{"orderType": "single", ');
     await drop('orderStatus', 'good.json', status('S-1'));
     await settle(inbox);
-    const rejected = lines.find((l) => l.msg === 'inbox file rejected');
+    const rejected = lines.find((l) =>
+      l.msg.startsWith('inbox: orderStatus/Mustermann-order.json rejected: not valid JSON'),
+    );
     expect(rejected).toMatchObject({
       level: 'warn',
       kind: 'orderStatus',
       file: 'Mustermann-order.json',
       reason: expect.stringMatching(/^not valid JSON/) as unknown,
     });
-    expect(lines.find((l) => l.msg === 'inbox file archived')).toMatchObject({
+    expect(lines.find((l) => l.msg === 'inbox: orderStatus/good.json archived')).toMatchObject({
       level: 'info',
       file: 'good.json',
     });

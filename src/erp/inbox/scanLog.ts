@@ -7,12 +7,13 @@ import type { CountInbound, FileResult, FolderProblem, ScanReport } from './repo
  */
 function logFile(logger: Logger, result: FileResult): void {
   const where = { kind: result.kind, file: result.file };
+  const path = `inbox: ${result.kind}/${result.file}`;
   switch (result.status) {
     case 'accepted':
     case 'repeat':
       logger.info(
         { ...where, accepted: result.accepted, repeat: result.repeat, movedTo: result.movedTo },
-        result.status === 'repeat' ? 'inbox file seen before; archived' : 'inbox file archived',
+        result.status === 'repeat' ? `${path} seen before; archived` : `${path} archived`,
       );
       return;
     case 'partial':
@@ -23,20 +24,23 @@ function logFile(logger: Logger, result: FileResult): void {
           problems: result.problems.length,
           report: result.report,
         },
-        'inbox file archived, some rows rejected',
+        `${path} archived; ${result.problems.length} bad row(s) left out, see ${result.report}`,
       );
       return;
     case 'rejected':
       logger.warn(
         { ...where, reason: result.reason, movedTo: result.movedTo, report: result.report },
-        'inbox file rejected',
+        `${path} rejected: ${result.reason}; see ${result.report}`,
       );
       return;
     case 'failed':
-      logger.warn({ ...where, reason: result.reason }, 'inbox file not handled this scan');
+      logger.warn(
+        { ...where, reason: result.reason },
+        `${path} not handled this scan: ${result.reason}`,
+      );
       return;
     case 'waiting':
-      logger.debug({ ...where, reason: result.reason }, 'inbox file not complete yet');
+      logger.debug({ ...where, reason: result.reason }, `${path} not complete yet`);
   }
 }
 
