@@ -29,6 +29,10 @@ export interface BodyRule {
   nonEmpty?: readonly string[];
   /** Booleans that must not be true. */
   notTrue?: readonly string[];
+  /** Fields a schema marks required: they must be there, though they may be empty. */
+  present?: readonly string[];
+  /** The only fields the body may carry; any other is refused, never dropped silently. */
+  only?: readonly string[];
 }
 
 /** One operation in one variant. */
@@ -118,6 +122,36 @@ function masterData(resource: ResourceName): Operation[] {
 
 const created = { query: NO_QUERY, body: { forbidden: ['_id'] } } as const;
 
+/** POST /erpOrder: "Required by rule" (spec document 2, ERP order). */
+const erpOrderCreate: BodyRule = {
+  required: ['salesId', 'patientId', 'outboundDate', 'deliveryAddress', 'erpOrderedArticleLines'],
+  nonEmpty: ['erpOrderedArticleLines'],
+  forbidden: ['_id'],
+};
+/** PUT /erpOrder/{salesId}: "same required data as POST", the salesId being in the path. */
+const erpOrderReplace: BodyRule = {
+  required: ['patientId', 'outboundDate', 'deliveryAddress', 'erpOrderedArticleLines'],
+  nonEmpty: ['erpOrderedArticleLines'],
+};
+/**
+ * "In variant B the body schema marks every field required": every ERP order field a client
+ * writes. Left out are the ones the platform sets itself (`_id`, `timestamp`, `archived`) and
+ * `regionId`, which "is taken from the patient" (our reading, docs/readme/simulator.md).
+ */
+const ERP_ORDER_SCHEMA_FIELDS_B = [
+  'salesId',
+  'patientId',
+  'annotation',
+  'prescriptionStatus',
+  'trackingLink',
+  'therapyId',
+  'deliveryAddress',
+  'outboundDate',
+  'completed',
+  'erpOrderedArticleLines',
+  'trackingInfo',
+];
+
 /**
  * The contract's operations, from spec document 2 ("Methods per variant" and the endpoint
  * sections). An operation absent from a variant does not exist there.
@@ -171,36 +205,20 @@ export const OPERATIONS: readonly Operation[] = [
   // ERP orders
   op('erpOrder', 'list', same(['B', 'C'], { query: updatedAfterOptional })),
   op('erpOrder', 'get', same(['B', 'C'], { query: OPEN_QUERY, idKind: 'salesId' })),
-  op(
-    'erpOrder',
-    'create',
-    same(ALL, {
-      query: OPEN_QUERY,
-      body: {
-        required: [
-          'salesId',
-          'patientId',
-          'outboundDate',
-          'deliveryAddress',
-          'erpOrderedArticleLines',
-        ],
-        nonEmpty: ['erpOrderedArticleLines'],
-        forbidden: ['_id'],
-      },
-    }),
-  ),
-  op(
-    'erpOrder',
-    'replace',
-    same(ALL, {
+  op('erpOrder', 'create', {
+    A: { query: OPEN_QUERY, body: erpOrderCreate },
+    B: { query: OPEN_QUERY, body: { ...erpOrderCreate, present: ERP_ORDER_SCHEMA_FIELDS_B } },
+    C: { query: OPEN_QUERY, body: erpOrderCreate },
+  }),
+  op('erpOrder', 'replace', {
+    A: { query: OPEN_QUERY, idKind: 'salesId', body: erpOrderReplace },
+    B: {
       query: OPEN_QUERY,
       idKind: 'salesId',
-      body: {
-        required: ['patientId', 'outboundDate', 'deliveryAddress', 'erpOrderedArticleLines'],
-        nonEmpty: ['erpOrderedArticleLines'],
-      },
-    }),
-  ),
+      body: { ...erpOrderReplace, present: ERP_ORDER_SCHEMA_FIELDS_B },
+    },
+    C: { query: OPEN_QUERY, idKind: 'salesId', body: erpOrderReplace },
+  }),
   // Article
   op('article', 'list', {
     A: { query: updatedAfterRequired },
@@ -331,7 +349,12 @@ export const OPERATIONS: readonly Operation[] = [
   op(
     'productGroup',
     'update',
-    same(['B'], { query: OPEN_QUERY, idKind: '_id', body: { required: ['name'] } }),
+    // "body {name} (required); only the name may change"
+    same(['B'], {
+      query: OPEN_QUERY,
+      idKind: '_id',
+      body: { required: ['name'], only: ['name'] },
+    }),
   ),
   // Document
   op(

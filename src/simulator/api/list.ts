@@ -53,8 +53,9 @@ export function listCriteria(
   if (id !== undefined) main.id = id;
   const patientId = given('patientId');
   if (patientId !== undefined) main.patientId = patientId;
-  const clauses = [main];
   const archivedAfter = given('archivedAfter');
+  // archivedAfter alone asks for the attachments archived since; with createdAfter, for both.
+  const clauses = archivedAfter !== undefined && createdAfter === undefined ? [] : [main];
   if (archivedAfter !== undefined)
     clauses.push({ archived: true, timestampAfter: iso(archivedAfter) });
   const options: ListOptions = {};

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ResourceName } from '../../contract/index.js';
+import { recordIdOf, type ResourceName } from '../../contract/index.js';
 import { statusClassOf } from '../statusClass.js';
 import { openSimulatorDatabase } from './schema.js';
 import { listRows, type ListClause, type ListOptions } from './listQuery.js';
@@ -92,13 +92,18 @@ export class RecordStore {
     meta: RecordMeta,
   ): void {
     const metadata = metadataOf(record);
+    // History entries carry neither `_id` nor `timestamp`: their identity and creation time count.
     const timestamp = isoOrEmpty(
-      record.timestamp ?? record.updatedAt ?? metadata.updatedAt ?? record.uploadDate,
+      record.timestamp ??
+        record.updatedAt ??
+        metadata.updatedAt ??
+        record.uploadDate ??
+        record.createdAt,
     );
     this.upsert.run({
       tenant,
       resource,
-      id: String(record._id),
+      id: recordIdOf(resource, record) ?? String(record._id),
       seq: ++this.seq,
       timestamp,
       createdAt:
