@@ -78,7 +78,9 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   const random = deps.random ?? Math.random;
   const logger =
     deps.logger ?? createLogger({ level: config.log.level, secrets: secretsOf(config) });
-  const contract = contractFor(config.platform.variant, config.platform.paths);
+  const contract = contractFor(config.platform.variant, config.platform.paths, {
+    integratedCareAck: config.ack.integratedCare,
+  });
   const store = openStore({ path: config.storage.path, clock });
   const client = createPlatformClient({
     baseUrl: config.platform.baseUrl,
