@@ -86,8 +86,15 @@ const updatedAfterRequired: QueryRule = {
   required: ['updatedAfter'],
   extra: 'ignore',
 };
-/** Lists whose query parameters the spec does not show: we offer an optional `updatedAfter`. */
-const updatedAfterOptional: QueryRule = { params: { updatedAfter: datetime }, extra: 'ignore' };
+/**
+ * Lists whose query parameters the spec does not show: we send `updatedAfter` anyway, and pull
+ * the whole list where the platform refuses it (see src/sync/puller.ts).
+ */
+const updatedAfterOptional: QueryRule = {
+  params: { updatedAfter: datetime },
+  guessed: ['updatedAfter'],
+  extra: 'ignore',
+};
 
 function statusAndUpdatedAfter(
   resource: keyof typeof STATUS_FILTERS,

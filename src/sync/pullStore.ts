@@ -14,7 +14,12 @@ import type { PullTarget } from './targets.js';
 
 /** The puller's view of the SQLite store. */
 export function sqlitePullStore(store: Store): PullStore {
+  // Kept for the process: after a restart the first pull learns it again, with one 400.
+  const timeParamRefused = new Set<string>();
+  const keyOf = (target: PullTarget): string => `${target.resource}?${target.filter}`;
   return {
+    timeParamRefused: (target) => timeParamRefused.has(keyOf(target)),
+    refuseTimeParam: (target) => void timeParamRefused.add(keyOf(target)),
     watermark: (target) => getCheckpoint(store, target.resource, target.filter)?.watermark,
     startRun: (target, mode) =>
       startRun(

@@ -25,6 +25,7 @@ function logSummary(logger: Logger, summary: PullSummary): void {
     durationMs: Date.parse(summary.finishedAt) - Date.parse(summary.startedAt),
     watermark: summary.watermark,
   };
+  if (summary.notice !== undefined) logger.warn({ resource: summary.resource }, summary.notice);
   if (!summary.ok) logger.error({ ...line, error: summary.error }, 'pull failed');
   else if (summary.mode === 'reconcile' && summary.fresh > 0) {
     logger.warn(line, 'reconciliation found record versions the incremental pulls had missed');
