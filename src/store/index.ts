@@ -15,3 +15,4 @@ export * from './lease.js';
 export * from './queue.js';
 export * from './deadLetters.js';
 export * from './inbox.js';
+export * from './ownWrites.js';

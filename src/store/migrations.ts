@@ -164,10 +164,29 @@ ALTER TABLE ledger ADD COLUMN next_delivery_at TEXT;
 ALTER TABLE ledger ADD COLUMN rejection TEXT;
 `;
 
+/**
+ * What the daemon last wrote to each record on the platform, as a fingerprint, so a pulled
+ * version that is only our own write coming back is not handed to the ERP (src/sync/ownEcho.ts).
+ */
+const ownWrites = `
+CREATE TABLE own_writes (
+  resource     TEXT NOT NULL,
+  _id          TEXT NOT NULL,
+  fields       TEXT NOT NULL CHECK (json_valid(fields)),
+  written_hash TEXT NOT NULL,
+  base_fields  TEXT NOT NULL CHECK (json_valid(base_fields)),
+  base_hash    TEXT NOT NULL,
+  editor       TEXT,
+  written_at   TEXT NOT NULL,
+  PRIMARY KEY (resource, _id)
+) STRICT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', sql: initial },
   { name: 'ledger keeps each version and what it waits for', sql: ledgerRecords },
   { name: 'delivery retries and refusals', sql: deliveryRetries },
+  { name: 'fingerprints of our own writes', sql: ownWrites },
 ];
 
 /** The schema version this build writes and understands. */

@@ -1,6 +1,8 @@
 import {
   advanceCheckpoint,
   getCheckpoint,
+  getOwnWrite,
+  markDelivered,
   quarantine,
   recordRun,
   recordVersion,
@@ -9,6 +11,7 @@ import {
   upsertMirror,
   type Store,
 } from '../store/index.js';
+import { isOwnEcho } from './ownEcho.js';
 import type { PullStore, PulledRecord, QuarantinedRecord } from './puller.js';
 import type { PullTarget } from './targets.js';
 
@@ -41,6 +44,11 @@ export function sqlitePullStore(store: Store): PullStore {
           const json = JSON.stringify(record);
           if (!recordVersion(store, target.resource, id, version, runId, json)) continue;
           fresh += 1;
+          // Our own write coming back (whether or not the platform left it out of this pull):
+          // the ERP sent it, so it is not handed to the ERP again. No ping-pong.
+          if (isOwnEcho(getOwnWrite(store, target.resource, id), record)) {
+            markDelivered(store, target.resource, id, version);
+          }
           upsertMirror(store, target.resource, { ...record, _id: id }, version);
         }
         for (const entry of bad) {

@@ -15,6 +15,7 @@ const tables = [
   'lease',
   'ledger',
   'mirror',
+  'own_writes',
   'quarantine',
   'queue',
   'runs',

@@ -31,10 +31,11 @@ export function acknowledgeOrder(resource: OrderResource): Handler {
       return;
     }
     checkTransition(resource, id, status, ORDER_STATUS.Transmitted);
+    const body = { status: ORDER_STATUS.Transmitted };
     const answer = await about(`acknowledging ${orderLabel(resource)} ${id}`, () =>
-      patchOrder(context.client, resource, id, { status: ORDER_STATUS.Transmitted }),
+      patchOrder(context.client, resource, id, body),
     );
-    remember(context, resource, answer);
+    remember(context, resource, answer, { body });
   };
 }
 
@@ -65,8 +66,9 @@ export const acknowledgeIntegratedCare: Handler = async (job, context) => {
     );
     return;
   }
+  const body = { seriesStatus: SERIES_STATUS_TRANSMITTED };
   const answer = await about(`acknowledging integrated care ${id}`, () =>
-    context.client.patchIntegratedCare(id, { seriesStatus: SERIES_STATUS_TRANSMITTED }),
+    context.client.patchIntegratedCare(id, body),
   );
-  remember(context, 'integratedCare', answer);
+  remember(context, 'integratedCare', answer, { body });
 };

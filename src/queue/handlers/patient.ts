@@ -43,7 +43,9 @@ export const pushPatient: Handler = async (job, context) => {
       known === undefined
         ? await createOrUpdate(context, customerId, body, subject)
         : await update(context, known, body);
-    remember(context, 'patient', answer);
+    // What the ERP sent counts as written; what a PUT copied from the platform is compared as
+    // the rest of the record, so a change a platform user made just before still reaches the ERP.
+    remember(context, 'patient', answer, { body });
   } catch (error) {
     throw relabel(error, subject);
   }

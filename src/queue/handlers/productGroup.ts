@@ -57,10 +57,11 @@ export const pushProductGroup: Handler = async (job, context) => {
   if (id === undefined && context.contract.find('productGroup', 'create')) {
     await checkLevel(job, context, subject);
   }
+  const body = id === undefined ? without(job.payload, '_id') : { name };
   const answer = await about(subject, () =>
     id === undefined
-      ? context.client.createProductGroup(without(job.payload, '_id'))
-      : context.client.patchProductGroup(id, { name }),
+      ? context.client.createProductGroup(body)
+      : context.client.patchProductGroup(id, body),
   );
-  remember(context, 'productGroup', answer);
+  remember(context, 'productGroup', answer, { body });
 };
