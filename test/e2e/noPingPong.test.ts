@@ -103,3 +103,64 @@ describe.each([
     });
   },
 );
+
+/**
+ * Spec document 1, rule 3: "Exception for SingleOrder, DirectOrder and IntegratedCare: control is
+ * by status change." The platform does not leave our own order PATCHes out of our pulls at all;
+ * the versions they make (our acknowledgement, the ERP's status and salesId) come back under
+ * their new status and are recognised as ours, so the ERP does not get its own report back.
+ */
+describe('orders: our own status and salesId PATCHes coming back', () => {
+  let sim: TestSimulator;
+  let simClock: FakeClock;
+  let rig: AppRig;
+  let app: App;
+
+  beforeEach(async () => {
+    simClock = new FakeClock(START);
+    sim = await startTestSimulator({ variant: 'B', clock: simClock });
+    rig = appRig(sim.url, 'B', START);
+    app = await rig.open();
+  });
+  afterEach(async () => {
+    await app.close();
+    await sim.close();
+    rig.cleanup();
+  });
+
+  const pass = async () => {
+    simClock.advance(60_000);
+    rig.clock.advance(60_000);
+    const report = await syncOnce(app, ['patient', 'article', 'integratedCare', 'singleOrder']);
+    expect(report.ok, JSON.stringify(report.pulls.filter((p) => !p.ok))).toBe(true);
+  };
+
+  it('are not handed to the ERP; a platform user change afterwards is', async () => {
+    const created = await api(
+      sim,
+      'GET',
+      '/singleOrder?status=created&updatedAfter=1970-01-01T00:00:00.000Z',
+      { key: 'demo-key-2' },
+    );
+    const order = (created.json as Row[])[0];
+    if (!order) throw new Error('the seed has no created single order');
+    const id = String(order._id);
+    const files = () => rig.outboxFiles('singleOrder').filter((f) => f.startsWith(id));
+
+    await pass();
+    expect(files()).toHaveLength(1);
+    rig.drop('orderStatus', 'order-1.json', {
+      orderType: 'single',
+      id,
+      status: 3,
+      salesId: 'AU-9',
+    });
+    for (let round = 0; round < 4; round++) await pass();
+    expect(await sim.control.getRecord('singleOrder', id)).toMatchObject({ status: 3 });
+    expect(files()).toHaveLength(1);
+
+    await sim.control.patchRecord('singleOrder', id, { deliveryDate: '2026-03-09' });
+    await pass();
+    expect(files()).toHaveLength(2);
+  });
+});
