@@ -10,6 +10,7 @@ import {
   uuid,
   type QueryRule,
 } from './query.js';
+import { ERP_ORDER_CREATE, ERP_ORDER_REPLACE, ERP_ORDER_SCHEMA_FIELDS_B } from './erpOrderRules.js';
 import { STATUS_FILTERS } from './statusFilters.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -129,36 +130,6 @@ function masterData(resource: ResourceName): Operation[] {
 
 const created = { query: NO_QUERY, body: { forbidden: ['_id'] } } as const;
 
-/** POST /erpOrder: "Required by rule" (spec document 2, ERP order). */
-const erpOrderCreate: BodyRule = {
-  required: ['salesId', 'patientId', 'outboundDate', 'deliveryAddress', 'erpOrderedArticleLines'],
-  nonEmpty: ['erpOrderedArticleLines'],
-  forbidden: ['_id'],
-};
-/** PUT /erpOrder/{salesId}: "same required data as POST", the salesId being in the path. */
-const erpOrderReplace: BodyRule = {
-  required: ['patientId', 'outboundDate', 'deliveryAddress', 'erpOrderedArticleLines'],
-  nonEmpty: ['erpOrderedArticleLines'],
-};
-/**
- * "In variant B the body schema marks every field required": every ERP order field a client
- * writes. Left out are the ones the platform sets itself (`_id`, `timestamp`, `archived`) and
- * `regionId`, which "is taken from the patient" (our reading, docs/readme/simulator.md).
- */
-const ERP_ORDER_SCHEMA_FIELDS_B = [
-  'salesId',
-  'patientId',
-  'annotation',
-  'prescriptionStatus',
-  'trackingLink',
-  'therapyId',
-  'deliveryAddress',
-  'outboundDate',
-  'completed',
-  'erpOrderedArticleLines',
-  'trackingInfo',
-];
-
 /**
  * The contract's operations, from spec document 2 ("Methods per variant" and the endpoint
  * sections). An operation absent from a variant does not exist there.
@@ -213,18 +184,18 @@ export const OPERATIONS: readonly Operation[] = [
   op('erpOrder', 'list', same(['B', 'C'], { query: updatedAfterOptional })),
   op('erpOrder', 'get', same(['B', 'C'], { query: OPEN_QUERY, idKind: 'salesId' })),
   op('erpOrder', 'create', {
-    A: { query: OPEN_QUERY, body: erpOrderCreate },
-    B: { query: OPEN_QUERY, body: { ...erpOrderCreate, present: ERP_ORDER_SCHEMA_FIELDS_B } },
-    C: { query: OPEN_QUERY, body: erpOrderCreate },
+    A: { query: OPEN_QUERY, body: ERP_ORDER_CREATE },
+    B: { query: OPEN_QUERY, body: { ...ERP_ORDER_CREATE, present: ERP_ORDER_SCHEMA_FIELDS_B } },
+    C: { query: OPEN_QUERY, body: ERP_ORDER_CREATE },
   }),
   op('erpOrder', 'replace', {
-    A: { query: OPEN_QUERY, idKind: 'salesId', body: erpOrderReplace },
+    A: { query: OPEN_QUERY, idKind: 'salesId', body: ERP_ORDER_REPLACE },
     B: {
       query: OPEN_QUERY,
       idKind: 'salesId',
-      body: { ...erpOrderReplace, present: ERP_ORDER_SCHEMA_FIELDS_B },
+      body: { ...ERP_ORDER_REPLACE, present: ERP_ORDER_SCHEMA_FIELDS_B },
     },
-    C: { query: OPEN_QUERY, idKind: 'salesId', body: erpOrderReplace },
+    C: { query: OPEN_QUERY, idKind: 'salesId', body: ERP_ORDER_REPLACE },
   }),
   // Article
   op('article', 'list', {
