@@ -88,7 +88,9 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
       isTerminal: deps.isTerminal ?? false,
     });
   const version = packageVersion();
-  const contract = contractFor(config.platform.variant, config.platform.paths);
+  const contract = contractFor(config.platform.variant, config.platform.paths, {
+    integratedCareAck: config.ack.integratedCare,
+  });
   const store = openStore({ path: config.storage.path, clock });
   const client = createPlatformClient({
     baseUrl: config.platform.baseUrl,

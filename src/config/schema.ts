@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   DEFAULT_OPEN_PATHS,
+  DEFAULT_READINGS,
+  INTEGRATED_CARE_ACKS,
   RESOURCE_NAMES,
   VARIANTS,
   type ResourceName,
@@ -137,6 +139,12 @@ export const baseConfigSchema = z.strictObject({
     .strictObject({ concurrency: integer(1, 4), pollIntervalMs: integer(50, 1_000) })
     .prefault({}),
   http: httpSchema.prefault({}),
+  /** How what the ERP has is acknowledged where the spec leaves it open (docs/readme/config.md). */
+  ack: z
+    .strictObject({
+      integratedCare: z.enum(INTEGRATED_CARE_ACKS).default(DEFAULT_READINGS.integratedCareAck),
+    })
+    .prefault({}),
   log: z
     .strictObject({
       level: z.enum(LOG_LEVELS).default('info'),

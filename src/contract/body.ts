@@ -28,5 +28,15 @@ export function bodyProblems(rule: BodyRule | undefined, body: unknown): string[
   for (const field of rule?.notTrue ?? []) {
     if (valueAt(record, field) === true) problems.push(`${field} must not be true`);
   }
+  for (const field of rule?.present ?? []) {
+    if (rule?.required?.includes(field)) continue;
+    if (valueAt(record, field) === undefined) problems.push(`${field} is required`);
+  }
+  if (rule?.only) {
+    const allowed = rule.only;
+    for (const field of Object.keys(record).filter((f) => !allowed.includes(f))) {
+      problems.push(`${field} cannot be changed here; only ${allowed.join(', ')} may be sent`);
+    }
+  }
   return problems;
 }

@@ -4,6 +4,7 @@ import {
   type OperationDetail,
   type OperationKind,
 } from './operations.js';
+import { DEFAULT_READINGS, type ContractReadings } from './readings.js';
 import { DEFAULT_OPEN_PATHS, RESOURCES, type OpenPaths, type ResourceName } from './resources.js';
 import type { Variant } from './variants.js';
 
@@ -18,6 +19,8 @@ export interface BoundOperation extends Operation {
 export interface Contract {
   variant: Variant;
   operations: readonly BoundOperation[];
+  /** How the operator reads what the spec leaves open (config `ack.*`). */
+  readings: ContractReadings;
   find(resource: ResourceName, kind: OperationKind): BoundOperation | undefined;
   collectionPath(resource: ResourceName): string;
   /** The variants that offer `resource`'s `kind`, for messages such as "only in A and B". */
@@ -38,7 +41,11 @@ function pathTemplateOf(operation: Operation, paths: Partial<OpenPaths>): string
   return operation.target === 'item' ? `${base}/{id}` : base;
 }
 
-export function contractFor(variant: Variant, paths: Partial<OpenPaths> = {}): Contract {
+export function contractFor(
+  variant: Variant,
+  paths: Partial<OpenPaths> = {},
+  readings: ContractReadings = DEFAULT_READINGS,
+): Contract {
   const operations: BoundOperation[] = [];
   for (const operation of OPERATIONS) {
     const detail = operation.variants[variant];
@@ -48,6 +55,7 @@ export function contractFor(variant: Variant, paths: Partial<OpenPaths> = {}): C
   return {
     variant,
     operations,
+    readings,
     find: (resource, kind) => operations.find((o) => o.resource === resource && o.kind === kind),
     collectionPath: (resource) => collectionPathOf(resource, paths),
     variantsOffering: (resource, kind) => variantsOffering(resource, kind),

@@ -9,4 +9,5 @@ export * from './enums.js';
 export * from './productGroup.js';
 export * from './personalFields.js';
 export * from './body.js';
+export * from './readings.js';
 export * from './schemas/index.js';

@@ -10,6 +10,7 @@ import {
   uuid,
   type QueryRule,
 } from './query.js';
+import { ERP_ORDER_CREATE, ERP_ORDER_REPLACE, ERP_ORDER_SCHEMA_FIELDS_B } from './erpOrderRules.js';
 import { STATUS_FILTERS } from './statusFilters.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -29,6 +30,10 @@ export interface BodyRule {
   nonEmpty?: readonly string[];
   /** Booleans that must not be true. */
   notTrue?: readonly string[];
+  /** Fields a schema marks required: they must be there, though they may be empty. */
+  present?: readonly string[];
+  /** The only fields the body may carry; any other is refused, never dropped silently. */
+  only?: readonly string[];
 }
 
 /** One operation in one variant. */
@@ -82,8 +87,15 @@ const updatedAfterRequired: QueryRule = {
   required: ['updatedAfter'],
   extra: 'ignore',
 };
-/** Lists whose query parameters the spec does not show: we offer an optional `updatedAfter`. */
-const updatedAfterOptional: QueryRule = { params: { updatedAfter: datetime }, extra: 'ignore' };
+/**
+ * Lists whose query parameters the spec does not show: we send `updatedAfter` anyway, and pull
+ * the whole list where the platform refuses it (see src/sync/puller.ts).
+ */
+const updatedAfterOptional: QueryRule = {
+  params: { updatedAfter: datetime },
+  guessed: ['updatedAfter'],
+  extra: 'ignore',
+};
 
 function statusAndUpdatedAfter(
   resource: keyof typeof STATUS_FILTERS,
@@ -171,36 +183,20 @@ export const OPERATIONS: readonly Operation[] = [
   // ERP orders
   op('erpOrder', 'list', same(['B', 'C'], { query: updatedAfterOptional })),
   op('erpOrder', 'get', same(['B', 'C'], { query: OPEN_QUERY, idKind: 'salesId' })),
-  op(
-    'erpOrder',
-    'create',
-    same(ALL, {
-      query: OPEN_QUERY,
-      body: {
-        required: [
-          'salesId',
-          'patientId',
-          'outboundDate',
-          'deliveryAddress',
-          'erpOrderedArticleLines',
-        ],
-        nonEmpty: ['erpOrderedArticleLines'],
-        forbidden: ['_id'],
-      },
-    }),
-  ),
-  op(
-    'erpOrder',
-    'replace',
-    same(ALL, {
+  op('erpOrder', 'create', {
+    A: { query: OPEN_QUERY, body: ERP_ORDER_CREATE },
+    B: { query: OPEN_QUERY, body: { ...ERP_ORDER_CREATE, present: ERP_ORDER_SCHEMA_FIELDS_B } },
+    C: { query: OPEN_QUERY, body: ERP_ORDER_CREATE },
+  }),
+  op('erpOrder', 'replace', {
+    A: { query: OPEN_QUERY, idKind: 'salesId', body: ERP_ORDER_REPLACE },
+    B: {
       query: OPEN_QUERY,
       idKind: 'salesId',
-      body: {
-        required: ['patientId', 'outboundDate', 'deliveryAddress', 'erpOrderedArticleLines'],
-        nonEmpty: ['erpOrderedArticleLines'],
-      },
-    }),
-  ),
+      body: { ...ERP_ORDER_REPLACE, present: ERP_ORDER_SCHEMA_FIELDS_B },
+    },
+    C: { query: OPEN_QUERY, idKind: 'salesId', body: ERP_ORDER_REPLACE },
+  }),
   // Article
   op('article', 'list', {
     A: { query: updatedAfterRequired },
@@ -331,7 +327,12 @@ export const OPERATIONS: readonly Operation[] = [
   op(
     'productGroup',
     'update',
-    same(['B'], { query: OPEN_QUERY, idKind: '_id', body: { required: ['name'] } }),
+    // "body {name} (required); only the name may change"
+    same(['B'], {
+      query: OPEN_QUERY,
+      idKind: '_id',
+      body: { required: ['name'], only: ['name'] },
+    }),
   ),
   // Document
   op(

@@ -8,7 +8,7 @@ export type ParamType =
 
 /**
  * The query rule of one operation in one variant.
- * - `params`: the parameters the spec names.
+ * - `params`: the parameters the spec names (and the `guessed` ones it does not).
  * - `required`: each must be present.
  * - `oneOf`: at least one of `names` must be present; with `exactlyOne`, never several.
  * - `extra`: `refuse` where the spec forbids other parameters (or all query parameters),
@@ -16,6 +16,8 @@ export type ParamType =
  */
 export interface QueryRule {
   params: Readonly<Record<string, ParamType>>;
+  /** Parameters the spec does not show that we send anyway; a platform may refuse them. */
+  guessed?: readonly string[];
   required?: readonly string[];
   oneOf?: { names: readonly string[]; exactlyOne: boolean };
   extra: 'refuse' | 'ignore';

@@ -20,3 +20,23 @@ export const STATUS_CONTROLLED = ['singleOrder', 'directOrder', 'integratedCare'
 export function isStatusControlled(resource: string): boolean {
   return (STATUS_CONTROLLED as readonly string[]).includes(resource);
 }
+
+/**
+ * The fields whose change is the "status change" of rule 3: the order status, and for a care
+ * arrangement its status and its transmission status (seriesStatus).
+ */
+const STATUS_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  singleOrder: ['status'],
+  directOrder: ['status'],
+  integratedCare: ['status', 'seriesStatus'],
+};
+
+/** Does a write of `body` over `stored` change the status of a status-controlled record? */
+export function changesStatus(
+  resource: string,
+  body: Readonly<Record<string, unknown>>,
+  stored: Readonly<Record<string, unknown>>,
+): boolean {
+  const fields = STATUS_FIELDS[resource] ?? [];
+  return fields.some((field) => body[field] !== undefined && body[field] !== stored[field]);
+}

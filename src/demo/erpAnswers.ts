@@ -94,6 +94,13 @@ export function answersFor(
       deliveryAddress: deliveryAddressOf(order),
       erpOrderedArticleLines: lines,
       trackingInfo: tracking,
+      // Variant B's body schema marks every ERP order field required.
+      annotation: '',
+      prescriptionStatus:
+        typeof order['prescriptionStatus'] === 'string' ? order['prescriptionStatus'] : '',
+      trackingLink: tracking[0]?.trackingLink ?? '',
+      therapyId: typeof order['therapyId'] === 'number' ? order['therapyId'] : 0,
+      completed: true,
     },
     says: `ERP order ${salesId} for ${orderType} order ${id}: ${lines.length} line(s), tracking ${tracking[0]?.trackingCode ?? ''}`,
   };

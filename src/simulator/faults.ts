@@ -12,6 +12,10 @@ export const faultSpecSchema = z.strictObject({
   errorRate: z.number().min(0).max(1).optional(),
   errorStatus: z.number().int().min(400).max(599).optional(),
   retryAfter: z.string().optional(),
+  /** The JSON body of the injected error, instead of the simulator's own. */
+  errorBody: z.unknown().optional(),
+  /** Only requests that carry this query parameter (e.g. `updatedAfter`). */
+  withQuery: z.string().min(1).optional(),
   reset: z.boolean().optional(),
   truncate: z.boolean().optional(),
   malformed: z.boolean().optional(),
@@ -31,7 +35,7 @@ export interface Fault extends FaultSpec {
 /** What a fault does to one request. */
 export interface FaultEffect {
   latencyMs: number;
-  error: { status: number; retryAfter: string | undefined } | undefined;
+  error: { status: number; retryAfter: string | undefined; body: unknown } | undefined;
   reset: boolean;
   truncate: boolean;
   malformed: boolean;
@@ -75,10 +79,15 @@ export class FaultSet {
   }
 
   /** The effect on one request, taken from the first matching fault that fires. */
-  take(method: string, path: string): FaultEffect | undefined {
+  take(
+    method: string,
+    path: string,
+    query: Readonly<Record<string, string>> = {},
+  ): FaultEffect | undefined {
     for (const fault of this.faults) {
       if (fault.remaining === 0 || !path.startsWith(fault.path)) continue;
       if (fault.method !== undefined && fault.method !== method) continue;
+      if (fault.withQuery !== undefined && !Object.hasOwn(query, fault.withQuery)) continue;
       const errorRate = fault.errorRate ?? (fault.errorStatus === undefined ? undefined : 1);
       if (errorRate !== undefined && fault.random() >= errorRate) continue;
       if (fault.remaining !== null) fault.remaining -= 1;
@@ -91,6 +100,7 @@ export class FaultSet {
             : {
                 status: fault.errorStatus ?? DEFAULT_ERROR_STATUS,
                 retryAfter: fault.retryAfter,
+                body: fault.errorBody,
               },
         reset: fault.reset ?? false,
         truncate: fault.truncate ?? false,

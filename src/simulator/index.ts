@@ -4,3 +4,9 @@ export { DEFAULT_KEYS, readKeysFile } from './keys.js';
 export type { ApiKeyEntry } from './keys.js';
 export type { FaultSpec, Fault } from './faults.js';
 export type { RequestLogEntry } from './requestLog.js';
+export {
+  DEFAULT_LOOP_SUPPRESSION,
+  isLoopSuppression,
+  LOOP_SUPPRESSIONS,
+  type LoopSuppression,
+} from './loopSuppression.js';

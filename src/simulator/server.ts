@@ -36,12 +36,15 @@ function errorResponse(error: SimHttpError): SimResponse {
   return { ...jsonResponse(error.status, error.toBody()), headers: error.headers };
 }
 
-function injectedError(status: number, retryAfter: string | undefined): SimResponse {
-  const response = jsonResponse(status, {
-    error: 'injected_fault',
-    message: `the simulator answers ${status} because a fault was injected`,
-    problems: [],
-  });
+function injectedError(status: number, retryAfter: string | undefined, body: unknown): SimResponse {
+  const response = jsonResponse(
+    status,
+    body ?? {
+      error: 'injected_fault',
+      message: `the simulator answers ${status} because a fault was injected`,
+      problems: [],
+    },
+  );
   return retryAfter === undefined
     ? response
     : { ...response, headers: { 'retry-after': retryAfter } };
@@ -75,7 +78,11 @@ function apiHandler(state: SimulatorState) {
       status: null,
       time: state.clock.now().toISOString(),
     });
-    const effect = state.faults.take(request.method, url.pathname);
+    const effect = state.faults.take(
+      request.method,
+      url.pathname,
+      Object.fromEntries(url.searchParams),
+    );
     if (effect && effect.latencyMs > 0) await sleep(effect.latencyMs);
     if (effect?.reset) {
       entry.status = 0;
@@ -84,7 +91,7 @@ function apiHandler(state: SimulatorState) {
       return reply;
     }
     const response = effect?.error
-      ? injectedError(effect.error.status, effect.error.retryAfter)
+      ? injectedError(effect.error.status, effect.error.retryAfter, effect.error.body)
       : await answer(state, request, url, apiKey);
     entry.status = response.status;
     return sendResponse(reply, response, effect, state.clock.now());

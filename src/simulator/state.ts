@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import type { SimContext } from './api/context.js';
 import { FaultSet } from './faults.js';
 import { DEFAULT_KEYS, tenantsOf, type ApiKeyEntry } from './keys.js';
+import { DEFAULT_LOOP_SUPPRESSION, type LoopSuppression } from './loopSuppression.js';
 import { RequestLog } from './requestLog.js';
 import { Router } from './routing.js';
 import { generateSeed, type SeedSizes } from './seed/index.js';
@@ -16,6 +17,8 @@ export interface SimulatorStateOptions {
   sizes?: Partial<SeedSizes>;
   clock?: Clock;
   paths?: Partial<OpenPaths>;
+  /** Which reading of "left out of the next synchronisation result"; `next` unless told. */
+  loopSuppression?: LoopSuppression;
 }
 
 /** Everything the simulator holds: records, keys, clock, faults and the request log. */
@@ -63,6 +66,7 @@ export function createState(options: SimulatorStateOptions): SimulatorState {
   return {
     variant: options.variant,
     contract,
+    loopSuppression: options.loopSuppression ?? DEFAULT_LOOP_SUPPRESSION,
     store,
     clock,
     keys: new Map(keys.map((k) => [k.key, k])),

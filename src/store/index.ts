@@ -17,3 +17,4 @@ export * from './queueRows.js';
 export * from './deadLetters.js';
 export * from './inbox.js';
 export * from './stalls.js';
+export * from './ownWrites.js';

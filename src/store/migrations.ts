@@ -223,11 +223,30 @@ ALTER TABLE ledger DROP COLUMN rejection;
 ALTER TABLE ledger DROP COLUMN waiting_for;
 `;
 
+/**
+ * What the daemon last wrote to each record on the platform, as a fingerprint, so a pulled
+ * version that is only our own write coming back is not handed to the ERP (src/sync/ownEcho.ts).
+ */
+const ownWrites = `
+CREATE TABLE own_writes (
+  resource     TEXT NOT NULL,
+  _id          TEXT NOT NULL,
+  fields       TEXT NOT NULL CHECK (json_valid(fields)),
+  written_hash TEXT NOT NULL,
+  base_fields  TEXT NOT NULL CHECK (json_valid(base_fields)),
+  base_hash    TEXT NOT NULL,
+  editor       TEXT,
+  written_at   TEXT NOT NULL,
+  PRIMARY KEY (resource, _id)
+) STRICT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', sql: initial },
   { name: 'ledger keeps each version and what it waits for', sql: ledgerRecords },
   { name: 'delivery retries and refusals', sql: deliveryRetries },
   { name: 'delivery to the ERP as queue jobs', sql: deliveryJobs },
+  { name: 'fingerprints of our own writes', sql: ownWrites },
 ];
 
 /** The schema version this build writes and understands. */

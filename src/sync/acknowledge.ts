@@ -1,13 +1,14 @@
 import type { Contract } from '../contract/index.js';
-import { ORDER_STATUS } from '../contract/index.js';
+import { ORDER_STATUS, SERIES_STATUS_NOT_TRANSMITTED } from '../contract/index.js';
 import type { OutboundRecord } from '../erp/adapter.js';
 import type { NewJob } from '../queue/types.js';
 
 /**
  * The acknowledgement an ERP delivery calls for, if any: an order still Created is moved to
  * Transmitted; a care arrangement not yet transmitted (seriesStatus 0, our reading of the
- * unnamed values) gets seriesStatus 1 — where the variant lets us PATCH care arrangements at
- * all; in C they are read-only and delivery is tracked locally only.
+ * unnamed values) gets seriesStatus 1 — when the config chose that reading
+ * (`ack.integratedCare: seriesStatus`) and the variant lets us PATCH care arrangements at all; in
+ * C they are read-only, and under `none` delivery is tracked locally only.
  */
 export function acknowledgementOf(
   contract: Contract,
@@ -26,8 +27,10 @@ export function acknowledgementOf(
     };
   }
   if (resource === 'integratedCare') {
+    if (contract.readings.integratedCareAck === 'none') return undefined;
     if (!contract.find('integratedCare', 'update')) return undefined;
-    if (record['seriesStatus'] !== 0 || record['archived'] === true) return undefined;
+    const { seriesStatus, archived } = record;
+    if (seriesStatus !== SERIES_STATUS_NOT_TRANSMITTED || archived === true) return undefined;
     return {
       kind: 'ack.integratedCare',
       entityKey,

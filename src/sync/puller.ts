@@ -1,6 +1,6 @@
 import { checkRecord, entitySchema } from '../contract/index.js';
 import type { Clock } from '../shared/clock.js';
-import { errorMessage } from '../shared/errors.js';
+import { errorMessage, PermanentError } from '../shared/errors.js';
 import type { PullTarget } from './targets.js';
 import {
   nextWatermark,
@@ -45,6 +45,9 @@ export interface PullStore {
     advanceTo?: string,
   ): BatchCounts;
   recordRun(summary: PullSummary): void;
+  /** Whether the platform refused this target's guessed time parameter (it is pulled whole). */
+  timeParamRefused(target: PullTarget): boolean;
+  refuseTimeParam(target: PullTarget): void;
 }
 
 /** What the puller needs from the platform client. */
@@ -71,6 +74,8 @@ export interface PullSummary {
   error?: string;
   /** What the failed pull threw, for the log's `err` field (its kind says transient or not). */
   cause?: unknown;
+  /** Something the operator should hear of once, e.g. that a list is now pulled whole. */
+  notice?: string;
 }
 
 export interface PullDeps {
@@ -81,6 +86,24 @@ export interface PullDeps {
 }
 
 export type PullMode = { kind: 'incremental' } | { kind: 'reconcile'; days: number };
+
+/**
+ * The platform answered 400 to a time parameter the spec does not show for this list (patient,
+ * erpOrder, productGroup, the contract lists): it does not take it.
+ */
+function refusesGuessedTimeParam(target: PullTarget, error: unknown): boolean {
+  return (
+    target.timeParamGuessed === true && error instanceof PermanentError && error.status === 400
+  );
+}
+
+function withoutTimeParam(target: PullTarget, query: Record<string, string>) {
+  return Object.fromEntries(Object.entries(query).filter(([name]) => name !== target.timeParam));
+}
+
+function fallbackNotice(target: PullTarget): string {
+  return `the platform refuses ${String(target.timeParam)} on the ${target.resource} list (HTTP 400; the spec shows no parameters for it), so this list is pulled whole from now on; the ledger drops the records already seen`;
+}
 
 /**
  * One pull of one target. Records are committed in batches as they stream in (memory stays
@@ -126,14 +149,27 @@ export async function pullTarget(
     records = [];
     quarantined = [];
   };
-  try {
-    for await (const raw of source.list(target.resource, queryFor(target, since))) {
+  const consume = async (query: Record<string, string>): Promise<void> => {
+    for await (const raw of source.list(target.resource, query)) {
       summary.fetched += 1;
       const check = checkRecord(target.resource, schema, raw);
       if (check.ok) records.push({ id: check.id, version: check.version, record: check.record });
       else quarantined.push({ id: check.id, reason: check.reason, raw });
       if (records.length + quarantined.length >= settings.batchSize) flush();
     }
+  };
+  try {
+    const query = queryFor(target, since);
+    if (!store.timeParamRefused(target)) {
+      try {
+        await consume(query);
+      } catch (error) {
+        if (!refusesGuessedTimeParam(target, error) || summary.fetched > 0) throw error;
+        store.refuseTimeParam(target);
+        summary.notice = fallbackNotice(target);
+        await consume(withoutTimeParam(target, query));
+      }
+    } else await consume(withoutTimeParam(target, query));
     const watermark =
       mode.kind === 'incremental'
         ? nextWatermark(localStart, source.skewMs(), settings)

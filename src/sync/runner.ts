@@ -31,6 +31,7 @@ function logSummary(logger: Logger, summary: PullSummary): void {
     durationMs: Date.parse(summary.finishedAt) - Date.parse(summary.startedAt),
     watermark: summary.watermark,
   };
+  if (summary.notice !== undefined) logger.warn({ resource: summary.resource }, summary.notice);
   const what = `${summary.resource}${summary.filter ? `?status=${summary.filter}` : ''}`;
   if (!summary.ok) {
     const failed = { ...line, err: summary.cause ?? summary.error };

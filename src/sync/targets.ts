@@ -15,6 +15,8 @@ export interface PullTarget {
   status?: string;
   /** Absent where the list takes no time parameter (e.g. /region): every pull is full. */
   timeParam?: TimeParam;
+  /** The spec shows no such parameter for this list; we send it and fall back when refused. */
+  timeParamGuessed?: boolean;
 }
 
 export interface TargetSettings {
@@ -38,7 +40,12 @@ export function pullTargets(
     if (setting && !setting.enabled) continue;
     const params = operation.detail.query.params;
     const timeParam = TIME_PARAMS.find((name) => name in params);
-    const base = { resource: operation.resource, ...(timeParam ? { timeParam } : {}) };
+    const guessed = timeParam !== undefined && operation.detail.query.guessed?.includes(timeParam);
+    const base = {
+      resource: operation.resource,
+      ...(timeParam ? { timeParam } : {}),
+      ...(guessed ? { timeParamGuessed: true } : {}),
+    };
     const statusParam = params['status'];
     if (statusParam?.type === 'enum') {
       const wanted = setting?.statuses ?? statusParam.values;

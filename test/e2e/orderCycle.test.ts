@@ -109,6 +109,12 @@ describe.each(['A', 'B', 'C'] as const)('the order cycle in variant %s', (varian
           { articleDescription: 'Saugkompresse', quantity: 2, deliveredQuantity: 2 },
         ],
         trackingInfo: tracking,
+        // Variant B's body schema marks every ERP order field required.
+        annotation: '',
+        prescriptionStatus: 'originalReceived',
+        trackingLink: tracking[0]?.trackingLink,
+        therapyId: 3,
+        completed: true,
       });
       rig.drop('orderStatus', `${resource}-3.json`, {
         orderType,

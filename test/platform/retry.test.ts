@@ -91,6 +91,14 @@ describe('writes are never retried here', () => {
           outboundDate: AFTER,
           deliveryAddress: {},
           erpOrderedArticleLines: [{}],
+          // Variant B's body schema marks every ERP order field required.
+          salesId: 'S-1',
+          annotation: '',
+          prescriptionStatus: '',
+          trackingLink: '',
+          therapyId: 1,
+          completed: false,
+          trackingInfo: [],
         }),
     ],
   ])('%s on 503', async (_method, call) => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VARIANTS } from '../../src/contract/index.js';
+import { contractFor, VARIANTS } from '../../src/contract/index.js';
+import { createHandlers } from '../../src/queue/handlers/index.js';
 import { PermanentError } from '../../src/shared/errors.js';
 import { getMirror } from '../../src/store/index.js';
 import { startHandlerRig, type HandlerRig } from './handlersRig.js';
@@ -60,6 +61,27 @@ describe.each(['A', 'B'] as const)('integrated care acknowledgement in variant %
     expect((await rig.stored('integratedCare', id)).seriesStatus).toBe(1);
     await rig.run('ack.integratedCare', { resource: 'integratedCare', id, version: 'v' });
     expect(await rig.requests('PATCH', '/integratedCare/')).toHaveLength(1);
+  });
+
+  // SeriesStatus "Value names and transitions: not shown" (spec document 1): under
+  // `ack.integratedCare: none` a job queued before the switch sends nothing.
+  it('sends nothing under ack.integratedCare none', async () => {
+    rig = await startHandlerRig(variant);
+    const care = await rig.platformRecord('integratedCare', { seriesStatus: 0 }, true);
+    const id = String(care._id);
+    const contract = contractFor(variant, {}, { integratedCareAck: 'none' });
+    const handler = createHandlers()['ack.integratedCare'];
+    const job = {
+      id: 1,
+      kind: 'ack.integratedCare' as const,
+      entityKey: `integratedCare:${id}`,
+      payload: { resource: 'integratedCare', id, version: 'v' },
+      attempts: 0,
+      createdAt: '2026-03-01T08:00:00.000Z',
+    };
+    await handler?.(job, { ...rig.context, contract });
+    expect(await rig.requests('PATCH', '/integratedCare/')).toHaveLength(0);
+    expect((await rig.stored('integratedCare', id)).seriesStatus).toBe(0);
   });
 });
 

@@ -17,6 +17,12 @@ function erpOrder(salesId: string, trackingCode: string): Record<string, unknown
     deliveryAddress: { name: 'Home', address: 'Weg 1', postalCode: '10115', city: 'Berlin' },
     erpOrderedArticleLines: [{ articleId: 'a-1', quantity: 2, deliveredQuantity: 2 }],
     trackingInfo: [{ trackingCode }],
+    // Variant B's body schema marks every field required; A and C take them as well.
+    annotation: '',
+    prescriptionStatus: 'requested',
+    trackingLink: '',
+    therapyId: 3,
+    completed: true,
   };
 }
 
@@ -91,5 +97,30 @@ describe('erpOrder push-back', () => {
     expect(error).toBeInstanceOf(PermanentError);
     expect(error.message).toMatch(/^ERP order salesId S-5: outboundDate is required/);
     expect(await rig.sim.control.requests()).toHaveLength(0);
+  });
+
+  // Spec document 2, POST /erpOrder: "In variant B the body schema marks every field required."
+  it('refuses a partial ERP order in B before sending, naming every missing field', async () => {
+    rig = await startHandlerRig('B');
+    await withPatient(rig);
+    const { annotation, trackingLink, completed, ...partial } = erpOrder('S-6', 'T-1');
+    expect([annotation, trackingLink, completed]).toEqual(['', '', true]);
+    const error = await rig.failure('erpOrder', partial);
+    expect(error).toBeInstanceOf(PermanentError);
+    expect(error.message).toMatch(/^ERP order salesId S-6: /);
+    for (const field of ['annotation', 'trackingLink', 'completed']) {
+      expect(error.message).toContain(`${field} is required`);
+    }
+    expect(await rig.requests('POST', '/erpOrder')).toHaveLength(0);
+    expect(await rig.requests('GET', '/erpOrder')).toHaveLength(0);
+  });
+
+  it('sends the same partial ERP order in A, whose contract asks only the rule fields', async () => {
+    rig = await startHandlerRig('A');
+    await withPatient(rig);
+    const { annotation, trackingLink, completed, ...partial } = erpOrder('S-7', 'T-1');
+    expect([annotation, trackingLink, completed]).toEqual(['', '', true]);
+    await rig.run('erpOrder', partial);
+    expect(onPlatform(rig, 'S-7')).toHaveLength(1);
   });
 });

@@ -93,6 +93,26 @@ describe('product group push-back (B)', () => {
     expect(error.message).toContain('a type 0 (OWG) group has no parent');
     expect(await rig.requests('POST', '/productGroup')).toHaveLength(0);
   });
+
+  // Spec document 2, PATCH /productGroup/{id}: "body `{name}` (required); only the name may change."
+  it('refuses a message that would change more than the name of a known group', async () => {
+    rig = await startHandlerRig('B');
+    const group = await rig.platformRecord(
+      'productGroup',
+      { name: 'OWG', type: 0, description: 'alt' },
+      true,
+    );
+    const id = String(group._id);
+    const error = await rig.failure('productGroup', {
+      _id: id,
+      name: 'OWG neu',
+      type: 0,
+      description: 'neu',
+    });
+    expect(error).toBeInstanceOf(PermanentError);
+    expect(error.message).toMatch(new RegExp(`^product group ${id}: description cannot change`));
+    expect(await rig.requests('PATCH', '/productGroup/')).toHaveLength(0);
+  });
 });
 
 describe('contract push-back (A)', () => {

@@ -50,4 +50,17 @@ describe('homecare-sync simulator', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('--variant must be A, B or C');
   });
+
+  it('takes --loop-suppression next or until-changed, and refuses another value', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', TSX_LOADER, MAIN, 'simulator', '--port', '0', '--loop-suppression', 'never'],
+      { cwd: REPO_ROOT, env: { PATH: process.env['PATH'] ?? '' }, timeout: 60_000 },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain('--loop-suppression must be next or until-changed, got "never"');
+  });
 });

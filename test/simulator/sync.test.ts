@@ -108,13 +108,17 @@ describe('loop suppression', () => {
     }
   });
 
-  it('takes an order out of status=created when a PATCH only sets the salesId', async () => {
+  // Spec document 1, rule 3: "After the client PATCHes the status ..., the record no longer
+  // appears under status=created" — a status change does it, a salesId alone does not.
+  it('keeps an order in status=created when a PATCH only sets the salesId', async () => {
     const after = await since(sim());
     const order = await sim().control.createRecord('directOrder', { status: 0 });
     const id = String(order._id);
     await api(sim(), 'PATCH', `/directOrder/${id}`, { body: { salesId: 'AU-1' } });
     const list = (status: string) =>
       listIds(sim(), `/directOrder?status=${status}&updatedAfter=${after}`, 'demo-key');
+    expect(await list('created')).toEqual([id]);
+    await api(sim(), 'PATCH', `/directOrder/${id}`, { body: { status: 3 } });
     expect(await list('created')).toEqual([]);
     expect(await list('updated')).toEqual([id]);
   });

@@ -136,6 +136,13 @@ describe('care arrangements, ERP orders, devices, notes (variant B)', () => {
       outboundDate: '2026-03-02T10:00:00Z',
       deliveryAddress: { name: 'Muster', city: 'Köln' },
       erpOrderedArticleLines: [{ articleId: 'a', quantity: 2 }],
+      // Variant B's schema marks every field required.
+      annotation: '',
+      prescriptionStatus: 'requested',
+      trackingLink: '',
+      therapyId: 3,
+      completed: false,
+      trackingInfo: [],
     };
     const first = await api(sim(), 'POST', '/erpOrder', { body });
     expect(first.status).toBe(201);
@@ -218,14 +225,18 @@ describe('product groups (variant B)', () => {
     }
   });
 
-  it('refuses _id and archived true on create; PATCH changes only the name', async () => {
+  it('refuses _id and archived true on create; PATCH may send only the name', async () => {
     expect(problemsOf((await post({ name: 'x', type: 0, _id: 'a' })).json)).toContain('_id');
     expect(problemsOf((await post({ name: 'x', type: 0, archived: true })).json)).toContain(
       'archived must not be true',
     );
     const group = (await post({ name: 'Alt', type: 0 })).json as Row;
-    const patched = await api(sim(), 'PATCH', `/productGroup/${String(group._id)}`, {
+    const refused = await api(sim(), 'PATCH', `/productGroup/${String(group._id)}`, {
       body: { name: 'Neu', type: 2 },
+    });
+    expect(refused.status).toBe(400);
+    const patched = await api(sim(), 'PATCH', `/productGroup/${String(group._id)}`, {
+      body: { name: 'Neu' },
     });
     expect(patched.json).toMatchObject({ name: 'Neu', type: 0 });
     const noName = await api(sim(), 'PATCH', `/productGroup/${String(group._id)}`, { body: {} });

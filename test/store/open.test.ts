@@ -16,6 +16,7 @@ const tables = [
   'lease',
   'ledger',
   'mirror',
+  'own_writes',
   'quarantine',
   'queue',
   'runs',

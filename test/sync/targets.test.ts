@@ -43,6 +43,17 @@ describe('pull targets', () => {
     expect(all.find((t) => t.resource === 'region')).toEqual({ resource: 'region', filter: '' });
   });
 
+  // Spec document 2: "`GET /patient`: list; query parameters: not shown." — the same for the
+  // ERP order, product group and contract lists, whose updatedAfter is our guess.
+  it('mark updatedAfter as guessed where the spec shows no parameters for the list', () => {
+    const guessed = (variant: 'A' | 'B') =>
+      pullTargets(contractFor(variant))
+        .filter((t) => t.timeParamGuessed === true)
+        .map((t) => t.resource);
+    expect(guessed('B')).toEqual(['patient', 'erpOrder', 'productGroup']);
+    expect(guessed('A')).toEqual(['patient', 'contractArticleGroup', 'insuranceContract']);
+  });
+
   it('leave out disabled resources and unwanted statuses', () => {
     const chosen = names('B', {
       singleOrder: { enabled: true, statuses: ['created', 'updated'] },

@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import { isVariant, type Variant } from '../../contract/index.js';
 import type { ApiKeyEntry } from '../../simulator/index.js';
+import {
+  DEFAULT_LOOP_SUPPRESSION,
+  isLoopSuppression,
+  LOOP_SUPPRESSIONS,
+  type LoopSuppression,
+} from '../../simulator/loopSuppression.js';
 import { importDevOnly } from '../devOnly.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig } from '../options.js';
@@ -15,6 +21,7 @@ interface SimulatorFlags {
   controlToken: string;
   articles?: string;
   patients?: string;
+  loopSuppression: string;
 }
 
 function wholeNumber(flag: string, value: string): number {
@@ -29,6 +36,14 @@ function variantOf(value: string): Variant {
   if (!isVariant(value))
     throw new CliExit(EXIT.usage, `--variant must be A, B or C, got "${value}"`);
   return value;
+}
+
+function loopSuppressionOf(value: string): LoopSuppression {
+  if (isLoopSuppression(value)) return value;
+  throw new CliExit(
+    EXIT.usage,
+    `--loop-suppression must be ${LOOP_SUPPRESSIONS.join(' or ')}, got "${value}"`,
+  );
 }
 
 function sizesOf(flags: SimulatorFlags): { articles?: number; patients?: number } {
@@ -51,6 +66,7 @@ async function runSimulator(flags: SimulatorFlags): Promise<void> {
   const { signal, dispose } = signalled();
   const simulator = await startSimulator({
     variant: variantOf(flags.variant),
+    loopSuppression: loopSuppressionOf(flags.loopSuppression),
     seed: wholeNumber('--seed', flags.seed),
     port: wholeNumber('--port', flags.port),
     host: flags.host,
@@ -75,5 +91,10 @@ export function simulatorCommand(): Command {
     .option('--control-token <t>', 'token of the /__sim control API', 'demo-control')
     .option('--articles <n>', 'how many articles each tenant gets')
     .option('--patients <n>', 'how many patients each tenant gets')
+    .option(
+      '--loop-suppression <mode>',
+      "next: a client's own change is left out of its next pull only; until-changed: until someone else changes the record",
+      DEFAULT_LOOP_SUPPRESSION,
+    )
     .action(runSimulator);
 }

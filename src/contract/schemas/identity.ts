@@ -23,6 +23,16 @@ export const RECORD_IDENTITY: Partial<Record<ResourceName, Identity>> = {
 const present = (value: unknown): value is string | number =>
   (typeof value === 'string' && value !== '') || typeof value === 'number';
 
+/** The identity of a record as one text (`_id`, or e.g. `entity/entityId/createdAt/status`). */
+export function recordIdOf(
+  resource: ResourceName,
+  record: Record<string, unknown>,
+): string | undefined {
+  const identity = RECORD_IDENTITY[resource] ?? DEFAULT_IDENTITY;
+  const parts = identity.id.map((field) => valueAt(record, field));
+  return parts.every(present) ? parts.map(String).join('/') : undefined;
+}
+
 export type RecordCheck =
   | { ok: true; id: string; version: string; record: Record<string, unknown> }
   | { ok: false; id: string | undefined; reason: string };
@@ -38,8 +48,7 @@ export function checkRecord(
 ): RecordCheck {
   const identity = RECORD_IDENTITY[resource] ?? DEFAULT_IDENTITY;
   const rawRecord = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-  const idParts = identity.id.map((field) => valueAt(rawRecord, field));
-  const id = idParts.every(present) ? idParts.map(String).join('/') : undefined;
+  const id = recordIdOf(resource, rawRecord);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues

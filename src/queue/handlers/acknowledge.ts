@@ -1,4 +1,8 @@
-import { ORDER_STATUS } from '../../contract/index.js';
+import {
+  ORDER_STATUS,
+  SERIES_STATUS_NOT_TRANSMITTED,
+  SERIES_STATUS_TRANSMITTED,
+} from '../../contract/index.js';
 import { PermanentError } from '../../shared/errors.js';
 import { getMirror, type MirrorEntry } from '../../store/index.js';
 import type { Handler, HandlerContext, Job } from '../types.js';
@@ -6,13 +10,6 @@ import { about } from './failures.js';
 import { checkTransition, orderLabel, patchOrder, type OrderResource } from './orders.js';
 import { requiredText } from './payload.js';
 import { remember } from './remember.js';
-
-/**
- * Our reading of SeriesStatus, whose values the spec does not name: 0 is "not yet transmitted
- * to the ERP", 1 is "transmitted". See docs/readme/push-back.md.
- */
-export const SERIES_STATUS_NOT_TRANSMITTED = 0;
-export const SERIES_STATUS_TRANSMITTED = 1;
 
 function mirrored(job: Job, context: HandlerContext, resource: string, id: string): MirrorEntry {
   const entry = getMirror(context.store, resource, id);
@@ -34,16 +31,25 @@ export function acknowledgeOrder(resource: OrderResource): Handler {
       return;
     }
     checkTransition(resource, id, status, ORDER_STATUS.Transmitted);
+    const body = { status: ORDER_STATUS.Transmitted };
     const answer = await about(`acknowledging ${orderLabel(resource)} ${id}`, () =>
-      patchOrder(context.client, resource, id, { status: ORDER_STATUS.Transmitted }),
+      patchOrder(context.client, resource, id, body),
     );
-    remember(context, resource, answer);
+    remember(context, resource, answer, { body });
   };
 }
 
 /** seriesStatus 0 → 1 on a care arrangement the ERP has; any other seriesStatus is left alone. */
 export const acknowledgeIntegratedCare: Handler = async (job, context) => {
   const id = requiredText(job, 'id');
+  // A job queued before the operator chose `ack.integratedCare: none` is done without a PATCH.
+  if (context.contract.readings.integratedCareAck === 'none') {
+    context.logger.info(
+      { resource: 'integratedCare', id },
+      'care arrangements are not acknowledged (ack.integratedCare: none); nothing sent',
+    );
+    return;
+  }
   if (!context.contract.find('integratedCare', 'update')) {
     const offering = context.contract.variantsOffering('integratedCare', 'update').join(' and ');
     throw new PermanentError(
@@ -60,8 +66,9 @@ export const acknowledgeIntegratedCare: Handler = async (job, context) => {
     );
     return;
   }
+  const body = { seriesStatus: SERIES_STATUS_TRANSMITTED };
   const answer = await about(`acknowledging integrated care ${id}`, () =>
-    context.client.patchIntegratedCare(id, { seriesStatus: SERIES_STATUS_TRANSMITTED }),
+    context.client.patchIntegratedCare(id, body),
   );
-  remember(context, 'integratedCare', answer);
+  remember(context, 'integratedCare', answer, { body });
 };

@@ -4,7 +4,7 @@ import { PermanentError } from '../../shared/errors.js';
 import { findMirrorBy } from '../../store/index.js';
 import type { Handler, HandlerContext } from '../types.js';
 import { existingIdOf } from './duplicates.js';
-import { relabel } from './failures.js';
+import { refusedWith, relabel } from './failures.js';
 import { requiredText, textOf, without, type Body } from './payload.js';
 import { remember } from './remember.js';
 
@@ -33,11 +33,25 @@ function replace(context: HandlerContext, existingId: string, body: PlatformReco
   return context.client.replaceArticle(pathId, body);
 }
 
+/** The articles with `customerNumber`: GET /article/{id} takes the customerNumber as its id. */
+async function articlesWith(customerNumber: string, context: HandlerContext): Promise<string[]> {
+  try {
+    const found = await context.client.getArticle(customerNumber);
+    const id = found._id;
+    return found.customerNumber === customerNumber && typeof id === 'string' ? [id] : [];
+  } catch (error) {
+    if (refusedWith(error, 404)) return [];
+    throw error;
+  }
+}
+
 async function createOrReplace(context: HandlerContext, body: PlatformRecord, subject: string) {
   try {
     return await context.client.createArticle(body);
   } catch (error) {
-    const existingId = existingIdOf(error, subject);
+    const customerNumber = String(body.customerNumber);
+    const lookup = () => articlesWith(customerNumber, context);
+    const existingId = await existingIdOf(error, subject, lookup, context);
     if (existingId === undefined) throw error;
     context.logger.info(
       { resource: 'article', id: existingId },
@@ -58,7 +72,7 @@ export const pushArticle: Handler = async (job, context) => {
     const answer = known
       ? await replace(context, known.id, body)
       : await createOrReplace(context, body, subject);
-    remember(context, 'article', answer);
+    remember(context, 'article', answer, { body });
   } catch (error) {
     throw relabel(error, subject);
   }

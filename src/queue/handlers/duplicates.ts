@@ -1,17 +1,13 @@
 import { PermanentError } from '../../shared/errors.js';
+import type { HandlerContext } from '../types.js';
 import { existingIdsOf, refusedWith } from './failures.js';
 
-/**
- * The one existing record a create was refused for ("already exists", carrying its ids), or
- * undefined when the refusal is about something else. Several ids mean the platform holds
- * duplicates, which a person must resolve.
- */
-export function existingIdOf(error: unknown, subject: string): string | undefined {
-  if (!refusedWith(error, 400, 409)) return undefined;
-  const ids = existingIdsOf(error);
-  if (ids.length <= 1) return ids[0];
+/** Finds the records that already carry a create's natural key (customerNumber, customerId). */
+export type NaturalKeyLookup = () => Promise<string[]>;
+
+function several(error: PermanentError, subject: string, ids: readonly string[]): PermanentError {
   const hint = 'merge or archive the duplicates on the platform, then retry this job';
-  throw new PermanentError(
+  return new PermanentError(
     `${subject}: the platform holds several records with this key (${ids.join(', ')}); ${hint}`,
     {
       ...(error.resource === undefined ? {} : { resource: error.resource }),
@@ -20,4 +16,30 @@ export function existingIdOf(error: unknown, subject: string): string | undefine
       cause: error,
     },
   );
+}
+
+/**
+ * The one existing record a create was refused for, or undefined when the refusal is about
+ * something else (the caller then lets the refusal stand). Only the documented signal is taken
+ * as it is (`existingIds`); any other 400/409 is checked by looking the natural key up, so an
+ * error that merely names some id never redirects the write to another record. Several records
+ * with the key are for a person to resolve.
+ */
+export async function existingIdOf(
+  error: unknown,
+  subject: string,
+  lookup: NaturalKeyLookup,
+  context: HandlerContext,
+): Promise<string | undefined> {
+  if (!refusedWith(error, 400, 409)) return undefined;
+  const signalled = existingIdsOf(error);
+  const ids = signalled ?? (await lookup());
+  if (signalled === undefined) {
+    context.logger.info(
+      { resource: error.resource, status: error.status, found: ids.length },
+      'create refused without existingIds; looked the natural key up',
+    );
+  }
+  if (ids.length > 1) throw several(error, subject, ids);
+  return ids[0];
 }

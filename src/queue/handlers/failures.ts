@@ -77,21 +77,18 @@ export function refusedWith(error: unknown, ...statuses: number[]): error is Per
   );
 }
 
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-
 /**
- * The ids of existing records a duplicate refusal carries (`existingIds` in the body). The body
- * excerpt may be cut off, so when it is no longer JSON the UUIDs in it are taken.
+ * The ids of existing records a duplicate refusal names: `existingIds` in its JSON body, the
+ * signal the spec documents ("an error that carries the IDs of the existing articles"). Undefined
+ * when the body carries none, or was cut off: ids found elsewhere in an error may name anything.
  */
-export function existingIdsOf(error: PermanentError): string[] {
-  const excerpt = error.bodyExcerpt ?? '';
+export function existingIdsOf(error: PermanentError): string[] | undefined {
   try {
-    const body = JSON.parse(excerpt) as { existingIds?: unknown };
-    if (Array.isArray(body.existingIds)) {
-      return body.existingIds.filter((id): id is string => typeof id === 'string');
-    }
+    const body = JSON.parse(error.bodyExcerpt ?? '') as { existingIds?: unknown };
+    if (!Array.isArray(body.existingIds)) return undefined;
+    const ids = body.existingIds.filter((id): id is string => typeof id === 'string' && id !== '');
+    return ids.length > 0 ? ids : undefined;
   } catch {
-    // A cut-off excerpt: fall through to the UUIDs it shows.
+    return undefined;
   }
-  return [...new Set(excerpt.match(UUID) ?? [])];
 }

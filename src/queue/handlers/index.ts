@@ -34,5 +34,4 @@ export function createHandlers(): Record<Exclude<JobKind, DeliverKind>, Handler>
   };
 }
 
-export { SERIES_STATUS_NOT_TRANSMITTED, SERIES_STATUS_TRANSMITTED } from './acknowledge.js';
 export { NOT_KNOWN_GRACE_ATTEMPTS, NOT_KNOWN_RETRY_AFTER_MS } from './failures.js';

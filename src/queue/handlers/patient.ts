@@ -3,7 +3,7 @@ import type { Handler, HandlerContext } from '../types.js';
 import { existingIdOf } from './duplicates.js';
 import { relabel } from './failures.js';
 import { requiredText, STAMPED_FIELDS, textOf, without } from './payload.js';
-import { patientIdByCustomerId } from './patientReference.js';
+import { patientIdByCustomerId, patientsWithCustomerId } from './patientReference.js';
 import { remember } from './remember.js';
 
 /**
@@ -16,11 +16,17 @@ async function update(context: HandlerContext, id: string, body: PlatformRecord)
   return context.client.updatePatient(id, { ...without(current, ...STAMPED_FIELDS), ...body });
 }
 
-async function createOrUpdate(context: HandlerContext, body: PlatformRecord, subject: string) {
+async function createOrUpdate(
+  context: HandlerContext,
+  customerId: string,
+  body: PlatformRecord,
+  subject: string,
+) {
   try {
     return await context.client.createPatient(body);
   } catch (error) {
-    const existingId = existingIdOf(error, subject);
+    const lookup = () => patientsWithCustomerId(customerId, context);
+    const existingId = await existingIdOf(error, subject, lookup, context);
     if (existingId === undefined) throw error;
     return update(context, existingId, body);
   }
@@ -35,9 +41,11 @@ export const pushPatient: Handler = async (job, context) => {
     const known = textOf(job.payload, '_id') ?? (await patientIdByCustomerId(customerId, context));
     const answer =
       known === undefined
-        ? await createOrUpdate(context, body, subject)
+        ? await createOrUpdate(context, customerId, body, subject)
         : await update(context, known, body);
-    remember(context, 'patient', answer);
+    // What the ERP sent counts as written; what a PUT copied from the platform is compared as
+    // the rest of the record, so a change a platform user made just before still reaches the ERP.
+    remember(context, 'patient', answer, { body });
   } catch (error) {
     throw relabel(error, subject);
   }

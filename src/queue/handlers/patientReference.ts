@@ -22,6 +22,24 @@ export async function patientIdByCustomerId(
 }
 
 /**
+ * Every platform patient with `customerId`, after a create was refused without saying why: the
+ * mirror or the customer mapping first, else the whole patient list (the spec shows no filter
+ * on it), which is slow but rare.
+ */
+export async function patientsWithCustomerId(
+  customerId: string,
+  context: HandlerContext,
+): Promise<string[]> {
+  const known = await patientIdByCustomerId(customerId, context);
+  if (known !== undefined) return [known];
+  const ids: string[] = [];
+  for await (const patient of context.client.listPatients()) {
+    if (patient.customerId === customerId && typeof patient._id === 'string') ids.push(patient._id);
+  }
+  return ids;
+}
+
+/**
  * The patient a message names: `patientId`, or the ERP's `patientCustomerId` resolved through
  * the mirror (and, where the platform offers it, its customer mapping).
  */

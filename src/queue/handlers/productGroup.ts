@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { productGroupLevelProblem } from '../../contract/index.js';
 import { PermanentError } from '../../shared/errors.js';
 import { getMirror } from '../../store/index.js';
@@ -46,6 +47,28 @@ async function checkLevel(job: Job, context: HandlerContext, subject: string): P
 }
 
 /**
+ * "only the name may change" (spec document 2, PATCH /productGroup/{id}): a message for a known
+ * group whose other fields differ from the platform's is refused, naming them, rather than
+ * sending the name and dropping the rest unseen.
+ */
+function checkOnlyName(context: HandlerContext, job: Job, id: string, subject: string): void {
+  const current = getMirror(context.store, 'productGroup', id)?.record;
+  if (current === undefined) return;
+  const changed = Object.keys(without(job.payload, '_id', 'name')).filter(
+    (field) => !isDeepStrictEqual(current[field], job.payload[field]),
+  );
+  if (changed.length === 0) return;
+  const hint =
+    'the platform lets only the name of a product group change; create a new group for another type or parent, or send only the name';
+  throw new PermanentError(`${subject}: ${changed.join(', ')} cannot change; not sent. ${hint}`, {
+    resource: 'productGroup',
+    id,
+    code: 'CONTRACT_REFUSAL',
+    hint,
+  });
+}
+
+/**
  * A product group (variant B): POST with the level checked, or PATCH /productGroup/{_id}, which
  * can change only the name.
  */
@@ -57,10 +80,12 @@ export const pushProductGroup: Handler = async (job, context) => {
   if (id === undefined && context.contract.find('productGroup', 'create')) {
     await checkLevel(job, context, subject);
   }
+  if (id !== undefined) checkOnlyName(context, job, id, subject);
+  const body = id === undefined ? without(job.payload, '_id') : { name };
   const answer = await about(subject, () =>
     id === undefined
-      ? context.client.createProductGroup(without(job.payload, '_id'))
-      : context.client.patchProductGroup(id, { name }),
+      ? context.client.createProductGroup(body)
+      : context.client.patchProductGroup(id, body),
   );
-  remember(context, 'productGroup', answer);
+  remember(context, 'productGroup', answer, { body });
 };

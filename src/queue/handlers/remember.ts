@@ -1,6 +1,7 @@
 import type { ResourceName } from '../../contract/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
-import { upsertMirror } from '../../store/index.js';
+import { getMirror, recordOwnWrite, transaction, upsertMirror } from '../../store/index.js';
+import { fingerprintOf } from '../../sync/ownEcho.js';
 import type { HandlerContext } from '../types.js';
 import type { Body } from './payload.js';
 
@@ -12,23 +13,35 @@ function versionOf(record: Body, context: HandlerContext): string {
   return context.clock.now().toISOString();
 }
 
+export interface Written {
+  /** The body the write sent. */
+  body: Body;
+  /** The answer is short (`{_id, updated}`): the mirror takes the rest from the body. */
+  shortAnswer?: boolean;
+}
+
 /**
  * Keeps what the platform answered in the mirror, so the next job about the entity finds it
- * (a PUT instead of a second POST, the current order status). `sent` fills in what a short
- * answer (`{_id, updated}`) leaves out.
+ * (a PUT instead of a second POST, the current order status), and the fingerprint of what we
+ * wrote, so the version the next pull brings back is known as our own (src/sync/ownEcho.ts).
  */
 export function remember(
   context: HandlerContext,
   resource: ResourceName,
   answer: PlatformRecord,
-  sent: Body = {},
+  written: Written,
 ): void {
-  const record = { ...sent, ...answer };
+  const record = written.shortAnswer ? { ...written.body, ...answer } : answer;
   const id = record._id;
-  // The answer's own stamp: the ERP's message may carry an older one of its own.
   if (typeof id !== 'string' || id === '') {
     context.logger.warn({ resource }, 'the platform answered a write without _id; not mirrored');
     return;
   }
-  upsertMirror(context.store, resource, { ...record, _id: id }, versionOf(answer, context));
+  const { store } = context;
+  transaction(store, () => {
+    const before = getMirror(store, resource, id)?.record;
+    recordOwnWrite(store, resource, id, fingerprintOf(written.body, record, before));
+    // The answer's own stamp: the ERP's message may carry an older one of its own.
+    upsertMirror(store, resource, { ...record, _id: id }, versionOf(answer, context));
+  });
 }

@@ -3,6 +3,7 @@ import {
   type BoundOperation,
   type ResourceName,
 } from '../../contract/index.js';
+import type { LoopSuppression } from '../loopSuppression.js';
 import { needsShaping, present } from '../present.js';
 import type { ListClause, ListOptions } from '../store/recordStore.js';
 import type { CallContext } from './context.js';
@@ -35,6 +36,7 @@ export function listCriteria(
   operation: BoundOperation,
   query: Query,
   client: string,
+  suppression: LoopSuppression,
 ): { clauses: ListClause[]; options: ListOptions } {
   const { resource } = operation;
   const names = Object.keys(operation.detail.query.params);
@@ -53,12 +55,16 @@ export function listCriteria(
   if (id !== undefined) main.id = id;
   const patientId = given('patientId');
   if (patientId !== undefined) main.patientId = patientId;
-  const clauses = [main];
   const archivedAfter = given('archivedAfter');
+  // archivedAfter alone asks for the attachments archived since; with createdAfter, for both.
+  const clauses = archivedAfter !== undefined && createdAfter === undefined ? [] : [main];
   if (archivedAfter !== undefined)
     clauses.push({ archived: true, timestampAfter: iso(archivedAfter) });
   const options: ListOptions = {};
-  if (!isStatusControlled(resource)) options.excludeClient = client;
+  if (!isStatusControlled(resource)) {
+    options.excludeClient = client;
+    options.suppression = suppression;
+  }
   const match = fieldMatch({ postalCode: given('postalCode'), templateId: given('templateId') });
   if (match) options.match = match;
   return { clauses, options };
@@ -73,7 +79,12 @@ function fieldMatch(
 }
 
 export function handleList(ctx: CallContext, operation: BoundOperation, query: Query): SimResponse {
-  const { clauses, options } = listCriteria(operation, query, ctx.caller.client);
+  const { clauses, options } = listCriteria(
+    operation,
+    query,
+    ctx.caller.client,
+    ctx.loopSuppression,
+  );
   const rows = ctx.store.list(ctx.caller.tenant, operation.resource, clauses, options);
   if (!needsShaping(operation.resource, 'list')) return jsonListResponse(rows);
   const shaped = (function* () {

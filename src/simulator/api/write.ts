@@ -1,4 +1,5 @@
 import {
+  changesStatus,
   isStatusControlled,
   type BoundOperation,
   type ResourceName,
@@ -81,7 +82,8 @@ function change(
   const record = stampChanged(shaped, stored.record, ctx.clock.now(), ctx.caller.client);
   ctx.store.put(ctx.caller.tenant, operation.resource, record, {
     changedByClient: ctx.caller.client,
-    acknowledged: stored.acknowledged || isStatusControlled(operation.resource),
+    // Rule 3: a status change (not any PATCH) takes an order out of `status=created`.
+    acknowledged: stored.acknowledged || changesStatus(operation.resource, body, stored.record),
   });
   return answer(operation, 200, record);
 }

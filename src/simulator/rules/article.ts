@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PRESCRIPTION_TYPE, PRESCRIPTION_TYPE_STORED_AS_DRUG } from '../../contract/index.js';
 import type { CallContext } from '../api/context.js';
-import { conflict } from '../httpError.js';
+import { badRequest, conflict } from '../httpError.js';
 import { asText, mergeByKind, objectsIn, type WriteRules } from './types.js';
 
 function sameUnit(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
@@ -49,6 +49,25 @@ function storedPrescriptionType(record: Record<string, unknown>): Record<string,
     : record;
 }
 
+/**
+ * Variant C names the article by its customerNumber in the PUT path: that is the article's key,
+ * so the record keeps it whether the body repeats it or leaves it out; a body naming another one
+ * is refused rather than renaming the article.
+ */
+function keyedByPath(
+  ctx: CallContext,
+  body: Record<string, unknown>,
+  stored: Record<string, unknown>,
+): Record<string, unknown> {
+  if (ctx.contract.find('article', 'replace')?.detail.idKind !== 'customerNumber') return body;
+  if (body.customerNumber !== undefined && body.customerNumber !== stored.customerNumber) {
+    throw badRequest('the customerNumber of the path and the body differ', [
+      `customerNumber: the body says "${asText(body.customerNumber)}" but the path names "${asText(stored.customerNumber)}"`,
+    ]);
+  }
+  return { ...body, customerNumber: stored.customerNumber };
+}
+
 export const articleRules: WriteRules = {
   create(ctx, body) {
     uniqueCustomerNumber(ctx, body.customerNumber, undefined);
@@ -59,7 +78,11 @@ export const articleRules: WriteRules = {
     });
   },
   change(ctx, body, stored, kind) {
-    const record = mergeByKind(body, stored, kind);
+    const record = mergeByKind(
+      kind === 'replace' ? keyedByPath(ctx, body, stored) : body,
+      stored,
+      kind,
+    );
     uniqueCustomerNumber(ctx, record.customerNumber, stored._id);
     return storedPrescriptionType({
       ...record,

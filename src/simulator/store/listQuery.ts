@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { LoopSuppression } from '../loopSuppression.js';
 
 /** One set of conditions, all of which must hold; a list ORs its clauses. */
 export interface ListClause {
@@ -14,6 +15,8 @@ export interface ListClause {
 export interface ListOptions {
   /** Leave out records whose last change this client made (loop suppression). */
   excludeClient?: string;
+  /** How long they are left out (see loopSuppression.ts); `until-changed` unless told. */
+  suppression?: LoopSuppression;
   /** A condition on the record itself, for rare parameters no column carries. */
   match?: (record: Record<string, unknown>) => boolean;
 }
@@ -25,6 +28,8 @@ interface ListQuery {
   options: ListOptions;
   /** Changes made after the list began are left to the next pull, never sent half-way. */
   seqCap: number;
+  /** Unique per list: under 'next' the changes this list leaves out are marked with it. */
+  listId: number;
 }
 
 const PAGE_SIZE = 500;
@@ -54,11 +59,29 @@ function whereOf(query: ListQuery): { sql: string; params: unknown[] } {
     sql += ` AND (${clauses.map((c) => `(${c.sql})`).join(' OR ')})`;
     params.push(...clauses.flatMap((c) => c.params));
   }
-  if (query.options.excludeClient !== undefined) {
+  const { excludeClient, suppression } = query.options;
+  if (excludeClient !== undefined && suppression === 'next') {
+    sql += ' AND (left_out_by IS NULL OR left_out_by != ?)';
+    params.push(query.listId);
+  } else if (excludeClient !== undefined) {
     sql += ' AND (changed_by_client IS NULL OR changed_by_client != ?)';
-    params.push(query.options.excludeClient);
+    params.push(excludeClient);
   }
   return { sql, params };
+}
+
+/**
+ * Loop suppression 'next': the client's own changes this list would return are left out by
+ * this list, and only by it; the client's later lists return them again.
+ */
+function leaveOutOnce(db: Database.Database, query: ListQuery): void {
+  const { excludeClient, suppression } = query.options;
+  if (excludeClient === undefined || suppression !== 'next') return;
+  const where = whereOf({ ...query, options: {} });
+  db.prepare(
+    `UPDATE records SET suppress_next = 0, left_out_by = ?
+     WHERE ${where.sql} AND suppress_next = 1 AND changed_by_client = ?`,
+  ).run(query.listId, ...where.params, excludeClient);
 }
 
 interface PageRow {
@@ -72,6 +95,7 @@ interface PageRow {
  * no statement stays open between pages and writes can go on while a long list streams out.
  */
 export function* listRows(db: Database.Database, query: ListQuery): Generator<string> {
+  leaveOutOnce(db, query);
   const where = whereOf(query);
   const order = `ORDER BY timestamp, id LIMIT ${PAGE_SIZE}`;
   const first = db.prepare<unknown[], PageRow>(

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ResourceName } from '../../contract/index.js';
+import { recordIdOf, type ResourceName } from '../../contract/index.js';
 import { statusClassOf } from '../statusClass.js';
 import { openSimulatorDatabase } from './schema.js';
 import { listRows, type ListClause, type ListOptions } from './listQuery.js';
@@ -60,6 +60,7 @@ function toStored(row: Row): StoredRecord {
 export class RecordStore {
   private readonly db: Database.Database;
   private seq = 0;
+  private lists = 0;
   private readonly upsert: Database.Statement;
   private readonly byId: Database.Statement<[string, string, string], Row>;
   private readonly lookups: Record<LookupField, Database.Statement<[string, string, string], Row>>;
@@ -69,7 +70,7 @@ export class RecordStore {
     this.upsert = this.db.prepare(`INSERT OR REPLACE INTO records VALUES (
       @tenant, @resource, @id, @seq, @timestamp, @createdAt, @archived, @statusClass,
       @customerNumber, @salesId, @customerId, @serialNumber, @patientId, @acknowledged,
-      @changedByClient, @json)`);
+      @changedByClient, @suppressNext, NULL, @json)`);
     this.byId = this.db.prepare(
       'SELECT json, changed_by_client, acknowledged FROM records WHERE tenant = ? AND resource = ? AND id = ?',
     );
@@ -92,13 +93,18 @@ export class RecordStore {
     meta: RecordMeta,
   ): void {
     const metadata = metadataOf(record);
+    // History entries carry neither `_id` nor `timestamp`: their identity and creation time count.
     const timestamp = isoOrEmpty(
-      record.timestamp ?? record.updatedAt ?? metadata.updatedAt ?? record.uploadDate,
+      record.timestamp ??
+        record.updatedAt ??
+        metadata.updatedAt ??
+        record.uploadDate ??
+        record.createdAt,
     );
     this.upsert.run({
       tenant,
       resource,
-      id: String(record._id),
+      id: recordIdOf(resource, record) ?? String(record._id),
       seq: ++this.seq,
       timestamp,
       createdAt:
@@ -112,6 +118,7 @@ export class RecordStore {
       patientId: textOrNull(record.patientId ?? metadata.patientId),
       acknowledged: meta.acknowledged ? 1 : 0,
       changedByClient: meta.changedByClient,
+      suppressNext: meta.changedByClient === null ? 0 : 1,
       json: JSON.stringify(record),
     });
   }
@@ -142,7 +149,8 @@ export class RecordStore {
     clauses: readonly ListClause[],
     options: ListOptions,
   ): Generator<string> {
-    return listRows(this.db, { tenant, resource, clauses, options, seqCap: this.seq });
+    const listId = ++this.lists;
+    return listRows(this.db, { tenant, resource, clauses, options, seqCap: this.seq, listId });
   }
 
   putFile(tenant: string, id: string, contentType: string, data: Buffer): void {

@@ -23,6 +23,10 @@ CREATE TABLE records (
   patient_id TEXT,
   acknowledged INTEGER NOT NULL,
   changed_by_client TEXT,
+  -- Loop suppression 'next': 1 until a list of changed_by_client has left the change out once;
+  -- left_out_by is that list, which keeps leaving it out for the rest of its pages.
+  suppress_next INTEGER NOT NULL DEFAULT 0,
+  left_out_by INTEGER,
   json TEXT NOT NULL
 );
 CREATE UNIQUE INDEX records_id ON records (tenant, resource, id);

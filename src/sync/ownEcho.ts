@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import type { OwnWrite } from '../store/index.js';
+
+type Fields = Readonly<Record<string, unknown>>;
+
+/** What the platform stamps on every change (`updated` in short answers); never compared. */
+const STAMPS = new Set([
+  '_id',
+  'timestamp',
+  'updatedAt',
+  'updatedBy',
+  'createdAt',
+  'createdBy',
+  'updated',
+]);
+/** Nested entries (care givers, series data) carry their own change stamp, renewed on writes. */
+const NESTED_STAMPS = new Set(['timestamp', 'updatedAt', 'updatedBy']);
+
+/** JSON with object keys sorted at every depth and nested stamps left out. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Fields)
+    .filter(([k, v]) => v !== undefined && !NESTED_STAMPS.has(k))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([k, v]) => [k, canonical(v)]));
+}
+
+function hashOf(record: Fields, fields: readonly string[]): string {
+  const picked = Object.fromEntries(fields.map((field) => [field, record[field]]));
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(picked)))
+    .digest('hex');
+}
+
+const editorOf = (record: Fields): string | null =>
+  typeof record.updatedBy === 'string' && record.updatedBy !== '' ? record.updatedBy : null;
+
+/**
+ * The fingerprint of a write that succeeded. `written` is the body we sent; its values count as
+ * the platform answered them (it may normalise them or give nested entries ids), else as sent
+ * when the answer is short. The other fields the answer still carries count as `before` held
+ * them: the record as we knew it before the write (the mirror); for a create, or a record we
+ * never pulled, as the platform answered. Fields a PUT dropped are in neither set.
+ */
+export function fingerprintOf(written: Fields, answer: Fields, before: Fields = answer): OwnWrite {
+  const fields = Object.keys(written).filter((field) => !STAMPS.has(field));
+  const baseFields = Object.keys(answer).filter((f) => !STAMPS.has(f) && !fields.includes(f));
+  return {
+    fields,
+    writtenHash: hashOf({ ...written, ...answer }, fields),
+    baseFields,
+    baseHash: hashOf(before, baseFields),
+    editor: editorOf(answer),
+  };
+}
+
+/**
+ * Is a pulled version only our own last write coming back? Yes when the fields we wrote hold
+ * what we wrote, the other fields are as they were before our write (so a platform user's
+ * change, even one made just before our write, still reaches the ERP), and the platform names
+ * the editor it named in its answer to our write. Anything else is a genuine change.
+ */
+export function isOwnEcho(write: OwnWrite | undefined, pulled: Fields): boolean {
+  if (write === undefined) return false;
+  const editor = editorOf(pulled);
+  if (write.editor !== null && editor !== null && editor !== write.editor) return false;
+  if (hashOf(pulled, write.fields) !== write.writtenHash) return false;
+  return hashOf(pulled, write.baseFields) === write.baseHash;
+}
