@@ -96,7 +96,7 @@ export const pullBenchmark: Benchmark = {
     for (const size of SIZES) runs.push(await measureSize(size, print));
     if (!MILLION)
       print(
-        'BENCH_PULL_MILLION=1 adds a 1,000,000-record pull (about 5 minutes, 6 GB of temp disk)',
+        'BENCH_PULL_MILLION=1 adds a 1,000,000-record pull (5 to 10 minutes, 6 GB of temp disk)',
       );
     return runs
       .map(({ pull, raw }) => {
