@@ -4,7 +4,7 @@ import { openDeadLetterJobIds } from '../store/index.js';
 import type { DeliverSummary } from '../sync/deliver.js';
 import type { PullSummary } from '../sync/puller.js';
 import type { App } from './app.js';
-import { takeWriterLease } from './lease.js';
+import { takeWriterLock } from './writerLock.js';
 
 export interface SyncReport {
   pulls: PullSummary[];
@@ -41,7 +41,7 @@ async function deliverAll(app: App): Promise<DeliverSummary> {
  * letter.
  */
 export async function syncOnce(app: App, resources?: readonly ResourceName[]): Promise<SyncReport> {
-  const lease = takeWriterLease(app.store);
+  const lock = takeWriterLock(app.store);
   try {
     const deadBefore = openDeadLetterJobIds(app.store).length;
     app.worker.recover();
@@ -59,6 +59,6 @@ export async function syncOnce(app: App, resources?: readonly ResourceName[]): P
       newDeadLetters <= 0;
     return { pulls, delivery, inbox, queue, newDeadLetters, ok };
   } finally {
-    lease.release();
+    lock.release();
   }
 }

@@ -11,7 +11,7 @@ export * from './runs.js';
 export * from './mirror.js';
 export * from './ledger.js';
 export * from './quarantine.js';
-export * from './lease.js';
+export * from './writerLock.js';
 export * from './queue.js';
 export * from './deadLetters.js';
 export * from './inbox.js';
