@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { hostname } from 'node:os';
 import { SetupError } from '../shared/errors.js';
-import { takeLock, type LockHolder, type Store } from '../store/index.js';
+import { checkIntegrity, takeLock, type LockHolder, type Store } from '../store/index.js';
 
 export interface WriterLock {
   /**
@@ -31,7 +31,7 @@ function holderText(holder: LockHolder | undefined): string {
  * Takes the database's one-writer lock, so two homecare-sync processes never write one
  * database at once (two would hand records to the ERP twice). The OS frees it when the process
  * ends, however it ends, so a restart after a crash starts at once. Read-only commands do not
- * take it. A database that lives in memory has no other process to keep out.
+ * take it. The new writer then checks the whole file (quick_check) before it writes anything. A database that lives in memory has no other process to keep out.
  */
 export function takeWriterLock(store: Store): WriterLock {
   if (store.path === ':memory:') return { stillInPlace: () => true, release: () => undefined };
@@ -48,6 +48,12 @@ export function takeWriterLock(store: Store): WriterLock {
     );
   }
   const { held } = attempt;
+  try {
+    checkIntegrity(store.db, store.path);
+  } catch (error) {
+    held.release();
+    throw error;
+  }
   const files = [store.path, held.path].map((path) => ({ path, at: identity(path) }));
   return {
     stillInPlace: () => files.every((file) => identity(file.path) === file.at),

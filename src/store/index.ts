@@ -3,7 +3,7 @@ export type { OpenStoreOptions } from './open.js';
 export type { Store, Database } from './store.js';
 export { storedTime } from './store.js';
 export { transaction } from './transaction.js';
-export { APPLICATION_ID, schemaVersion } from './migrate.js';
+export { APPLICATION_ID, checkIntegrity, schemaVersion } from './migrate.js';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 export type { Migration } from './migrations.js';
 export * from './checkpoints.js';
