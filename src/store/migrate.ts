@@ -86,10 +86,8 @@ export function schemaVersion(db: Database): number {
   ).get();
   const version = row?.version ?? 0;
   if (Number.isInteger(version)) return version as number;
-  throw new Sqlite.SqliteError(
-    `schema version "${String(version)}" is not a number`,
-    'SQLITE_MISMATCH',
-  );
+  const shown = typeof version === 'string' ? version : JSON.stringify(version);
+  throw new Sqlite.SqliteError(`schema version "${shown}" is not a number`, 'SQLITE_MISMATCH');
 }
 
 function quickCheck(db: Database): string[] {
