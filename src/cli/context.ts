@@ -4,9 +4,16 @@ import { systemClock } from '../shared/clock.js';
 import { openStore, type Store } from '../store/index.js';
 import type { ConfigOption } from './options.js';
 
+/** Config warnings go to stderr, one line each, beside the command's own output. */
+export function warnAbout(warnings: readonly string[]): void {
+  for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
+}
+
 /** The config the command's `-c` (or the environment, or the default path) names. */
 export function configOf(options: ConfigOption): Config {
-  return loadConfig({ path: options.config, env: process.env, cwd: process.cwd() }).config;
+  const loaded = loadConfig({ path: options.config, env: process.env, cwd: process.cwd() });
+  warnAbout(loaded.warnings);
+  return loaded.config;
 }
 
 /** Opens the database the config names for `work`, and closes it after. */
