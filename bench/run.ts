@@ -5,12 +5,18 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { pullBenchmark } from './pull/index.js';
 import { queueBenchmark } from './queue.js';
+import { restartBenchmark } from './restart.js';
 import { simulatorBenchmark } from './simulator.js';
 import type { Benchmark } from './support/benchmark.js';
 import { canCollect } from './support/memory.js';
 import { seconds } from './support/format.js';
 
-const BENCHMARKS: readonly Benchmark[] = [pullBenchmark, simulatorBenchmark, queueBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [
+  pullBenchmark,
+  simulatorBenchmark,
+  queueBenchmark,
+  restartBenchmark,
+];
 
 function chosen(names: readonly string[]): Benchmark[] {
   if (names.length === 0) return [...BENCHMARKS];
