@@ -83,6 +83,7 @@ describe('a full disk under the database', () => {
       { host: '127.0.0.1', port: 0, token: 'tok', bodyLimitBytes: 1_000_000 },
       {
         logger: app.logger,
+        // Only the inbound route is under test here.
         readiness: () => ({ ready: true }) as never,
         metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
         inbound: app.inbound,
