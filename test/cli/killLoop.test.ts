@@ -4,8 +4,8 @@
  * times at random moments — while it starts, takes its lock, pulls, hands orders to the ERP and
  * acknowledges them — against 1,000 orders, some 200 of them waiting to be acknowledged, on the
  * real simulator, each restart at once after the
- * kill. In the end every order is one file in the outbox and one acknowledgement on the
- * platform. The kill moments come from a seeded random source, printed, so a failure repeats.
+ * kill. In the end every order version is one file in the outbox and every order that waited in
+ * Created is acknowledged, none dead. The kill moments come from a seeded random source, printed, so a failure repeats.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractFor } from '../../src/contract/index.js';
@@ -71,7 +71,7 @@ const allCreated = () => inStatus('created');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('kill -9 a hundred times', () => {
-  it('leaves every order one file and one acknowledgement', async () => {
+  it('leaves every order version one file and every created order acknowledged, none dead', async () => {
     const toAcknowledge = await allCreated();
     expect(toAcknowledge.length).toBeGreaterThanOrEqual(200);
     const orders = await inStatus('created', 'transmitted', 'updated', 'archived');
@@ -132,7 +132,13 @@ describe('kill -9 a hundred times', () => {
       const order = `/${resource}/${name.slice(0, name.lastIndexOf('_'))}`;
       perOrder.set(order, (perOrder.get(order) ?? 0) + 1);
     }
+    // One file per record version (names are <_id>_<version>): every order as pulled, and an
+    // acknowledged order perhaps once more, in the version our acknowledgement made.
     expect([...perOrder.keys()].sort()).toEqual(orders);
-    expect([...perOrder].filter(([, count]) => count !== 1)).toEqual([]);
+    const acknowledgedSet = new Set(toAcknowledge);
+    const unexpected = [...perOrder].filter(
+      ([order, count]) => count !== 1 && !(count === 2 && acknowledgedSet.has(order)),
+    );
+    expect(unexpected).toEqual([]);
   }, 1_200_000);
 });
