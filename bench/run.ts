@@ -7,6 +7,7 @@ import { cycleBenchmark } from './cycle/index.js';
 import { pullBenchmark } from './pull/index.js';
 import { pushBenchmark } from './push.js';
 import { queueBenchmark } from './queue.js';
+import { restartBenchmark } from './restart.js';
 import { simulatorBenchmark } from './simulator.js';
 import type { Benchmark } from './support/benchmark.js';
 import { canCollect } from './support/memory.js';
@@ -18,6 +19,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   pushBenchmark,
   simulatorBenchmark,
   queueBenchmark,
+  restartBenchmark,
 ];
 
 function chosen(names: readonly string[]): Benchmark[] {

@@ -2,15 +2,15 @@ import { startHttpEndpoint, type HttpEndpoint } from '../http/server.js';
 import { errorMessage, SetupError } from '../shared/errors.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../sync/scheduler.js';
 import type { App } from './app.js';
-import { LEASE_RENEW_MS, takeWriterLease } from './lease.js';
 import { daemonHealth } from './readiness.js';
+import { takeWriterLock, type WriterLock } from './writerLock.js';
 
 export interface RunningDaemon {
   /** The daemon's endpoint, when `http.enabled`. */
   url: string | undefined;
   /** Stops scheduling, waits for the work under way, releases the database. */
   stop(): Promise<void>;
-  /** Resolves when the daemon stopped on its own (lost its lease). */
+  /** Resolves when the daemon stopped on its own: its database was deleted or replaced. */
   stopped: Promise<void>;
 }
 
@@ -89,19 +89,43 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
   return endpoint;
 }
 
+/** How often the daemon looks whether its database file is still there. */
+const WATCH_MS = 5_000;
+
 /**
- * The daemon: takes the writer lease, pulls every resource once at start and then on its
+ * Every WATCH_MS: stops the daemon when its database was deleted or replaced under it, and puts
+ * back to pending the jobs whose outcome could not be written (a full disk); they run again.
+ */
+function watchDatabase(app: App, lock: WriterLock, stopOnItsOwn: () => void): NodeJS.Timeout {
+  return setInterval(() => {
+    if (!lock.stillInPlace()) {
+      app.logger.fatal(
+        `database ${app.store.path} was deleted or replaced while homecare-sync ran; stopping, since nothing written now would be kept`,
+      );
+      stopOnItsOwn();
+      return;
+    }
+    try {
+      app.worker.recover();
+    } catch (error) {
+      app.logger.error(`queue: could not free jobs left running: ${errorMessage(error)}`);
+    }
+  }, WATCH_MS);
+}
+
+/**
+ * The daemon: takes the writer lock, pulls every resource once at start and then on its
  * schedule, reads the inbox, runs the queue (which hands what was pulled to the ERP, queued by
  * the pull, and pushes back what the ERP sends), and serves the endpoint. `stop()` ends it
  * cleanly.
  */
 export async function startDaemon(app: App): Promise<RunningDaemon> {
   const { logger } = app;
-  const lease = takeWriterLease(app.store);
+  const lock = takeWriterLock(app.store);
   const startedAt = app.clock.now();
   // First of all the parts, so that a port in use ends the start before anything runs.
   const endpoint = await startEndpoint(app, startedAt).catch((error: unknown) => {
-    lease.release();
+    lock.release();
     throw error;
   });
   const logFailure = (what: string) => (error: unknown) =>
@@ -117,7 +141,12 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     return work;
   };
   const trackedRun = (run: () => Promise<unknown>) => () => tracked(run());
-  app.worker.recover();
+  try {
+    app.worker.recover();
+  } catch (error) {
+    // A full disk; the watch below tries again.
+    logFailure('freeing jobs left running')(error);
+  }
   app.worker.start(app.config.queue.pollIntervalMs);
   const entries = scheduleEntries(app.runner, {
     resources: Object.fromEntries(
@@ -133,12 +162,7 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
   const stopped = new Promise<void>((resolve) => (stopStopped = resolve));
   const timers = [
     setInterval(() => void tracked(scan()), app.config.erp.file.scanIntervalMs),
-    setInterval(() => {
-      if (!lease.renew()) {
-        logger.fatal('another process took the database lease; stopping so that only one writes');
-        void stop().then(stopStopped);
-      }
-    }, LEASE_RENEW_MS),
+    watchDatabase(app, lock, () => void stop().then(stopStopped)),
   ];
   let stopping: Promise<void> | undefined;
   function stop(): Promise<void> {
@@ -148,7 +172,7 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
       await endpoint?.close();
       await Promise.allSettled([...inFlight]);
       await app.worker.stop();
-      lease.release();
+      lock.release();
       logger.info('homecare-sync stopped');
     })();
     return stopping;

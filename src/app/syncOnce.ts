@@ -4,7 +4,7 @@ import { DELIVER_PREFIX } from '../queue/index.js';
 import { countJobs, countOpenDeadJobs, openDeadLetterJobIds, type Store } from '../store/index.js';
 import type { PullSummary } from '../sync/puller.js';
 import type { App } from './app.js';
-import { takeWriterLease } from './lease.js';
+import { takeWriterLock } from './writerLock.js';
 
 /** Where the hand-over to the ERP stands after the pass. */
 export interface DeliveryReport {
@@ -44,7 +44,7 @@ function deliveryReport(store: Store, handedBefore: number): DeliveryReport {
  * in the queue, no new dead letter.
  */
 export async function syncOnce(app: App, resources?: readonly ResourceName[]): Promise<SyncReport> {
-  const lease = takeWriterLease(app.store);
+  const lock = takeWriterLock(app.store);
   try {
     const deadBefore = openDeadLetterJobIds(app.store).length;
     const handedBefore = handedOver(app.store);
@@ -63,6 +63,6 @@ export async function syncOnce(app: App, resources?: readonly ResourceName[]): P
       newDeadLetters <= 0;
     return { pulls, delivery, inbox, queue, newDeadLetters, ok };
   } finally {
-    lease.release();
+    lock.release();
   }
 }

@@ -4,12 +4,24 @@ import { systemClock } from '../shared/clock.js';
 import { openStore, type Store } from '../store/index.js';
 import type { ConfigOption } from './options.js';
 
+/** Config warnings go to stderr, one line each, beside the command's own output. */
+export function warnAbout(warnings: readonly string[]): void {
+  for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
+}
+
 /**
  * The config the command's `-c` (or the environment, or the default path) names. `skip`: its
  * secrets are not read, for commands that never talk to the platform or the ERP.
  */
 export function configOf(options: ConfigOption, secrets: 'read' | 'skip' = 'read'): Config {
-  return loadConfig({ path: options.config, env: process.env, cwd: process.cwd(), secrets }).config;
+  const loaded = loadConfig({
+    path: options.config,
+    env: process.env,
+    cwd: process.cwd(),
+    secrets,
+  });
+  warnAbout(loaded.warnings);
+  return loaded.config;
 }
 
 /**

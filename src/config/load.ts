@@ -4,8 +4,8 @@ import { ConfigError } from './errors.js';
 import { issueProblems } from './issues.js';
 import { problemText, withoutRepeats, type Problem } from './problems.js';
 import { configSchema, type Config } from './schema.js';
-import { readSecretFiles, skipSecrets } from './secrets.js';
-import { displayPath, readConfigTree, resolveConfigPath } from './source.js';
+import { holdsSecret, readSecretFiles, secretFiles, skipSecrets } from './secrets.js';
+import { displayPath, readConfigTree, resolveConfigPath, worldReadableWarning } from './source.js';
 import { substituteEnv, type Env } from './substitute.js';
 
 export interface LoadConfigOptions {
@@ -21,6 +21,11 @@ export interface LoadedConfig {
   config: Config;
   /** The absolute path of the file the config came from. */
   source: string;
+  /**
+   * Not wrong enough to refuse, but to tell: a secret file, or a config file with a secret
+   * written in it, that every user may read.
+   */
+  warnings: string[];
 }
 
 /**
@@ -45,7 +50,13 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   if (problems.length > 0 || !parsed.success) {
     throw new ConfigError(shown, problems.map(problemText));
   }
-  return { config: parsed.data, source: location.path };
+  const warnings = [
+    holdsSecret(raw) ? worldReadableWarning(location.path, 'the config file') : undefined,
+    ...secretFiles(substituted.value, options.cwd).map(({ at, path }) =>
+      worldReadableWarning(path, at),
+    ),
+  ].filter((warning): warning is string => warning !== undefined);
+  return { config: parsed.data, source: location.path, warnings };
 }
 
 function caFileProblems(config: Config, cwd: string): Problem[] {

@@ -47,6 +47,24 @@ export function readSecretFiles(tree: unknown, cwd: string): Problem[] {
   return problems;
 }
 
+/** Does the file itself hold a secret (not a `${VAR}` reference or a `<key>File`)? */
+export function holdsSecret(tree: unknown): boolean {
+  return SECRET_LOCATIONS.some((location) => {
+    const value = secretHolder(tree, location)?.[location.at(-1) ?? ''];
+    return typeof value === 'string' && value !== '' && !/^\$\{[^}]+\}$/.test(value);
+  });
+}
+
+/** The `<key>File` paths the config names, with the key they are for. */
+export function secretFiles(tree: unknown, cwd: string): { at: string; path: string }[] {
+  return SECRET_LOCATIONS.flatMap((location) => {
+    const key = location.at(-1) ?? '';
+    const file = secretHolder(tree, location)?.[`${key}File`];
+    if (typeof file !== 'string' || file === '') return [];
+    return [{ at: `${location.join('.')}File`, path: resolve(cwd, file) }];
+  });
+}
+
 function readSecret(path: string): string | { reason: string } {
   let text: string;
   try {

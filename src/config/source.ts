@@ -4,6 +4,17 @@ import { parseDocument } from 'yaml';
 import { ConfigError } from './errors.js';
 import type { Env } from './substitute.js';
 
+/**
+ * A warning when every user of the machine may read `path` (mode o+r): a config or secret file
+ * may hold an API key or token.
+ */
+export function worldReadableWarning(path: string, what: string): string | undefined {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat === undefined || (stat.mode & 0o004) === 0) return undefined;
+  const mode = (stat.mode & 0o777).toString(8);
+  return `${what} ${path} may be read by every user on this machine (mode ${mode}); it may hold secrets: chmod o-r ${path}`;
+}
+
 export const CONFIG_ENV_VAR = 'HOMECARE_SYNC_CONFIG';
 export const DEFAULT_CONFIG_PATH = './config/homecare-sync.yaml';
 
@@ -49,7 +60,7 @@ export function readConfigTree(location: ConfigLocation, shown: string): Record<
   const text = readText(location.path, shown);
   const document = parseDocument(text, { prettyErrors: true });
   if (document.errors.length > 0) fail(...yamlProblems(document.errors, text, shown));
-  const tree: unknown = document.toJS();
+  const tree = toTree(document, shown);
   if (tree === null || tree === undefined) {
     fail(`${shown}: the file is empty; start from config/example.yaml`);
   }
@@ -58,6 +69,24 @@ export function readConfigTree(location: ConfigLocation, shown: string): Record<
   }
   return tree as Record<string, unknown>;
 }
+
+/**
+ * The document as plain values. Aliases (`*name`) that expand to more than the yaml package's
+ * limit are how a "billion laughs" file exhausts memory; they end in one clear problem.
+ */
+function toTree(document: ReturnType<typeof parseDocument>, shown: string): unknown {
+  try {
+    return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const why =
+      error instanceof ReferenceError && /alias/i.test(error.message)
+        ? `its aliases (*name) expand to too much (more than ${MAX_ALIAS_COUNT} uses): write the values out, or use fewer aliases`
+        : `cannot be read as YAML: ${(error as Error).message}`;
+    throw new ConfigError(shown, [`${shown}: ${why}`]);
+  }
+}
+
+const MAX_ALIAS_COUNT = 100;
 
 interface YamlIssue {
   message: string;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { relative, resolve, isAbsolute } from 'node:path';
-import { takeWriterLease } from '../app/lease.js';
+import { takeWriterLock } from '../app/writerLock.js';
 import type { Config } from '../config/index.js';
 import type { Clock } from '../shared/clock.js';
 import { SetupError } from '../shared/errors.js';
@@ -18,7 +18,7 @@ function checkNotInUse(database: string, clock: Clock): void {
   if (!existsSync(database)) return;
   const store = openStore({ path: database, clock });
   try {
-    takeWriterLease(store).release();
+    takeWriterLock(store).release();
   } finally {
     store.close();
   }

@@ -51,7 +51,7 @@ export interface RunningDemo {
   activity: PlatformActivity;
   /** What the fresh start removed of an earlier demo. */
   cleared: string[];
-  /** Resolves when the daemon stopped on its own (it lost its database lease). */
+  /** Resolves when the daemon stopped on its own (its database was deleted or replaced). */
   stopped: Promise<void>;
   /** Stops the stand-ins, the daemon and the simulator, in that order. */
   stop(): Promise<void>;

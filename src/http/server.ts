@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { INBOX_KINDS, type InboxKind } from '../erp/adapter.js';
+import { isTransient } from '../shared/errors.js';
 import { nestingProblem } from '../shared/jsonDepth.js';
 import type { CheckResult, Readiness } from './readiness.js';
 
@@ -157,13 +158,19 @@ export async function startHttpEndpoint(
   });
   app.server.maxConnections = options.maxConnections;
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
-    const status = error.statusCode ?? 500;
+    // A transient failure (the database's disk is full) asks the ERP to send again later.
+    const status = error.statusCode ?? (isTransient(error) ? 503 : 500);
     if (status >= 500) deps.logger.error({ err: error }, 'http endpoint error');
+    if (status === 503) void reply.header('retry-after', '60');
     const message =
       status === 413 ? `the body is larger than ${options.bodyLimitBytes} bytes` : error.message;
-    return reply
-      .code(status)
-      .send({ error: status >= 500 ? 'Internal Server Error' : 'Bad Request', message });
+    const label =
+      status === 503
+        ? 'Service Unavailable'
+        : status >= 500
+          ? 'Internal Server Error'
+          : 'Bad Request';
+    return reply.code(status).send({ error: label, message });
   });
   requireToken(app, options.token);
   limitNesting(app);

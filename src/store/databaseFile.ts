@@ -5,12 +5,21 @@ import { SetupError, errorMessage } from '../shared/errors.js';
 /** Patient data: the owner alone may read the database. SQLite gives -wal/-shm the same mode. */
 const fileMode = 0o600;
 
+export interface DatabaseFile {
+  /** The absolute path. */
+  path: string;
+  /** No file was there: homecare-sync creates a new database. */
+  missing: boolean;
+}
+
 /**
- * Makes sure the database file can be opened: its folder exists, the path is no folder, and the
- * file exists with mode 0600 before SQLite opens it (SQLite would create it world-readable under
- * the usual umask). Returns the absolute path.
+ * Looks at the database file before SQLite opens it, changing nothing in it: its folder exists
+ * (created when missing), the path is no folder, and an existing file is not empty. An empty
+ * file is never one homecare-sync left (it creates its databases whole, see createDatabase):
+ * it is a database someone truncated, or another program's file, and taking it as a new
+ * database would pull every record again and hand it to the ERP a second time.
  */
-export function prepareDatabaseFile(configuredPath: string): string {
+export function inspectDatabaseFile(configuredPath: string): DatabaseFile {
   const path = resolve(configuredPath);
   createFolder(dirname(path));
   const existing = statOrUndefined(path);
@@ -21,9 +30,52 @@ export function prepareDatabaseFile(configuredPath: string): string {
       { code: 'STORE_PATH_IS_FOLDER' },
     );
   }
-  if (existing === undefined) createFile(path);
+  if (existing?.size === 0) {
+    throw new SetupError(
+      `database ${path} is an empty file, which homecare-sync never leaves: restore the database from a backup, or delete the file to start a new database (every record is then pulled and handed to the ERP again)`,
+      [],
+      { code: 'STORE_EMPTY_FILE' },
+    );
+  }
+  return { path, missing: existing === undefined };
+}
+
+/**
+ * Puts a new database at `path` in one step: `build` fills a temp file beside it (mode 0600,
+ * created before SQLite opens it, which would make it world-readable under the usual umask),
+ * then the file is linked into place. A crash never leaves a half-made database at `path`. When
+ * another process put one there first, that one is kept.
+ */
+export function createDatabase(path: string, build: (temp: string) => void): void {
+  const temp = `${path}.new-${process.pid}`;
+  try {
+    fs.closeSync(fs.openSync(temp, 'w', fileMode));
+    build(temp);
+    fs.linkSync(temp, path);
+  } catch (error) {
+    if (!isErrno(error, 'EEXIST')) throw asCreateError(error, path);
+  } finally {
+    for (const file of [temp, `${temp}-wal`, `${temp}-shm`]) fs.rmSync(file, { force: true });
+  }
+}
+
+function asCreateError(error: unknown, path: string): unknown {
+  if (!isErrno(error, 'EACCES') && !isErrno(error, 'EPERM') && !isErrno(error, 'EROFS')) {
+    return error;
+  }
+  return new SetupError(
+    `cannot create database ${path}: ${errorMessage(error)}; give homecare-sync write access to its folder`,
+    [],
+    { code: 'STORE_FILE', cause: error },
+  );
+}
+
+/**
+ * Takes group and others' access away from the database and its -wal and -shm files, once the
+ * database is known to be ours (a mistyped storage.path must not change another program's file).
+ */
+export function restrictDatabaseMode(path: string): void {
   for (const file of [path, `${path}-wal`, `${path}-shm`]) restrictMode(file);
-  return path;
 }
 
 function createFolder(folder: string): void {
@@ -34,20 +86,6 @@ function createFolder(folder: string): void {
       `cannot create folder ${folder} for storage.path: ${errorMessage(error)}; create it or choose another path`,
       [],
       { code: 'STORE_FOLDER', cause: error },
-    );
-  }
-}
-
-function createFile(path: string): void {
-  try {
-    fs.closeSync(fs.openSync(path, 'wx', fileMode));
-  } catch (error) {
-    // Another process created it between our check and now; it is checked like any file.
-    if (isErrno(error, 'EEXIST')) return;
-    throw new SetupError(
-      `cannot create database ${path}: ${errorMessage(error)}; give homecare-sync write access to its folder`,
-      [],
-      { code: 'STORE_FILE', cause: error },
     );
   }
 }

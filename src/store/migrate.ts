@@ -1,4 +1,5 @@
-import { SetupError } from '../shared/errors.js';
+import Sqlite from 'better-sqlite3';
+import { SetupError, errorMessage } from '../shared/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { plainStatement, statement } from './statements.js';
 import type { Database } from './store.js';
@@ -24,10 +25,36 @@ function versionIfCurrent(db: Database): number | undefined {
 }
 
 /**
+ * SQLite's answer when a step does not fit the tables there (a step applied twice, a column
+ * missing): the schema_version table does not tell the truth about the file.
+ */
+function isSchemaMismatch(error: unknown): boolean {
+  if (!(error instanceof Sqlite.SqliteError)) return false;
+  return (
+    ['SQLITE_ERROR', 'SQLITE_MISMATCH'].includes(error.code) ||
+    error.code.startsWith('SQLITE_CONSTRAINT')
+  );
+}
+
+/**
  * Brings the schema up to this build's version in one transaction. The version is read again
- * inside the transaction, so two processes starting on a new file apply each step once.
+ * inside the transaction, so two processes starting on a new file apply each step once. A
+ * schema_version table that does not match the tables is refused with what to do.
  */
 export function migrate(db: Database, path: string, now: Date): void {
+  try {
+    migrateSteps(db, path, now);
+  } catch (error) {
+    if (!isSchemaMismatch(error)) throw error;
+    throw new SetupError(
+      `database ${path} has a damaged schema_version table (${errorMessage(error)}): restore the file from a backup, or set storage.path to a new file`,
+      [],
+      { code: 'STORE_SCHEMA_DAMAGED', cause: error },
+    );
+  }
+}
+
+function migrateSteps(db: Database, path: string, now: Date): void {
   const seen = versionIfCurrent(db);
   if (seen !== undefined && seen > SCHEMA_VERSION) throw tooNew(path, seen);
   if (seen === SCHEMA_VERSION) return;
@@ -53,9 +80,39 @@ export function migrate(db: Database, path: string, now: Date): void {
 }
 
 export function schemaVersion(db: Database): number {
-  const row = plainStatement<{ version: number | null }>(
+  const row = plainStatement<{ version: unknown }>(
     db,
     'SELECT max(version) AS version FROM schema_version',
   ).get();
-  return row?.version ?? 0;
+  const version = row?.version ?? 0;
+  if (Number.isInteger(version)) return version as number;
+  const shown = typeof version === 'string' ? version : JSON.stringify(version);
+  throw new Sqlite.SqliteError(`schema version "${shown}" is not a number`, 'SQLITE_MISMATCH');
+}
+
+function quickCheck(db: Database): string[] {
+  try {
+    const rows = db.pragma('quick_check') as { quick_check: string }[];
+    return rows.map((row) => row.quick_check);
+  } catch (error) {
+    // A page so damaged that the check itself stops on it.
+    if (error instanceof Sqlite.SqliteError && error.code.startsWith('SQLITE_CORRUPT')) {
+      return [error.message];
+    }
+    throw error;
+  }
+}
+
+/**
+ * Runs SQLite's quick_check over the whole file: a writer looks before it starts, so that a
+ * damaged database stops it with what to do instead of failing somewhere in the middle.
+ */
+export function checkIntegrity(db: Database, path: string): void {
+  const found = quickCheck(db).filter((line) => line !== 'ok');
+  if (found.length === 0) return;
+  throw new SetupError(
+    `database ${path} is damaged (SQLite's quick_check reports: ${found.slice(0, 3).join('; ')}): restore it from a backup, or set storage.path to a new file`,
+    [],
+    { code: 'STORE_DAMAGED' },
+  );
 }

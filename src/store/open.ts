@@ -2,7 +2,7 @@ import Sqlite from 'better-sqlite3';
 import type { Clock } from '../shared/clock.js';
 import { SetupError } from '../shared/errors.js';
 import { APPLICATION_ID, migrate } from './migrate.js';
-import { prepareDatabaseFile } from './databaseFile.js';
+import { createDatabase, inspectDatabaseFile, restrictDatabaseMode } from './databaseFile.js';
 import { plainStatement } from './statements.js';
 import type { Database, Store } from './store.js';
 
@@ -17,24 +17,40 @@ const memory = ':memory:';
 /**
  * Opens (creating when missing) the homecare-sync database: file mode 0600, WAL with
  * synchronous=FULL, foreign keys on, schema migrated. Refuses, with a SetupError saying what to
- * do, a path that is a folder, a file that is not SQLite or is damaged, another application's
- * database, and a schema newer than this build.
+ * do, a path that is a folder, an empty file, a file that is not SQLite or is damaged, another
+ * application's database, a damaged or newer schema; it changes nothing in a file it refuses.
  */
 export function openStore(options: OpenStoreOptions): Store {
-  const path = options.path === memory ? memory : prepareDatabaseFile(options.path);
+  if (options.path === memory) return openConnection(memory, options.clock, 'new');
+  const file = inspectDatabaseFile(options.path);
+  if (file.missing) {
+    createDatabase(file.path, (temp) => openConnection(temp, options.clock, 'new').close());
+  }
+  const store = openConnection(file.path, options.clock, 'existing');
+  try {
+    restrictDatabaseMode(file.path);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  return store;
+}
+
+/** `new`: a file homecare-sync has just created (empty, stamped by migrate). */
+function openConnection(path: string, clock: Clock, file: 'new' | 'existing'): Store {
   const db = connect(path);
   try {
     db.pragma('busy_timeout = 5000');
-    checkOwnership(db, path);
+    if (file === 'existing') checkOwnership(db, path);
     useWal(db, path);
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    migrate(db, path, options.clock.now());
+    migrate(db, path, clock.now());
   } catch (error) {
     db.close();
     throw asSetupError(error, path);
   }
-  return { db, clock: options.clock, path, close: () => db.close() };
+  return { db, clock, path, close: () => db.close() };
 }
 
 function connect(path: string): Database {
@@ -46,8 +62,9 @@ function connect(path: string): Database {
 }
 
 /**
- * Ours when it carries our application id, or when it is empty (then migrate() stamps it).
- * Anything else belongs to another program, and we do not write into it.
+ * Ours only when it carries our application id: homecare-sync stamps every database it creates
+ * before the file appears at its path. Anything else belongs to another program, or is a file
+ * we did not make, and we write nothing into it.
  */
 function checkOwnership(db: Database, path: string): void {
   const applicationId = db.pragma('application_id', { simple: true });
@@ -56,7 +73,13 @@ function checkOwnership(db: Database, path: string): void {
     db,
     "SELECT count(*) AS count FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'",
   ).get();
-  if (applicationId === 0 && tables?.count === 0) return;
+  if (applicationId === 0 && tables?.count === 0) {
+    throw new SetupError(
+      `database ${path} is an empty SQLite database that homecare-sync did not create: delete it to start a new database, or set storage.path to the right file`,
+      [],
+      { code: 'STORE_FOREIGN_DATABASE' },
+    );
+  }
   throw new SetupError(
     `database ${path} is not a homecare-sync database (it is an SQLite file of another application): set storage.path to a new file, homecare-sync creates it`,
     [],
@@ -90,6 +113,7 @@ const sqliteProblems: ReadonlyArray<[prefix: string, problem: string]> = [
   ['SQLITE_READONLY', 'is read-only: give homecare-sync write access to the file and its folder'],
   ['SQLITE_PERM', 'is not accessible: give homecare-sync read and write access to the file'],
   ['SQLITE_BUSY', 'is locked by another process: stop the other homecare-sync using it'],
+  ['SQLITE_FULL', 'cannot be written: the disk is full; free space on it, then start again'],
 ];
 
 function asSetupError(error: unknown, path: string): unknown {

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { whenDiskFull } from './diskFull.js';
 import type { Database } from './store.js';
 
 const cache = new WeakMap<Database, Map<string, BetterSqlite3.Statement<unknown[]>>>();
@@ -19,10 +20,27 @@ export function statement<Params extends object, Row = unknown>(
   let prepared = byText.get(sql);
   if (prepared === undefined) {
     prepared = db.prepare(sql);
+    reportDiskFull(prepared, db.name);
     byText.set(sql, prepared);
   }
   // The cache holds statements of every shape; the SQL text fixes this one's parameters and rows.
   return prepared as unknown as BetterSqlite3.Statement<[Params], Row>;
+}
+
+/** Makes the statement's SQLITE_FULL the store's one clear error (see whenDiskFull). */
+function reportDiskFull(prepared: BetterSqlite3.Statement<unknown[]>, path: string): void {
+  for (const name of ['run', 'get', 'all'] as const) {
+    const original: (...args: unknown[]) => unknown = prepared[name].bind(prepared);
+    Object.defineProperty(prepared, name, {
+      value: (...args: unknown[]) => {
+        try {
+          return original(...args);
+        } catch (error) {
+          throw whenDiskFull(error, path);
+        }
+      },
+    });
+  }
 }
 
 /** A statement without parameters. */

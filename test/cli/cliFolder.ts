@@ -59,7 +59,7 @@ export function cliFolder(simulatorUrl: string, extra: Record<string, unknown> =
     log: { level: 'info' },
     ...extra,
   };
-  writeFileSync(configPath, stringify(config));
+  writeFileSync(configPath, stringify(config), { mode: 0o600 });
   return {
     folder,
     configPath,

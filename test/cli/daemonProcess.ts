@@ -19,6 +19,7 @@ export interface DaemonProcess {
   /** Resolves with the exit code (or the signal's name) once the process ended. */
   exited: Promise<number | string>;
   signal(name: NodeJS.Signals): void;
+  pid: number;
 }
 
 const WAIT_MS = 45_000;
@@ -65,7 +66,8 @@ export function startDaemonProcess(configPath: string, cwd: string): DaemonProce
       notify();
     }),
   );
-  if (child.pid === undefined) throw new Error('the daemon process did not start');
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('the daemon process did not start');
   const failure = (msg: string, why: string) =>
     new Error(`the daemon did not log "${msg}" ${why}\nstdout:\n${out}\nstderr:\n${err}`);
   return {
@@ -73,6 +75,7 @@ export function startDaemonProcess(configPath: string, cwd: string): DaemonProce
     stderr: () => err,
     exited,
     signal: (name) => void child.kill(name),
+    pid,
     waitForLog(msg, match = {}) {
       return new Promise<LogLine>((resolve, reject) => {
         const done = () => {

@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/shared/clock.js';
-import { getLease, openStore } from '../../src/store/index.js';
+import { takeLock } from '../../src/store/index.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 import { cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
 import {
@@ -44,11 +43,8 @@ describe('run: the endpoint port is in use', () => {
     expect(daemon.stdout()).not.toContain('"pull finished"');
     expect((await sim.control.requests()).length).toBe(0);
 
-    const store = openStore({ path: f.database, clock: systemClock });
-    try {
-      expect(getLease(store, 'writer')).toBeUndefined();
-    } finally {
-      store.close();
-    }
+    const lock = takeLock(f.database, { pid: process.pid, host: 'test', since: 'now' });
+    expect('held' in lock).toBe(true);
+    if ('held' in lock) lock.held.release();
   });
 });

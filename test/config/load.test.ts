@@ -1,3 +1,4 @@
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
@@ -255,5 +256,32 @@ storage: { path: "\${DATA_DIR:-/data}/sync.db" }
     expect(() =>
       loadConfig({ path: 'config.yaml', env: {}, cwd: dir.path(), secrets: 'skip' }),
     ).toThrow(/platform\.baseUrl: expected an http/);
+  });
+});
+
+describe('files every user may read', () => {
+  it('warns about a world-readable config file and secret file, and not about owner-only ones', async () => {
+    const key = await dir.write('api.key', 'from-file\n');
+    const yaml = `platform: { baseUrl: "https://p.example", apiKeyFile: api.key, variant: A }\nhttp: { token: abc }\n`;
+    const config = join(dir.path(), 'config.yaml');
+    chmodSync(key, 0o644);
+    await dir.write('config.yaml', yaml);
+    chmodSync(config, 0o644);
+    const loaded = loadConfig({ path: 'config.yaml', env: {}, cwd: dir.path() });
+    expect(loaded.warnings).toEqual([
+      `the config file ${config} may be read by every user on this machine (mode 644); it may hold secrets: chmod o-r ${config}`,
+      `platform.apiKeyFile ${key} may be read by every user on this machine (mode 644); it may hold secrets: chmod o-r ${key}`,
+    ]);
+
+    chmodSync(key, 0o640);
+    chmodSync(config, 0o600);
+    expect(loadConfig({ path: 'config.yaml', env: {}, cwd: dir.path() }).warnings).toEqual([]);
+  });
+
+  it('leaves a world-readable config alone when its secrets come from the environment', async () => {
+    await dir.write('config.yaml', `${MINIMAL.replace('key-123', '${API_KEY}')}`);
+    chmodSync(join(dir.path(), 'config.yaml'), 0o644);
+    const loaded = loadConfig({ path: 'config.yaml', env: { API_KEY: 'k' }, cwd: dir.path() });
+    expect(loaded.warnings).toEqual([]);
   });
 });

@@ -96,3 +96,17 @@ describe('reading the file', () => {
     }
   });
 });
+
+describe('a YAML bomb ("billion laughs")', () => {
+  it('is one clear problem, not a stack', async () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g'].entries()) {
+      const previous = String.fromCharCode('a'.charCodeAt(0) + i);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]`);
+    }
+    await dir.write('bomb.yaml', `${levels.join('\n')}\n`);
+    expect(problemsOf('bomb.yaml')).toEqual([
+      'bomb.yaml: its aliases (*name) expand to too much (more than 100 uses): write the values out, or use fewer aliases',
+    ]);
+  });
+});

@@ -19,6 +19,7 @@ beforeAll(async () => {
     config,
     `platform:\n  baseUrl: https://platform.example/api\n  apiKey: key-123\n  variant: B\n` +
       `storage:\n  path: ${join(h.folder, 'homecare-sync.db')}\n`,
+    { mode: 0o600 },
   );
   deadPatient = enqueue(h.store, {
     kind: 'patient',

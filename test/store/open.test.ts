@@ -3,7 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SetupError } from '../../src/shared/errors.js';
-import { APPLICATION_ID, SCHEMA_VERSION, openStore, schemaVersion } from '../../src/store/index.js';
+import {
+  APPLICATION_ID,
+  SCHEMA_VERSION,
+  checkIntegrity,
+  openStore,
+  schemaVersion,
+} from '../../src/store/index.js';
 import { FakeClock } from '../support/fakeClock.js';
 import { tempStores } from './tempStore.js';
 import type { TempStores } from './tempStore.js';
@@ -152,12 +158,92 @@ describe('openStore refuses files that are not ours', () => {
     expect(openError(file).message).toMatch(new RegExp(`^database ${file} is damaged`));
   });
 
+  it('an empty file, which homecare-sync never leaves (a truncated database)', () => {
+    const file = path.join(temp.folder, 'homecare-sync.db');
+    fs.writeFileSync(file, '');
+    expect(openError(file).message).toBe(
+      `database ${file} is an empty file, which homecare-sync never leaves: restore the database from a backup, or delete the file to start a new database (every record is then pulled and handed to the ERP again)`,
+    );
+    expect(fs.statSync(file).size).toBe(0);
+  });
+
+  it('an empty SQLite database homecare-sync did not create', () => {
+    const file = path.join(temp.folder, 'blank.db');
+    const blank = new Sqlite(file);
+    blank.exec('VACUUM');
+    blank.close();
+    expect(openError(file).message).toBe(
+      `database ${file} is an empty SQLite database that homecare-sync did not create: delete it to start a new database, or set storage.path to the right file`,
+    );
+  });
+
+  it("leaves a refused file's mode alone, also behind a symlink", () => {
+    const file = path.join(temp.folder, 'erp.db');
+    const foreign = new Sqlite(file);
+    foreign.exec('CREATE TABLE kunden (nr TEXT)');
+    foreign.close();
+    fs.chmodSync(file, 0o644);
+    const link = path.join(temp.folder, 'typo.db');
+    fs.symlinkSync(file, link);
+    expect(openError(link).message).toContain('is not a homecare-sync database');
+    expect(openError(file).message).toContain('is not a homecare-sync database');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o644);
+  });
+
   it('a path that is a folder', () => {
     const folder = path.join(temp.folder, 'data');
     fs.mkdirSync(folder);
     expect(openError(folder).message).toBe(
       `storage.path ${folder} is a folder: set storage.path to a file inside it, for example ${path.join(folder, 'homecare-sync.db')}`,
     );
+  });
+});
+
+describe('a damaged homecare-sync database', () => {
+  const file = () => path.join(temp.folder, 'homecare-sync.db');
+
+  it('with schema_version rows gone is refused at open, naming the table', () => {
+    const store = temp.open();
+    store.db.exec('DELETE FROM schema_version');
+    store.close();
+    const error = openError(file());
+    expect(error.message).toBe(
+      `database ${file()} has a damaged schema_version table (table checkpoints already exists): restore the file from a backup, or set storage.path to a new file`,
+    );
+    expect(error.code).toBe('STORE_SCHEMA_DAMAGED');
+  });
+
+  it('with a schema_version that is not a number is refused at open', () => {
+    const store = temp.open();
+    store.db.exec(
+      'DROP TABLE schema_version; CREATE TABLE schema_version (version, name, applied_at)',
+    );
+    store.db.exec("INSERT INTO schema_version VALUES ('x', 'y', 'z')");
+    store.close();
+    expect(openError(file()).message).toBe(
+      `database ${file()} has a damaged schema_version table (schema version "x" is not a number): restore the file from a backup, or set storage.path to a new file`,
+    );
+  });
+
+  it('with a damaged page is found by the check a writer runs at start', () => {
+    const store = temp.open();
+    store.db.exec(
+      'CREATE TABLE filler (a); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO filler SELECT randomblob(200) FROM n',
+    );
+    store.close();
+    const bytes = fs.readFileSync(file());
+    const pageSize = 4096;
+    const page = Math.floor(bytes.length / pageSize) - 10;
+    bytes.fill(0xab, page * pageSize, (page + 1) * pageSize);
+    fs.writeFileSync(file(), bytes);
+
+    const reopened = temp.open();
+    expect(() => checkIntegrity(reopened.db, reopened.path)).toThrow(
+      new RegExp(
+        `^database ${file()} is damaged \\(SQLite's quick_check reports: .+\\): restore it from a backup, or set storage.path to a new file$`,
+      ),
+    );
+    checkIntegrity(temp.open('other.db').db, 'other.db');
   });
 });
 

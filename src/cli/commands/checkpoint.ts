@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { contractFor, type ResourceName } from '../../contract/index.js';
-import { takeWriterLease } from '../../app/lease.js';
+import { takeWriterLock } from '../../app/writerLock.js';
 import { SetupError } from '../../shared/errors.js';
 import { listCheckpoints, resetCheckpoint, type Store } from '../../store/index.js';
 import { pullTargets } from '../../sync/targets.js';
@@ -19,13 +19,13 @@ function isoTime(value: string): string {
 }
 
 /**
- * Runs `work` holding the database's writer lease. A running daemon holds it: its next pull
+ * Runs `work` holding the database's writer lock. A running daemon holds it: its next pull
  * would move the checkpoint on from where it had it, undoing the reset without a word.
  */
 function whileNoDaemonRuns<T>(store: Store, work: () => T): T {
-  let lease;
+  let lock;
   try {
-    lease = takeWriterLease(store);
+    lock = takeWriterLock(store);
   } catch (error) {
     if (!(error instanceof SetupError)) throw error;
     const lines = [
@@ -38,7 +38,7 @@ function whileNoDaemonRuns<T>(store: Store, work: () => T): T {
   try {
     return work();
   } finally {
-    lease.release();
+    lock.release();
   }
 }
 

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { stringify } from 'yaml';
 import { loadConfig, maskSecrets } from '../../config/index.js';
+import { warnAbout } from '../context.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 
 /** `config check`: validates and prints the effective config, secrets masked. */
@@ -14,11 +15,12 @@ export function configCommand(): Command {
       '\nExit code 0 when the config is valid; 1 with every problem listed by its path.',
     )
     .action((options: ConfigOption) => {
-      const { config, source } = loadConfig({
+      const { config, source, warnings } = loadConfig({
         path: options.config,
         env: process.env,
         cwd: process.cwd(),
       });
+      warnAbout(warnings);
       process.stdout.write(
         `# effective config from ${source} (secrets masked)\n${stringify(maskSecrets(config))}`,
       );

@@ -71,7 +71,10 @@ async function runDemo(flags: DemoCliFlags): Promise<void> {
   if (demo.cleared.length > 0) say(`started fresh: removed the data of the last demo run`);
   process.stderr.write(whereThingsAre(demo, cwd));
   const { signal, dispose } = signalled();
-  const reason = await Promise.race([signal, demo.stopped.then(() => 'lease lost')]);
+  const reason = await Promise.race([
+    signal,
+    demo.stopped.then(() => 'database deleted or replaced'),
+  ]);
   dispose();
   say(`stopping (${reason})`);
   const force = setTimeout(() => {

@@ -7,7 +7,7 @@ import { signalled } from '../signals.js';
 
 /** How long a stop may take before the process exits anyway (deploy/ manifests allow more). */
 export const FORCE_EXIT_MS = 30_000;
-const LEASE_LOST = 'lease lost';
+const DATABASE_GONE = 'database deleted or replaced';
 
 /** `run`: the daemon. */
 export function runCommand(): Command {
@@ -20,7 +20,7 @@ export function runCommand(): Command {
     const { signal, dispose } = signalled();
     const { reason, database } = await withApp(options, async (app) => {
       const daemon = await startDaemon(app);
-      const reason = await Promise.race([signal, daemon.stopped.then(() => LEASE_LOST)]);
+      const reason = await Promise.race([signal, daemon.stopped.then(() => DATABASE_GONE)]);
       app.logger.info({ reason }, 'stopping');
       // A stop that hangs (an ERP that never answers) must not keep the container alive forever.
       const force = setTimeout(() => {
@@ -32,10 +32,10 @@ export function runCommand(): Command {
       return { reason, database: app.store.path };
     }).finally(dispose);
     // Not a clean stop: a supervisor that restarts only failed containers must see it.
-    if (reason === LEASE_LOST) {
+    if (reason === DATABASE_GONE) {
       throw new CliExit(
         EXIT.failure,
-        `homecare-sync stopped: another process took the lease on ${database} (this one could not renew it for a minute, e.g. while frozen); make sure only one homecare-sync uses that database, then start it again`,
+        `homecare-sync stopped: database ${database} was deleted or replaced while it ran; put the file back from a backup, then start it again (with a new, empty database every record is pulled and handed to the ERP again)`,
       );
     }
   });

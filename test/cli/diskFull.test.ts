@@ -1,0 +1,116 @@
+/**
+ * A real full disk: the database on a small tmpfs, filled up before the daemon starts. Needs
+ * the right to mount (root in a container with CAP_SYS_ADMIN); where that is missing the test
+ * says so and is skipped — test/e2e/diskFull.test.ts covers each writer with SQLite's own limit.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractFor } from '../../src/contract/index.js';
+import { pullTargets } from '../../src/sync/targets.js';
+import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
+import { cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
+import {
+  eventually,
+  killIfRunning,
+  startDaemonProcess,
+  withinBound,
+  type DaemonProcess,
+} from './daemonProcess.js';
+
+/** Mounts a 16 MB tmpfs on a temp folder; undefined where this process may not mount. */
+function mountSmallDisk(): string | undefined {
+  const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m,mode=0700', 'tmpfs', folder], {
+      stdio: 'ignore',
+    });
+    return folder;
+  } catch {
+    rmSync(folder, { recursive: true, force: true });
+    console.log('diskFull: cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN); skipped');
+    return undefined;
+  }
+}
+
+const disk = mountSmallDisk();
+const LEFT_FREE = 1024 * 1024;
+
+let sim: TestSimulator;
+let f: CliFolder;
+let daemon: DaemonProcess | undefined;
+
+beforeAll(async () => {
+  if (disk === undefined) return;
+  // Enough records that the first pull needs far more than the room left.
+  sim = await startTestSimulator({
+    keys: SIM_KEYS,
+    seed: 31,
+    sizes: { singleOrders: 400, directOrders: 200, patients: 60, articles: 200 },
+  });
+  const everyTwoSeconds = { schedule: '*/2 * * * * *' };
+  const resources = [...new Set(pullTargets(contractFor('B')).map((t) => t.resource))];
+  f = cliFolder(sim.url, {
+    storage: { path: join(disk, 'sync.db') },
+    sync: {
+      jitterSeconds: 0,
+      reconcile: { enabled: false },
+      resources: Object.fromEntries(resources.map((resource) => [resource, everyTwoSeconds])),
+    },
+  });
+});
+afterAll(async () => {
+  if (disk === undefined) return;
+  await killIfRunning(daemon);
+  await sim.close();
+  f.cleanup();
+  execFileSync('umount', ['-l', disk]);
+  rmSync(disk, { recursive: true, force: true });
+});
+
+/** Fills the disk up to `leave` bytes with one file; returns its path. */
+function fill(folder: string, leave: number): string {
+  const { bavail, bsize } = statfsSync(folder);
+  const filler = join(folder, 'filler');
+  writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - leave)));
+  return filler;
+}
+
+describe.skipIf(disk === undefined)('a full disk under the database (tmpfs)', () => {
+  it('keeps the daemon running with one clear error, and it goes on by itself once there is room', async () => {
+    if (disk === undefined) return;
+    const filler = fill(disk, LEFT_FREE);
+    daemon = startDaemonProcess(f.configPath, f.folder);
+    await daemon.waitForLog('homecare-sync started');
+    const full = `database ${join(disk, 'sync.db')} cannot be written: the disk (or its quota) is full; free space there`;
+    await eventually('the full disk to be logged', () =>
+      daemon?.stdout().includes(full) ? true : undefined,
+    );
+    const fullLines = daemon
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes(full));
+    for (const line of fullLines) expect(JSON.parse(line)).toMatchObject({ level: 'error' });
+    expect(f.outboxFiles()).toEqual([]);
+
+    rmSync(filler);
+    await eventually(
+      'every pull to succeed and everything to reach the ERP',
+      async () => {
+        const status = JSON.parse((await f.cli('status', '--json')).stdout) as {
+          checkpoints: { lastRun?: { ok: boolean } }[];
+          delivery: { undelivered: number };
+        };
+        const pulled = status.checkpoints.every((c) => c.lastRun?.ok === true);
+        return pulled && status.delivery.undelivered === 0 && f.outboxFiles().length > 0
+          ? true
+          : undefined;
+      },
+      90_000,
+    );
+    daemon.signal('SIGTERM');
+    expect(await withinBound(daemon.exited, 'the daemon to stop')).toBe(0);
+  }, 150_000);
+});
