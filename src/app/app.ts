@@ -155,8 +155,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     observer: metrics,
   });
   const accept = inboxAcceptor(store, contract, logger);
-  const countInbound: CountInbound = (labels, messages) =>
-    metrics.inboundMessages.inc(labels, messages);
+  const countInbound: CountInbound = (labels, messages) => metrics.inbound(labels, messages);
   const file = config.erp.file;
   const inbox =
     config.erp.adapter === 'file'

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { RESOURCE_NAMES, type ResourceName } from '../contract/index.js';
 import {
   CSV_ENCODINGS,
-  DEFAULT_CSV_OPTIONS,
   DEFAULT_FILE_MODE,
   fileModeOf,
   CSV_PROFILE_NAMES,

@@ -129,8 +129,12 @@ export class Metrics {
     this.ackLatency.observe({ resource }, Math.max(0, latencySeconds));
   }
 
-  inbound(kind: string, source: InboundSource, result: InboundResult): void {
-    this.inboundMessages.inc({ kind, source, result });
+  /** ERP messages taken or refused, from the file inbox or the endpoint. */
+  inbound(
+    labels: { kind: string; source: InboundSource; result: InboundResult },
+    messages = 1,
+  ): void {
+    this.inboundMessages.inc(labels, messages);
   }
 
   private registerStoredCounts(counts: StoredCounts): void {

@@ -21,7 +21,7 @@ describe('metrics', () => {
     metrics.jobEnded('deliver.singleOrder', 'done');
     metrics.recordsDelivered('singleOrder', 3);
     metrics.acknowledged('singleOrder', 42);
-    metrics.inbound('orderStatus', 'http', 'accepted');
+    metrics.inbound({ kind: 'orderStatus', source: 'http', result: 'accepted' });
     const text = await metrics.registry.metrics();
     for (const line of [
       'homecare_sync_build_info{version="1.2.3",variant="C",node="' + process.version + '"} 1',
