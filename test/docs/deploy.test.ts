@@ -89,11 +89,18 @@ describe('deploy/kubernetes', () => {
     expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(FORCE_EXIT_MS);
   });
 
+  it('never lets a platform outage restart the pod or take it out of the Service', () => {
+    const path = (probe: string) =>
+      (container[probe] as { httpGet: { path: string } }).httpGet.path;
+    expect(path('livenessProbe')).toBe('/healthz');
+    expect(path('readinessProbe')).toBe('/readyz/inbound');
+  });
+
   it('probes paths the daemon serves on the port it listens on', () => {
     const port = container.ports[0];
     for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
       const { httpGet } = container[probe] as { httpGet: { path: string; port: string } };
-      expect(['/healthz', '/readyz']).toContain(httpGet.path);
+      expect(['/healthz', '/readyz', '/readyz/inbound']).toContain(httpGet.path);
       expect(httpGet.port).toBe(port?.name);
     }
   });
