@@ -1,6 +1,6 @@
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
-import { HomecareError } from '../shared/errors.js';
+import { HomecareError, failureLevel } from '../shared/errors.js';
 import type { JobFailure, NewDeadLetter, StoredJob, Store } from '../store/index.js';
 import {
   addDeadLetter,
@@ -135,7 +135,7 @@ function recordFailure(runner: JobRunner, job: StoredJob, error: unknown): void 
   const nextAttemptAt = new Date(runner.clock.now().getTime() + outcome.delayMs).toISOString();
   scheduleRetry(runner.store, job.id, outcome.failure, nextAttemptAt);
   runner.observer?.jobEnded(job.kind, 'retry');
-  runner.logger.warn(
+  runner.logger[failureLevel(error)](
     {
       ...jobFields(job),
       err: error,

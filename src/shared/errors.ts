@@ -32,19 +32,22 @@ export abstract class HomecareError extends Error {
   }
 }
 
-/** Worth another try later: network failures, 5xx, 408, 429. */
+/** Worth another try later: network failures, 5xx, 408, 429, a full disk. */
 export class TransientError extends HomecareError {
   readonly code: string;
   readonly transient = true;
   readonly retryAfterMs: number | undefined;
+  /** Tried again, but it passes only once a person acts (frees disk space), not on its own. */
+  readonly needsOperator: boolean;
 
   constructor(
     message: string,
-    context: ErrorContext & { code?: string; retryAfterMs?: number } = {},
+    context: ErrorContext & { code?: string; retryAfterMs?: number; needsOperator?: boolean } = {},
   ) {
     super(message, context);
     this.code = context.code ?? 'TRANSIENT';
     this.retryAfterMs = context.retryAfterMs;
+    this.needsOperator = context.needsOperator ?? false;
   }
 }
 
@@ -74,6 +77,14 @@ export class SetupError extends HomecareError {
     this.code = context.code ?? 'SETUP';
     this.problems = problems;
   }
+}
+
+/**
+ * How loud a failure is logged: `warn` for one that passes on its own (a 503, a time-out: the
+ * next try is already planned), `error` for one that needs a person.
+ */
+export function failureLevel(error: unknown): 'warn' | 'error' {
+  return error instanceof TransientError && !error.needsOperator ? 'warn' : 'error';
 }
 
 export function isTransient(error: unknown): boolean {

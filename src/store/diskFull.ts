@@ -11,6 +11,6 @@ export function whenDiskFull(error: unknown, path: string): unknown {
   if (!(error instanceof Sqlite.SqliteError) || error.code !== 'SQLITE_FULL') return error;
   return new TransientError(
     `database ${path} cannot be written: the disk (or its quota) is full; free space there — homecare-sync keeps trying on its schedule and goes on by itself once there is room, nothing is lost`,
-    { code: 'STORE_FULL', cause: error },
+    { code: 'STORE_FULL', cause: error, needsOperator: true },
   );
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ResourceName } from '../contract/index.js';
-import { TransientError } from '../shared/errors.js';
+import { failureLevel } from '../shared/errors.js';
 import { pullTarget, type PullDeps, type PullSummary } from './puller.js';
 import type { PullTarget } from './targets.js';
 
@@ -36,8 +36,7 @@ function logSummary(logger: Logger, summary: PullSummary): void {
   if (!summary.ok) {
     const failed = { ...line, err: summary.cause ?? summary.error };
     const message = `pull of ${what} failed: ${summary.error ?? 'unknown error'}`;
-    if (summary.cause instanceof TransientError) logger.warn(failed, message);
-    else logger.error(failed, message);
+    logger[failureLevel(summary.cause)](failed, message);
   } else if (summary.mode === 'reconcile' && summary.fresh > 0) {
     logger.warn(line, 'reconciliation found record versions the incremental pulls had missed');
   } else if (summary.fresh > 0 || summary.quarantined > 0) {

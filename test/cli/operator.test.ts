@@ -29,7 +29,8 @@ beforeAll(async () => {
   const config = parse(readFileSync(f.configPath, 'utf8')) as { platform: { apiKey: string } };
   config.platform.apiKey = '${HOMECARE_API_KEY}';
   fromEnv = join(f.folder, 'from-env.yaml');
-  writeFileSync(fromEnv, stringify(config));
+  // 0600 like every config that holds a secret (the endpoint token here); else a warning.
+  writeFileSync(fromEnv, stringify(config), { mode: 0o600 });
 }, 60_000);
 afterAll(async () => {
   await killIfRunning(daemon);
