@@ -28,8 +28,9 @@ export type DeliveryOutcome =
 export interface ErpAdapter {
   readonly name: 'file' | 'rest';
   /**
-   * True when the records of one resource are best handed over together (a batch file: ndjson,
-   * csv); the queue then gives `deliver` all ready records of a resource at once.
+   * True when the records of one resource are best handed over together (one batch file for
+   * ndjson and csv, many files in one go for json and xml); the queue then gives `deliver` the
+   * ready records of a resource at once. False: one record per call, several calls side by side.
    */
   readonly batches: boolean;
   /**

@@ -38,7 +38,7 @@ export interface JobRunner {
 }
 
 /** The handler of a stored job's kind; undefined (with the job dead-lettered) when none. */
-export function handlerOf(
+function handlerOf(
   runner: JobRunner,
   job: StoredJob,
 ): { kind: JobKind; handler: Handler | BatchHandler } | undefined {
@@ -56,6 +56,7 @@ export async function runClaimedJob(runner: JobRunner, job: StoredJob): Promise<
   if (found === undefined) return;
   const { kind, handler } = found;
   if (isBatchHandler(handler)) {
+    // The worker hands jobs of batch kinds over in batches; alone, such a job is a batch of one.
     const batch = job.batch ?? newBatch(runner.store, kind);
     await runClaimedBatch(runner, handler, [job], batch);
     return;

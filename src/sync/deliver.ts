@@ -21,7 +21,7 @@ export interface DeliverDeps {
     resource: ResourceName,
     record: Record<string, unknown>,
   ): Promise<OutboundRecord['files']>;
-  /** Most records in one batch file, for adapters that hand over batches. */
+  /** Most records in one hand-over (one batch file), for adapters that take batches. */
   batchSize: number;
 }
 

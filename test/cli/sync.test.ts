@@ -89,10 +89,16 @@ describe('sync --once', () => {
     expect(first.code).toBe(1);
     expect(first.stderr).toContain(hint);
     const again = await f.cli('sync', '--once');
-    expect(again.stderr).toMatch(/; 0 handed to the ERP \(0 not yet, 1 refused\)/);
+    expect(again.stderr).toMatch(/ handed to the ERP \(0 not yet, 1 refused\)/);
     expect(again.stderr).toContain(hint);
     expect(again.code).toBe(1);
 
+    const dead = await f.cli('queue', 'list', '--dead');
+    expect(dead.stdout).toMatch(
+      new RegExp(
+        `deliver\\.singleOrder\\s+singleOrder:${check.id}\\s+dead\\s+.*the ERP refused it`,
+      ),
+    );
     const status = await f.cli('status');
     expect(status.stdout).toMatch(
       new RegExp(

@@ -118,7 +118,7 @@ export async function createFileAdapter(
   const fs = deps.fs ?? nodeOutboxFs;
   await sweep(fs, options.outbox);
 
-  const batches = isBatchFormat(options.format);
+  const batchFile = isBatchFormat(options.format);
 
   async function deliver(records: readonly OutboundRecord[], batch: number) {
     const results = new Map<OutboundRecord, Placement>();
@@ -141,7 +141,7 @@ export async function createFileAdapter(
         for (const item of items) results.set(item, failure(error, dir));
         continue;
       }
-      const placed = batches
+      const placed = batchFile
         ? await deliverBatch(context, resource, items, batch, options)
         : await deliverEach(context, items, options);
       for (const [item, placement] of placed) results.set(item, placement);
@@ -149,5 +149,7 @@ export async function createFileAdapter(
     return records.map((item) => toOutcome(results.get(item) ?? { status: 'ok' }));
   }
 
-  return { name: 'file', batches, deliver, close: () => Promise.resolve() };
+  // Every format takes records in batches: one batch file (ndjson, csv), or one file each
+  // written in one go, so that the queue claims and completes them together.
+  return { name: 'file', batches: true, deliver, close: () => Promise.resolve() };
 }
