@@ -69,6 +69,16 @@ describe('queue CLI', () => {
     expect(lines).toHaveLength(3);
   });
 
+  it('list --limit lists the oldest jobs only and says on stderr how many more there are', async () => {
+    const result = await queue('list', '--limit', '1');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(new RegExp(`^${deadPatient}\\s+patient`));
+    expect(result.stderr).toBe('1 more job(s) not listed, 2 in all; --limit <n> lists more\n');
+    expect((await queue('list', '--limit', '0')).code).toBe(2);
+  });
+
   it('list --dead --json prints only the dead letters as JSON', async () => {
     const result = await queue('list', '--dead', '--json');
     expect(result.code).toBe(0);

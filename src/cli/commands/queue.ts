@@ -33,12 +33,34 @@ function print(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
-function listAction(options: ConfigOption & { dead?: boolean; json?: boolean }): void {
-  const jobs = withQueue(options, (store) => masked<JobListing[]>(listJobs(store, options)));
-  if (options.json === true) print(JSON.stringify(jobs, null, 2));
-  else if (jobs.length === 0)
-    print(options.dead === true ? 'no dead letters' : 'the queue is empty');
-  else print(jobTable(jobs));
+function listLimit(value: string): number {
+  if (/^\d+$/.test(value.trim()) && Number(value) > 0) return Number(value);
+  throw new InvalidArgumentError('give how many jobs to list at most, a whole number above 0');
+}
+
+/** A first pull queues a deliver job per record: tens of thousands, more than a terminal shows. */
+const TABLE_LIMIT = 100;
+
+interface ListOptions extends ConfigOption {
+  dead?: boolean;
+  json?: boolean;
+  limit?: number;
+}
+
+function listAction(options: ListOptions): void {
+  const dead = options.dead === true;
+  const jobs = withQueue(options, (store) => masked<JobListing[]>(listJobs(store, { dead })));
+  // JSON is for programs: all of it unless a limit is asked for.
+  const limit = options.limit ?? (options.json === true ? jobs.length : TABLE_LIMIT);
+  const shown = jobs.slice(0, limit);
+  if (options.json === true) print(JSON.stringify(shown, null, 2));
+  else if (jobs.length === 0) print(dead ? 'no dead letters' : 'the queue is empty');
+  else print(jobTable(shown));
+  if (jobs.length > shown.length) {
+    process.stderr.write(
+      `${jobs.length - shown.length} more job(s) not listed, ${jobs.length} in all; --limit <n> lists more\n`,
+    );
+  }
 }
 
 function showAction(id: number, options: ConfigOption & { json?: boolean }): void {
@@ -90,6 +112,11 @@ export function queueCommand(): Command {
   )
     .option('--dead', 'list only dead letters: jobs that failed for good, with the reason')
     .option('--json', 'print JSON instead of a table')
+    .option(
+      '--limit <n>',
+      `list at most n jobs, oldest first (default ${TABLE_LIMIT} for the table, all for --json)`,
+      listLimit,
+    )
     .action(listAction);
   const show = commandWithConfig(
     'show',
