@@ -4,18 +4,19 @@ import type { Clock } from '../shared/clock.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import {
-  claimJob,
   claimJobs,
   countJobs,
   newBatch,
   readyJobs,
+  releaseJobs,
   releaseRunning,
   transaction,
   type StoredJob,
 } from '../store/index.js';
 import type { RetrySettings } from './outcome.js';
 import type { JobObserver } from './jobReport.js';
-import { runClaimedBatch, runClaimedJob, type JobRunner } from './runJob.js';
+import { outcomeGroup } from './outcomeGroup.js';
+import { runClaimedBatch, runClaimedJob, type JobRunner, type Outcome } from './runJob.js';
 import type { HandlerContext, HandlerRegistry } from './types.js';
 import { workUnits, type WorkUnit } from './units.js';
 
@@ -53,6 +54,18 @@ export interface QueueWorker {
 }
 
 const DEFAULT_LEASE_MS = 10 * 60_000;
+/**
+ * Most jobs one pass claims (in one transaction); the rest wait for the next pass, which
+ * follows at once. Bounds what a stop hands back and how long a claim holds the write lock.
+ */
+export const PASS_CLAIM_LIMIT = 256;
+
+/** A unit of work claimed: its jobs now `running`, with the batch number of a batch kind. */
+interface ClaimedUnit {
+  unit: WorkUnit;
+  jobs: StoredJob[];
+  batch: number | undefined;
+}
 
 export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
   const { store, clock, logger } = options;
@@ -64,11 +77,12 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
   let pass: Promise<number> = Promise.resolve(0);
   let loop: { done: Promise<void>; abort: AbortController } | undefined;
 
+  const outcomes = outcomeGroup(runner);
+
   /** Runs claimed jobs; a failure to record their outcome leaves them `running` until recover(). */
-  async function runClaimed(jobs: readonly StoredJob[], run: () => Promise<void>): Promise<void> {
-    for (const job of jobs) inFlight.add(job.id);
+  async function runClaimed(jobs: readonly StoredJob[], run: () => Promise<Outcome[]>) {
     try {
-      await run();
+      await outcomes.record(await run());
     } catch (error) {
       const ids = jobs.map((job) => job.id).join(', ');
       logger.error(
@@ -80,38 +94,76 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
     }
   }
 
-  /** Claims and runs one unit; returns how many jobs ran. */
-  async function runUnit(unit: WorkUnit): Promise<number> {
+  /**
+   * Claims the units' jobs in one transaction (one commit), up to PASS_CLAIM_LIMIT jobs; each
+   * job claimed counts as in flight until its outcome is recorded or it is handed back.
+   */
+  function claimPass(units: readonly WorkUnit[]): ClaimedUnit[] {
     const leaseUntil = new Date(clock.now().getTime() + leaseMs).toISOString();
-    if (!('batch' in unit)) {
-      const job = claimJob(store, unit.ids[0], leaseUntil);
-      if (job === undefined) return 0;
-      await runClaimed([job], () => runClaimedJob(runner, job));
-      return 1;
+    const taken: WorkUnit[] = [];
+    let count = 0;
+    for (const unit of units) {
+      if (count > 0 && count + unit.ids.length > PASS_CLAIM_LIMIT) break;
+      taken.push(unit);
+      count += unit.ids.length;
     }
-    const { handler } = unit.batch;
-    const { number, jobs } = transaction(store, () => {
-      const number = unit.batch.number ?? newBatch(store, unit.kind);
-      return { number, jobs: claimJobs(store, unit.ids, leaseUntil, number) };
-    });
-    if (jobs.length === 0) return 0;
-    await runClaimed(jobs, () => runClaimedBatch(runner, handler, jobs, number));
+    const claimed = transaction(store, () =>
+      taken.map((unit) => {
+        if (!('batch' in unit))
+          return {
+            unit,
+            jobs: claimJobs(store, unit.ids, leaseUntil, undefined),
+            batch: undefined,
+          };
+        const batch = unit.batch.number ?? newBatch(store, unit.kind);
+        return { unit, jobs: claimJobs(store, unit.ids, leaseUntil, batch), batch };
+      }),
+    );
+    for (const { jobs } of claimed) for (const job of jobs) inFlight.add(job.id);
+    return claimed.filter(({ jobs }) => jobs.length > 0);
+  }
+
+  /** Runs one claimed unit; returns how many jobs ran. */
+  async function runUnit({ unit, jobs, batch }: ClaimedUnit): Promise<number> {
+    const [job] = jobs;
+    if (!('batch' in unit) || batch === undefined) {
+      if (job !== undefined) await runClaimed([job], () => runClaimedJob(runner, job));
+      return jobs.length;
+    }
+    await runClaimed(jobs, () => runClaimedBatch(runner, unit.batch.handler, jobs, batch));
     return jobs.length;
   }
 
+  /** Hands claimed jobs a stop left unrun back (pending, in their batch). */
+  function handBack(units: readonly ClaimedUnit[]): void {
+    const ids = units.flatMap(({ jobs }) => jobs.map((job) => job.id));
+    if (ids.length === 0) return;
+    try {
+      releaseJobs(store, ids);
+    } finally {
+      for (const id of ids) inFlight.delete(id);
+    }
+  }
+
   async function onePass(): Promise<number> {
-    const units = workUnits(readyJobs(store, clock.now().toISOString()), options.handlers);
+    const ready = workUnits(readyJobs(store, clock.now().toISOString()), options.handlers);
+    const units = claimPass(ready);
     let next = 0;
     let ran = 0;
     const lane = async (): Promise<void> => {
-      for (let unit = units[next++]; unit !== undefined && !stopping; unit = units[next++]) {
+      for (let unit = units[next]; unit !== undefined && !stopping; unit = units[next]) {
+        next += 1;
         // Not `ran += await …`: that reads `ran` before the await and loses the other lanes' counts.
         const count = await runUnit(unit);
         ran += count;
       }
     };
     const lanes = Math.min(options.concurrency, units.length);
-    await Promise.all(Array.from({ length: lanes }, lane));
+    try {
+      await Promise.all(Array.from({ length: lanes }, lane));
+    } finally {
+      handBack(units.slice(next));
+    }
     return ran;
   }
 
