@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import { errorMessage } from '../shared/errors.js';
@@ -14,6 +13,7 @@ import {
   type StoredJob,
 } from '../store/index.js';
 import type { RetrySettings } from './outcome.js';
+import { onJobQueued } from './enqueue.js';
 import type { JobObserver } from './jobReport.js';
 import { outcomeGroup } from './outcomeGroup.js';
 import { runClaimedBatch, runClaimedJob, type JobRunner, type Outcome } from './runJob.js';
@@ -47,7 +47,10 @@ export interface QueueWorker {
   runOnce(): Promise<number>;
   /** Passes until nothing is ready now; `waiting` counts the jobs still pending (back-off). */
   runUntilEmpty(): Promise<{ ran: number; waiting: number }>;
-  /** Passes every `intervalMs`, and at once again after a pass that ran something. */
+  /**
+   * Passes at once, then every `intervalMs`, at once again after a pass that ran something,
+   * and as soon as a job is queued in this process (a pull's deliveries, an inbox message).
+   */
   start(intervalMs: number): void;
   /** Stops claiming, waits for the jobs running; none is left `running`. */
   stop(): Promise<void>;
@@ -75,7 +78,10 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
   let stopping = false;
   // Passes never overlap: a second caller waits for the pass under way.
   let pass: Promise<number> = Promise.resolve(0);
-  let loop: { done: Promise<void>; abort: AbortController } | undefined;
+  let loop: { done: Promise<void>; abort: AbortController; unsubscribe: () => void } | undefined;
+  // Set by a job queued since the pass under way began; ends the wait between passes early.
+  let woken = false;
+  let endWait: (() => void) | undefined;
 
   const outcomes = outcomeGroup(runner);
 
@@ -178,15 +184,36 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
     return { ran, waiting: countJobs(store, 'pending') };
   }
 
+  function wake(): void {
+    woken = true;
+    endWait?.();
+  }
+
+  /** Waits `ms`, or less when woken or stopped. */
+  function wait(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        endWait = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done);
+      endWait = done;
+    });
+  }
+
   async function tick(intervalMs: number, abort: AbortController): Promise<void> {
     while (!abort.signal.aborted) {
+      woken = false;
       let ran = 0;
       try {
         ran = await runOnce();
       } catch (error) {
         logger.error({ err: error }, `queue: pass failed: ${errorMessage(error)}; trying again`);
       }
-      if (ran === 0) await sleep(intervalMs, undefined, { signal: abort.signal }).catch(() => {});
+      if (ran === 0 && !woken && !abort.signal.aborted) await wait(intervalMs, abort.signal);
     }
   }
 
@@ -207,10 +234,12 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
       if (loop !== undefined) throw new Error('queue worker: start() called twice without stop()');
       stopping = false;
       const abort = new AbortController();
-      loop = { abort, done: tick(intervalMs, abort) };
+      const unsubscribe = onJobQueued(store, wake);
+      loop = { abort, unsubscribe, done: tick(intervalMs, abort) };
     },
     async stop() {
       stopping = true;
+      loop?.unsubscribe();
       loop?.abort.abort();
       await loop?.done;
       await pass.catch(() => 0);

@@ -116,3 +116,33 @@ describe('group commit (issue 10)', () => {
     expect(worker.recover()).toEqual([]);
   });
 });
+
+describe('wake-ups (issue 10)', () => {
+  it('runs a job queued while the worker waits at once, not at the next poll', async () => {
+    const ran = deferred();
+    const handler: Handler = () => {
+      ran.resolve();
+      return Promise.resolve();
+    };
+    const worker = h.worker({ orderStatus: handler });
+    // A poll far longer than the test may take: only a wake-up can run the job in time.
+    worker.start(3_600_000);
+    await worker.runOnce();
+    await new Promise((resolve) => setImmediate(resolve));
+
+    queueOrders(1);
+
+    await within(ran.promise, 10_000, 'the queued job');
+    await worker.stop();
+    expect(states(h.store)).toEqual({ 1: 'done' });
+  });
+
+  it('runs the jobs already waiting at start without waiting for a poll', async () => {
+    queueOrders(2);
+    const worker = h.worker({ orderStatus: () => Promise.resolve() });
+    worker.start(3_600_000);
+    await within(worker.runOnce(), 10_000, 'the first pass');
+    await worker.stop();
+    expect(states(h.store)).toEqual({ 1: 'done', 2: 'done' });
+  });
+});
