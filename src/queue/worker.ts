@@ -85,19 +85,35 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
 
   const outcomes = outcomeGroup(runner);
 
-  /** Runs claimed jobs; a failure to record their outcome leaves them `running` until recover(). */
-  async function runClaimed(jobs: readonly StoredJob[], run: () => Promise<Outcome[]>) {
-    try {
-      await outcomes.record(await run());
-    } catch (error) {
+  /**
+   * Runs claimed jobs; resolves once they have run, with the commit of their outcomes (grouped
+   * with those of other jobs ending close by) still under way: the lane goes on meanwhile, since
+   * nothing it takes next depends on them (a later job of the same entity is not ready while
+   * they are `running`). A failure to record them leaves them `running` until recover().
+   */
+  async function runClaimed(
+    jobs: readonly StoredJob[],
+    run: () => Promise<Outcome[]>,
+  ): Promise<{ recorded: Promise<void> }> {
+    const unrecorded = (error: unknown) => {
       const ids = jobs.map((job) => job.id).join(', ');
       logger.error(
         { jobIds: jobs.map((job) => job.id), err: error },
         `queue: could not record the outcome of job(s) ${ids}: ${errorMessage(error)}; they run again after a restart`,
       );
-    } finally {
+    };
+    const settled = () => {
       for (const job of jobs) inFlight.delete(job.id);
+    };
+    let ended: Outcome[];
+    try {
+      ended = await run();
+    } catch (error) {
+      unrecorded(error);
+      settled();
+      return { recorded: Promise.resolve() };
     }
+    return { recorded: outcomes.record(ended).catch(unrecorded).finally(settled) };
   }
 
   /**
@@ -129,15 +145,14 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
     return claimed.filter(({ jobs }) => jobs.length > 0);
   }
 
-  /** Runs one claimed unit; returns how many jobs ran. */
-  async function runUnit({ unit, jobs, batch }: ClaimedUnit): Promise<number> {
+  /** Runs one claimed unit; returns how many jobs ran, and the commit of their outcomes. */
+  async function runUnit({ unit, jobs, batch }: ClaimedUnit) {
     const [job] = jobs;
-    if (!('batch' in unit) || batch === undefined) {
-      if (job !== undefined) await runClaimed([job], () => runClaimedJob(runner, job));
-      return jobs.length;
+    if ('batch' in unit && batch !== undefined) {
+      return runClaimed(jobs, () => runClaimedBatch(runner, unit.batch.handler, jobs, batch));
     }
-    await runClaimed(jobs, () => runClaimedBatch(runner, unit.batch.handler, jobs, batch));
-    return jobs.length;
+    if (job === undefined) return { recorded: Promise.resolve() };
+    return runClaimed([job], () => runClaimedJob(runner, job));
   }
 
   /** Hands claimed jobs a stop left unrun back (pending, in their batch). */
@@ -156,12 +171,13 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
     const units = claimPass(ready);
     let next = 0;
     let ran = 0;
+    const commits: Promise<void>[] = [];
     const lane = async (): Promise<void> => {
       for (let unit = units[next]; unit !== undefined && !stopping; unit = units[next]) {
         next += 1;
-        // Not `ran += await …`: that reads `ran` before the await and loses the other lanes' counts.
-        const count = await runUnit(unit);
-        ran += count;
+        const { recorded } = await runUnit(unit);
+        commits.push(recorded);
+        ran += unit.jobs.length;
       }
     };
     const lanes = Math.min(options.concurrency, units.length);
@@ -169,6 +185,8 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
       await Promise.all(Array.from({ length: lanes }, lane));
     } finally {
       handBack(units.slice(next));
+      // The pass ends when every outcome it produced is committed (or known not to be).
+      await Promise.all(commits);
     }
     return ran;
   }
