@@ -130,8 +130,8 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
   });
   const logFailure = (what: string) => (error: unknown) =>
     logger.error({ err: error }, `${what} failed: ${errorMessage(error)}`);
-  // The queue worker polls on its own (queue.pollIntervalMs): deliveries and acknowledgements
-  // need no nudge.
+  // The queue worker wakes when a job is queued in this process (deliveries, acknowledgements,
+  // inbox messages) and polls every queue.pollIntervalMs for the rest: it needs no nudge.
   const scan = serial(async () => app.inbox?.scanOnce(), logFailure('inbox scan'));
   // Work under way, so that stop() waits for it before the database closes.
   const inFlight = new Set<Promise<unknown>>();

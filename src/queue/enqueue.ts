@@ -21,6 +21,21 @@ export function isSuperseding(kind: string): boolean {
   return (SUPERSEDING_KINDS as readonly string[]).includes(kind);
 }
 
+/** Who is told, in this process, that a job was queued on a store (the worker, to wake up). */
+const listeners = new WeakMap<Store, Set<() => void>>();
+
+/**
+ * Calls `listener` whenever `enqueue` queues a job on `store` in this process (possibly inside
+ * a transaction not yet committed: a hint to look, never a promise that the job is there).
+ * Returns the function that stops it.
+ */
+export function onJobQueued(store: Store, listener: () => void): () => void {
+  const set = listeners.get(store) ?? new Set();
+  listeners.set(store, set);
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
 export interface Enqueued {
   id: number;
   /** False when a job with the same idempotency key was queued before; `id` is that job's. */
@@ -41,6 +56,7 @@ export function enqueue(store: Store, job: NewJob, logger?: Logger): Enqueued {
     idempotencyKey: job.idempotencyKey,
     supersedes: isSuperseding(job.kind),
   });
+  if (result.queued) for (const listener of listeners.get(store) ?? []) listener();
   if (result.superseded.length > 0) {
     logger?.info(
       { jobId: result.id, kind: job.kind, entityKey: job.entityKey, superseded: result.superseded },

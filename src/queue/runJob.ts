@@ -37,50 +37,58 @@ export interface JobRunner {
   observer?: JobObserver | undefined;
 }
 
-/** The handler of a stored job's kind; undefined (with the job dead-lettered) when none. */
-function handlerOf(
-  runner: JobRunner,
+/**
+ * How a claimed job ended, not yet written: done (with what its success makes true), to be
+ * tried again at `nextAttemptAt`, or dead. `recordOutcomes` writes several in one transaction.
+ */
+export type Outcome =
+  | { job: StoredJob; done: Completion | void }
+  | { job: StoredJob; retry: JobFailure; nextAttemptAt: string; error: unknown }
+  | { job: StoredJob; dead: JobFailure; letter: NewDeadLetter; error?: unknown };
+
+/** The handler of a stored job's kind, or the job's dead outcome when there is none. */
+export function handlerOf(
   job: StoredJob,
-): { kind: JobKind; handler: Handler | BatchHandler } | undefined {
+  handlers: HandlerRegistry,
+): { kind: JobKind; handler: Handler | BatchHandler } | Outcome {
   const kind = isJobKind(job.kind) ? job.kind : undefined;
-  const handler = kind === undefined ? undefined : runner.handlers[kind];
+  const handler = kind === undefined ? undefined : handlers[kind];
   if (kind !== undefined && handler !== undefined) return { kind, handler };
   const reason = `no handler for job kind ${job.kind}`;
-  bury(runner, job, { attempts: job.attempts, error: reason, status: undefined }, { reason });
-  return undefined;
+  return {
+    job,
+    dead: { attempts: job.attempts, error: reason, status: undefined },
+    letter: { reason },
+  };
 }
 
-/** Runs one job this process has claimed and records how it ended, one transaction each. */
-export async function runClaimedJob(runner: JobRunner, job: StoredJob): Promise<void> {
-  const found = handlerOf(runner, job);
-  if (found === undefined) return;
+/** Runs one job this process has claimed; returns how it ended, to be recorded. */
+export async function runClaimedJob(runner: JobRunner, job: StoredJob): Promise<Outcome[]> {
+  const found = handlerOf(job, runner.handlers);
+  if ('job' in found) return [found];
   const { kind, handler } = found;
   if (isBatchHandler(handler)) {
     // The worker hands jobs of batch kinds over in batches; alone, such a job is a batch of one.
     const batch = job.batch ?? newBatch(runner.store, kind);
-    await runClaimedBatch(runner, handler, [job], batch);
-    return;
+    return runClaimedBatch(runner, handler, [job], batch);
   }
-  let complete: Completion | void;
   try {
-    complete = await handler(handlerJob(job, kind), runner.context);
+    return [{ job, done: await handler(handlerJob(job, kind), runner.context) }];
   } catch (error) {
-    recordFailure(runner, job, error);
-    return;
+    return [failed(runner, job, error)];
   }
-  completeAll(runner, [{ job, complete }]);
 }
 
 /**
- * Runs jobs of one batch kind this process has claimed together, as batch `batch`. The jobs
- * that succeeded complete in one transaction; each failed one is retried or dead on its own.
+ * Runs jobs of one batch kind this process has claimed together, as batch `batch`; returns how
+ * each ended, by its own result.
  */
 export async function runClaimedBatch(
   runner: JobRunner,
   handler: BatchHandler,
   jobs: readonly StoredJob[],
   batch: number,
-): Promise<void> {
+): Promise<Outcome[]> {
   let results: JobResult[];
   try {
     const handed = jobs.map((job) => handlerJob(job, job.kind as JobKind));
@@ -88,26 +96,81 @@ export async function runClaimedBatch(
   } catch (error) {
     results = jobs.map(() => ({ ok: false, error }));
   }
-  const succeeded: { job: StoredJob; complete: Completion | void }[] = [];
-  jobs.forEach((job, index) => {
+  return jobs.map((job, index) => {
     const result = results[index] ?? { ok: false, error: new Error('the handler gave no result') };
-    if (result.ok) succeeded.push({ job, complete: result.complete });
-    else recordFailure(runner, job, result.error);
+    return result.ok ? { job, done: result.complete } : failed(runner, job, result.error);
   });
-  completeAll(runner, succeeded);
 }
 
-function completeAll(
+/**
+ * Writes outcomes in one transaction (one commit, one sync to disk), each in a savepoint of
+ * its own: an outcome that cannot be written (its Completion throws) leaves its job `running`
+ * (it runs again after recover()) and the others commit. Reports and logs once committed.
+ * Returns the outcomes that could not be written, with why.
+ */
+export function recordOutcomes(
   runner: JobRunner,
-  jobs: readonly { job: StoredJob; complete: Completion | void }[],
-): void {
+  outcomes: readonly Outcome[],
+): { outcome: Outcome; error: unknown }[] {
+  const unwritten: { outcome: Outcome; error: unknown }[] = [];
+  const written: Outcome[] = [];
   transaction(runner.store, () => {
-    for (const { job, complete } of jobs) {
-      if (complete) complete();
-      completeJob(runner.store, job.id);
+    for (const outcome of outcomes) {
+      try {
+        transaction(runner.store, () => write(runner, outcome));
+        written.push(outcome);
+      } catch (error) {
+        unwritten.push({ outcome, error });
+      }
     }
   });
-  for (const { job } of jobs) reportDone(runner, job);
+  for (const outcome of written) report(runner, outcome);
+  return unwritten;
+}
+
+function write(runner: JobRunner, outcome: Outcome): void {
+  const { store } = runner;
+  const { job } = outcome;
+  if ('done' in outcome) {
+    if (outcome.done) outcome.done();
+    completeJob(store, job.id);
+  } else if ('retry' in outcome) {
+    scheduleRetry(store, job.id, outcome.retry, outcome.nextAttemptAt);
+  } else if (markDead(store, job.id, outcome.dead)) {
+    addDeadLetter(store, job.id, outcome.letter);
+  }
+}
+
+function report(runner: JobRunner, outcome: Outcome): void {
+  const { job } = outcome;
+  if ('done' in outcome) {
+    reportDone(runner, job);
+  } else if ('retry' in outcome) {
+    const { retry: failure, nextAttemptAt } = outcome;
+    runner.observer?.jobEnded(job.kind, 'retry');
+    runner.logger[failureLevel(outcome.error)](
+      {
+        ...jobFields(job),
+        err: outcome.error,
+        attempts: failure.attempts,
+        status: failure.status,
+        nextAttemptAt,
+      },
+      `queue: job ${job.id} failed (try ${failure.attempts} of ${runner.retry.maxAttempts}), next try at ${nextAttemptAt}: ${failure.error}`,
+    );
+  } else {
+    const { dead: failure, letter } = outcome;
+    runner.observer?.jobEnded(job.kind, 'dead');
+    runner.logger.error(
+      {
+        ...jobFields(job),
+        attempts: failure.attempts,
+        status: letter.httpStatus,
+        err: outcome.error,
+      },
+      `queue: job ${job.id} is dead: ${letter.reason}; see \`homecare-sync queue show ${job.id}\`, then \`queue retry ${job.id}\` once the cause is fixed, or \`queue drop ${job.id}\``,
+    );
+  }
 }
 
 function handlerJob(job: StoredJob, kind: JobKind): Job {
@@ -121,7 +184,8 @@ function handlerJob(job: StoredJob, kind: JobKind): Job {
   };
 }
 
-function recordFailure(runner: JobRunner, job: StoredJob, error: unknown): void {
+/** A failed try: retried after the back-off, or dead (attempts used up, a permanent error). */
+function failed(runner: JobRunner, job: StoredJob, error: unknown): Outcome {
   if (!(error instanceof HomecareError)) {
     runner.logger.error(
       { ...jobFields(job), err: error },
@@ -129,40 +193,9 @@ function recordFailure(runner: JobRunner, job: StoredJob, error: unknown): void 
     );
   }
   const outcome = failureOutcome(error, job.attempts, runner.retry, runner.random);
-  if (outcome.kind === 'dead') {
-    bury(runner, job, outcome.failure, outcome.letter, error);
-    return;
-  }
+  if (outcome.kind === 'dead') return { job, dead: outcome.failure, letter: outcome.letter, error };
   const nextAttemptAt = new Date(runner.clock.now().getTime() + outcome.delayMs).toISOString();
-  scheduleRetry(runner.store, job.id, outcome.failure, nextAttemptAt);
-  runner.observer?.jobEnded(job.kind, 'retry');
-  runner.logger[failureLevel(error)](
-    {
-      ...jobFields(job),
-      err: error,
-      attempts: outcome.failure.attempts,
-      status: outcome.failure.status,
-      nextAttemptAt,
-    },
-    `queue: job ${job.id} failed (try ${outcome.failure.attempts} of ${runner.retry.maxAttempts}), next try at ${nextAttemptAt}: ${outcome.failure.error}`,
-  );
-}
-
-function bury(
-  runner: JobRunner,
-  job: StoredJob,
-  failure: JobFailure,
-  letter: NewDeadLetter,
-  error?: unknown,
-): void {
-  transaction(runner.store, () => {
-    if (markDead(runner.store, job.id, failure)) addDeadLetter(runner.store, job.id, letter);
-  });
-  runner.observer?.jobEnded(job.kind, 'dead');
-  runner.logger.error(
-    { ...jobFields(job), attempts: failure.attempts, status: letter.httpStatus, err: error },
-    `queue: job ${job.id} is dead: ${letter.reason}; see \`homecare-sync queue show ${job.id}\`, then \`queue retry ${job.id}\` once the cause is fixed, or \`queue drop ${job.id}\``,
-  );
+  return { job, retry: outcome.failure, nextAttemptAt, error };
 }
 
 function jobFields(job: StoredJob): Record<string, unknown> {

@@ -1,21 +1,22 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import { errorMessage } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
 import {
-  claimJob,
   claimJobs,
   countJobs,
   newBatch,
   readyJobs,
+  releaseJobs,
   releaseRunning,
   transaction,
   type StoredJob,
 } from '../store/index.js';
 import type { RetrySettings } from './outcome.js';
+import { onJobQueued } from './enqueue.js';
 import type { JobObserver } from './jobReport.js';
-import { runClaimedBatch, runClaimedJob, type JobRunner } from './runJob.js';
+import { outcomeGroup } from './outcomeGroup.js';
+import { runClaimedBatch, runClaimedJob, type JobRunner, type Outcome } from './runJob.js';
 import type { HandlerContext, HandlerRegistry } from './types.js';
 import { workUnits, type WorkUnit } from './units.js';
 
@@ -46,13 +47,28 @@ export interface QueueWorker {
   runOnce(): Promise<number>;
   /** Passes until nothing is ready now; `waiting` counts the jobs still pending (back-off). */
   runUntilEmpty(): Promise<{ ran: number; waiting: number }>;
-  /** Passes every `intervalMs`, and at once again after a pass that ran something. */
+  /**
+   * Passes at once, then every `intervalMs`, at once again after a pass that ran something,
+   * and as soon as a job is queued in this process (a pull's deliveries, an inbox message).
+   */
   start(intervalMs: number): void;
   /** Stops claiming, waits for the jobs running; none is left `running`. */
   stop(): Promise<void>;
 }
 
 const DEFAULT_LEASE_MS = 10 * 60_000;
+/**
+ * Most jobs one pass claims (in one transaction); the rest wait for the next pass, which
+ * follows at once. Bounds what a stop hands back and how long a claim holds the write lock.
+ */
+export const PASS_CLAIM_LIMIT = 256;
+
+/** A unit of work claimed: its jobs now `running`, with the batch number of a batch kind. */
+interface ClaimedUnit {
+  unit: WorkUnit;
+  jobs: StoredJob[];
+  batch: number | undefined;
+}
 
 export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
   const { store, clock, logger } = options;
@@ -62,56 +78,116 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
   let stopping = false;
   // Passes never overlap: a second caller waits for the pass under way.
   let pass: Promise<number> = Promise.resolve(0);
-  let loop: { done: Promise<void>; abort: AbortController } | undefined;
+  let loop: { done: Promise<void>; abort: AbortController; unsubscribe: () => void } | undefined;
+  // Set by a job queued since the pass under way began; ends the wait between passes early.
+  let woken = false;
+  let endWait: (() => void) | undefined;
 
-  /** Runs claimed jobs; a failure to record their outcome leaves them `running` until recover(). */
-  async function runClaimed(jobs: readonly StoredJob[], run: () => Promise<void>): Promise<void> {
-    for (const job of jobs) inFlight.add(job.id);
-    try {
-      await run();
-    } catch (error) {
+  const outcomes = outcomeGroup(runner);
+
+  /**
+   * Runs claimed jobs; resolves once they have run, with the commit of their outcomes (grouped
+   * with those of other jobs ending close by) still under way: the lane goes on meanwhile, since
+   * nothing it takes next depends on them (a later job of the same entity is not ready while
+   * they are `running`). A failure to record them leaves them `running` until recover().
+   */
+  async function runClaimed(
+    jobs: readonly StoredJob[],
+    run: () => Promise<Outcome[]>,
+  ): Promise<{ recorded: Promise<void> }> {
+    const unrecorded = (error: unknown) => {
       const ids = jobs.map((job) => job.id).join(', ');
       logger.error(
         { jobIds: jobs.map((job) => job.id), err: error },
         `queue: could not record the outcome of job(s) ${ids}: ${errorMessage(error)}; they run again after a restart`,
       );
-    } finally {
+    };
+    const settled = () => {
       for (const job of jobs) inFlight.delete(job.id);
+    };
+    let ended: Outcome[];
+    try {
+      ended = await run();
+    } catch (error) {
+      unrecorded(error);
+      settled();
+      return { recorded: Promise.resolve() };
     }
+    return { recorded: outcomes.record(ended).catch(unrecorded).finally(settled) };
   }
 
-  /** Claims and runs one unit; returns how many jobs ran. */
-  async function runUnit(unit: WorkUnit): Promise<number> {
+  /**
+   * Claims the units' jobs in one transaction (one commit), up to PASS_CLAIM_LIMIT jobs; each
+   * job claimed counts as in flight until its outcome is recorded or it is handed back.
+   */
+  function claimPass(units: readonly WorkUnit[]): ClaimedUnit[] {
     const leaseUntil = new Date(clock.now().getTime() + leaseMs).toISOString();
-    if (!('batch' in unit)) {
-      const job = claimJob(store, unit.ids[0], leaseUntil);
-      if (job === undefined) return 0;
-      await runClaimed([job], () => runClaimedJob(runner, job));
-      return 1;
+    const taken: WorkUnit[] = [];
+    let count = 0;
+    for (const unit of units) {
+      if (count > 0 && count + unit.ids.length > PASS_CLAIM_LIMIT) break;
+      taken.push(unit);
+      count += unit.ids.length;
     }
-    const { handler } = unit.batch;
-    const { number, jobs } = transaction(store, () => {
-      const number = unit.batch.number ?? newBatch(store, unit.kind);
-      return { number, jobs: claimJobs(store, unit.ids, leaseUntil, number) };
-    });
-    if (jobs.length === 0) return 0;
-    await runClaimed(jobs, () => runClaimedBatch(runner, handler, jobs, number));
-    return jobs.length;
+    const claimed = transaction(store, () =>
+      taken.map((unit) => {
+        if (!('batch' in unit))
+          return {
+            unit,
+            jobs: claimJobs(store, unit.ids, leaseUntil, undefined),
+            batch: undefined,
+          };
+        const batch = unit.batch.number ?? newBatch(store, unit.kind);
+        return { unit, jobs: claimJobs(store, unit.ids, leaseUntil, batch), batch };
+      }),
+    );
+    for (const { jobs } of claimed) for (const job of jobs) inFlight.add(job.id);
+    return claimed.filter(({ jobs }) => jobs.length > 0);
+  }
+
+  /** Runs one claimed unit; returns how many jobs ran, and the commit of their outcomes. */
+  async function runUnit({ unit, jobs, batch }: ClaimedUnit) {
+    const [job] = jobs;
+    if ('batch' in unit && batch !== undefined) {
+      return runClaimed(jobs, () => runClaimedBatch(runner, unit.batch.handler, jobs, batch));
+    }
+    if (job === undefined) return { recorded: Promise.resolve() };
+    return runClaimed([job], () => runClaimedJob(runner, job));
+  }
+
+  /** Hands claimed jobs a stop left unrun back (pending, in their batch). */
+  function handBack(units: readonly ClaimedUnit[]): void {
+    const ids = units.flatMap(({ jobs }) => jobs.map((job) => job.id));
+    if (ids.length === 0) return;
+    try {
+      releaseJobs(store, ids);
+    } finally {
+      for (const id of ids) inFlight.delete(id);
+    }
   }
 
   async function onePass(): Promise<number> {
-    const units = workUnits(readyJobs(store, clock.now().toISOString()), options.handlers);
+    const ready = workUnits(readyJobs(store, clock.now().toISOString()), options.handlers);
+    const units = claimPass(ready);
     let next = 0;
     let ran = 0;
+    const commits: Promise<void>[] = [];
     const lane = async (): Promise<void> => {
-      for (let unit = units[next++]; unit !== undefined && !stopping; unit = units[next++]) {
-        // Not `ran += await …`: that reads `ran` before the await and loses the other lanes' counts.
-        const count = await runUnit(unit);
-        ran += count;
+      for (let unit = units[next]; unit !== undefined && !stopping; unit = units[next]) {
+        next += 1;
+        const { recorded } = await runUnit(unit);
+        commits.push(recorded);
+        ran += unit.jobs.length;
       }
     };
     const lanes = Math.min(options.concurrency, units.length);
-    await Promise.all(Array.from({ length: lanes }, lane));
+    try {
+      await Promise.all(Array.from({ length: lanes }, lane));
+    } finally {
+      handBack(units.slice(next));
+      // The pass ends when every outcome it produced is committed (or known not to be).
+      await Promise.all(commits);
+    }
     return ran;
   }
 
@@ -126,15 +202,36 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
     return { ran, waiting: countJobs(store, 'pending') };
   }
 
+  function wake(): void {
+    woken = true;
+    endWait?.();
+  }
+
+  /** Waits `ms`, or less when woken or stopped. */
+  function wait(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        endWait = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done);
+      endWait = done;
+    });
+  }
+
   async function tick(intervalMs: number, abort: AbortController): Promise<void> {
     while (!abort.signal.aborted) {
+      woken = false;
       let ran = 0;
       try {
         ran = await runOnce();
       } catch (error) {
         logger.error({ err: error }, `queue: pass failed: ${errorMessage(error)}; trying again`);
       }
-      if (ran === 0) await sleep(intervalMs, undefined, { signal: abort.signal }).catch(() => {});
+      if (ran === 0 && !woken && !abort.signal.aborted) await wait(intervalMs, abort.signal);
     }
   }
 
@@ -155,10 +252,12 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
       if (loop !== undefined) throw new Error('queue worker: start() called twice without stop()');
       stopping = false;
       const abort = new AbortController();
-      loop = { abort, done: tick(intervalMs, abort) };
+      const unsubscribe = onJobQueued(store, wake);
+      loop = { abort, unsubscribe, done: tick(intervalMs, abort) };
     },
     async stop() {
       stopping = true;
+      loop?.unsubscribe();
       loop?.abort.abort();
       await loop?.done;
       await pass.catch(() => 0);

@@ -187,6 +187,11 @@ export function releaseRunning(store: Store, keep: ReadonlySet<number>): number[
     .all()
     .map((row) => row.id)
     .filter((id) => !keep.has(id));
+  return releaseJobs(store, running);
+}
+
+/** Puts the given `running` jobs back to pending, as releaseRunning does; returns their ids. */
+export function releaseJobs(store: Store, ids: readonly number[]): number[] {
   const release = statement<Record<string, string | number>>(
     store.db,
     `UPDATE queue SET state = @to, lease_until = NULL, updated_at = @now
@@ -194,7 +199,7 @@ export function releaseRunning(store: Store, keep: ReadonlySet<number>): number[
   );
   const moved = transition('running', 'pending');
   return transaction(store, () =>
-    running.filter((id) => release.run({ id, now: storedNow(store), ...moved }).changes === 1),
+    ids.filter((id) => release.run({ id, now: storedNow(store), ...moved }).changes === 1),
   );
 }
 

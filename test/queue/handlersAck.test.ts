@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { contractFor, VARIANTS } from '../../src/contract/index.js';
 import { createHandlers } from '../../src/queue/handlers/index.js';
 import { PermanentError } from '../../src/shared/errors.js';
-import { getMirror } from '../../src/store/index.js';
+import { getMirror, transaction } from '../../src/store/index.js';
 import { startHandlerRig, type HandlerRig } from './handlersRig.js';
 
 let rig: HandlerRig | undefined;
@@ -28,6 +28,29 @@ describe.each(VARIANTS)('acknowledgements in variant %s', (variant) => {
       expect(await rig.requests('PATCH', `/${resource}/`)).toHaveLength(1);
     },
   );
+
+  it('changes the mirror only in the Completion, so it commits with the job (issue 10)', async () => {
+    rig = await startHandlerRig(variant);
+    const order = await rig.platformRecord('singleOrder', { status: 0 }, true);
+    const id = String(order._id);
+    const handler = createHandlers()['ack.singleOrder'];
+    const job = {
+      id: 1,
+      kind: 'ack.singleOrder' as const,
+      entityKey: `singleOrder:${id}`,
+      payload: { resource: 'singleOrder', id, version: String(order.timestamp) },
+      attempts: 0,
+      createdAt: '2026-03-01T08:00:00.000Z',
+    };
+
+    const complete = await handler?.(job, rig.context);
+
+    expect((await rig.stored('singleOrder', id)).status).toBe(1);
+    expect(getMirror(rig.store, 'singleOrder', id)?.record.status).toBe(0);
+    expect(complete).toBeTypeOf('function');
+    transaction(rig.store, () => complete?.());
+    expect(getMirror(rig.store, 'singleOrder', id)?.record.status).toBe(1);
+  });
 
   it('sends nothing for an order the mirror shows past Created', async () => {
     rig = await startHandlerRig(variant);

@@ -9,7 +9,13 @@ import type { DeliverKind, HandlerContext, Job, JobKind } from '../../src/queue/
 
 /** The kinds that talk to the platform (the hand-overs to the ERP are tested with the app). */
 type PlatformKind = Exclude<JobKind, DeliverKind>;
-import { openStore, upsertMirror, type MirrorRecord, type Store } from '../../src/store/index.js';
+import {
+  openStore,
+  transaction,
+  upsertMirror,
+  type MirrorRecord,
+  type Store,
+} from '../../src/store/index.js';
 import type { RequestLogEntry } from '../../src/simulator/index.js';
 import { FakeClock } from '../support/fakeClock.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
@@ -78,7 +84,9 @@ export async function startHandlerRig(
       attempts,
       createdAt: clock.now().toISOString(),
     };
-    await handler(job, context);
+    // As the worker does: what the success makes true commits in one transaction.
+    const complete = await handler(job, context);
+    if (complete) transaction(store, complete);
   };
   return {
     sim,

@@ -35,7 +35,7 @@ export function acknowledgeOrder(resource: OrderResource): Handler {
     const answer = await about(`acknowledging ${orderLabel(resource)} ${id}`, () =>
       patchOrder(context.client, resource, id, body),
     );
-    remember(context, resource, answer, { body });
+    return remember(context, resource, answer, { body });
   };
 }
 
@@ -70,5 +70,5 @@ export const acknowledgeIntegratedCare: Handler = async (job, context) => {
   const answer = await about(`acknowledging integrated care ${id}`, () =>
     context.client.patchIntegratedCare(id, body),
   );
-  remember(context, 'integratedCare', answer, { body });
+  return remember(context, 'integratedCare', answer, { body });
 };

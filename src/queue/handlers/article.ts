@@ -72,7 +72,7 @@ export const pushArticle: Handler = async (job, context) => {
     const answer = known
       ? await replace(context, known.id, body)
       : await createOrReplace(context, body, subject);
-    remember(context, 'article', answer, { body });
+    return remember(context, 'article', answer, { body });
   } catch (error) {
     throw relabel(error, subject);
   }

@@ -16,7 +16,7 @@ export const pushPatientNote: Handler = async (job, context) => {
       ? context.client.createPatientNote(body)
       : context.client.patchPatientNote(id, body),
   );
-  remember(context, 'patientNote', answer, { body });
+  return remember(context, 'patientNote', answer, { body });
 };
 
 /** A care arrangement: PATCH when `_id` is given, else POST (variants A and B). */
@@ -31,5 +31,5 @@ export const pushIntegratedCare: Handler = async (job, context) => {
       ? context.client.createIntegratedCare(body)
       : context.client.patchIntegratedCare(id, body),
   );
-  remember(context, 'integratedCare', answer, { body, shortAnswer: id === undefined });
+  return remember(context, 'integratedCare', answer, { body, shortAnswer: id === undefined });
 };

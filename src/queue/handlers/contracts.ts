@@ -29,6 +29,6 @@ export function pushContract(resource: ContractResource): Handler {
         ? client.createInsuranceContract(body)
         : client.replaceInsuranceContract(id, body);
     };
-    remember(context, resource, await about(subject, send), { body });
+    return remember(context, resource, await about(subject, send), { body });
   };
 }

@@ -21,5 +21,5 @@ export const pushDevice: Handler = async (job, context) => {
   const answer = await about(subject, () =>
     id === undefined ? context.client.createDevice(body) : context.client.replaceDevice(id, body),
   );
-  remember(context, 'device', answer, { body, shortAnswer: true });
+  return remember(context, 'device', answer, { body, shortAnswer: true });
 };

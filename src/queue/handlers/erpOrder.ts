@@ -65,7 +65,7 @@ export const pushErpOrder: Handler = async (job, context) => {
   });
   checkBody(body, context, subject);
   try {
-    remember(context, 'erpOrder', await createOrReplace(salesId, body, context), { body });
+    return remember(context, 'erpOrder', await createOrReplace(salesId, body, context), { body });
   } catch (error) {
     throw relabel(error, subject);
   }

@@ -88,5 +88,5 @@ export const pushOrderStatus: Handler = async (job, context) => {
   const answer = await about(subject, () =>
     patchOrder(context.client, resource, order.id, changes),
   );
-  remember(context, resource, answer, { body: changes });
+  return remember(context, resource, answer, { body: changes });
 };

@@ -45,7 +45,7 @@ export const pushPatient: Handler = async (job, context) => {
         : await update(context, known, body);
     // What the ERP sent counts as written; what a PUT copied from the platform is compared as
     // the rest of the record, so a change a platform user made just before still reaches the ERP.
-    remember(context, 'patient', answer, { body });
+    return remember(context, 'patient', answer, { body });
   } catch (error) {
     throw relabel(error, subject);
   }

@@ -87,5 +87,5 @@ export const pushProductGroup: Handler = async (job, context) => {
       ? context.client.createProductGroup(body)
       : context.client.patchProductGroup(id, body),
   );
-  remember(context, 'productGroup', answer, { body });
+  return remember(context, 'productGroup', answer, { body });
 };

@@ -1,8 +1,8 @@
 import type { ResourceName } from '../../contract/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
-import { getMirror, recordOwnWrite, transaction, upsertMirror } from '../../store/index.js';
+import { getMirror, recordOwnWrite, upsertMirror } from '../../store/index.js';
 import { fingerprintOf } from '../../sync/ownEcho.js';
-import type { HandlerContext } from '../types.js';
+import type { Completion, HandlerContext } from '../types.js';
 import type { Body } from './payload.js';
 
 function versionOf(record: Body, context: HandlerContext): string {
@@ -24,24 +24,27 @@ export interface Written {
  * Keeps what the platform answered in the mirror, so the next job about the entity finds it
  * (a PUT instead of a second POST, the current order status), and the fingerprint of what we
  * wrote, so the version the next pull brings back is known as our own (src/sync/ownEcho.ts).
+ * The handler returns it as the job's Completion: it commits with the job's `done`, in the
+ * transaction that records the outcome, not in one of its own.
  */
 export function remember(
   context: HandlerContext,
   resource: ResourceName,
   answer: PlatformRecord,
   written: Written,
-): void {
+): Completion | undefined {
   const record = written.shortAnswer ? { ...written.body, ...answer } : answer;
   const id = record._id;
   if (typeof id !== 'string' || id === '') {
     context.logger.warn({ resource }, 'the platform answered a write without _id; not mirrored');
-    return;
+    return undefined;
   }
   const { store } = context;
-  transaction(store, () => {
+  // The answer's own stamp: the ERP's message may carry an older one of its own.
+  const version = versionOf(answer, context);
+  return () => {
     const before = getMirror(store, resource, id)?.record;
     recordOwnWrite(store, resource, id, fingerprintOf(written.body, record, before));
-    // The answer's own stamp: the ERP's message may carry an older one of its own.
-    upsertMirror(store, resource, { ...record, _id: id }, versionOf(answer, context));
-  });
+    upsertMirror(store, resource, { ...record, _id: id }, version);
+  };
 }
