@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app/app.js';
-import { startHttpEndpoint, type HttpEndpoint } from '../../src/http/server.js';
+import type { HttpEndpoint } from '../../src/http/server.js';
+import { startTestEndpoint } from '../support/endpoint.js';
 import { countInboxMessages } from '../../src/store/index.js';
 import { appRig, type AppRig } from '../support/appRig.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
@@ -79,24 +80,10 @@ describe('a full disk under the database', () => {
   });
 
   it('answers an ERP POST with 503 and Retry-After, and takes it when sent again with room', async () => {
-    const endpoint: HttpEndpoint = await startHttpEndpoint(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        token: 'tok',
-        bodyLimitBytes: 1_000_000,
-        requestTimeoutMs: 30_000,
-        maxConnections: 64,
-      },
-      {
-        logger: app.logger,
-        // Only the inbound route is under test here.
-        liveness: () => ({ ok: true }),
-        readiness: () => ({ ready: true, problems: [], checks: {} }),
-        inboundReadiness: () => ({ ready: true, problems: [], checks: {} }),
-        metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
-        inbound: app.inbound,
-      },
+    // Only the inbound route is under test here.
+    const endpoint: HttpEndpoint = await startTestEndpoint(
+      { token: 'tok', bodyLimitBytes: 1_000_000 },
+      { logger: app.logger, inbound: app.inbound },
     );
     const post = () =>
       fetch(`${endpoint.url}/erp/orderStatus`, {

@@ -1,13 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import pino from 'pino';
 import { Metrics } from '../../src/http/metrics.js';
 import { readinessOf } from '../../src/http/readiness.js';
-import {
-  startHttpEndpoint,
-  type HttpEndpoint,
-  type HttpEndpointOptions,
-  type InboundResult,
-} from '../../src/http/server.js';
+import type { HttpEndpoint, HttpEndpointOptions, InboundResult } from '../../src/http/server.js';
+import { startTestEndpoint } from '../support/endpoint.js';
 
 let endpoint: HttpEndpoint;
 let received: Array<{ kind: string; body: unknown }>;
@@ -21,19 +16,10 @@ const platformDown = { ok: false, problem: 'GET /region answered HTTP 503' };
 const notReady = readinessOf({ database: { ok: true }, platform: platformDown });
 
 /** The endpoint on loopback with a fake hand-off; `options` replace the test defaults. */
-function startTestEndpoint(options: Partial<HttpEndpointOptions> = {}) {
-  return startHttpEndpoint(
+function startEndpoint(options: Partial<HttpEndpointOptions> = {}) {
+  return startTestEndpoint(
+    { bodyLimitBytes: 1024, ...options },
     {
-      host: '127.0.0.1',
-      port: 0,
-      token: 'erp-secret',
-      bodyLimitBytes: 1024,
-      requestTimeoutMs: 30_000,
-      maxConnections: 64,
-      ...options,
-    },
-    {
-      logger: pino({ enabled: false }),
       liveness: () => (live ? { ok: true } : { ok: false, problem: 'does not answer' }),
       readiness: () => (ready ? readinessOf({ database: { ok: true } }) : notReady),
       inboundReadiness: () => readinessOf({ database: { ok: live } }),
@@ -56,7 +42,7 @@ beforeEach(async () => {
   received = [];
   ready = true;
   live = true;
-  endpoint = await startTestEndpoint();
+  endpoint = await startEndpoint();
 });
 afterEach(() => endpoint.close());
 
@@ -147,7 +133,7 @@ describe('the daemon endpoint', () => {
     expect(((await shallow.json()) as { message: string }).message).toMatch(
       /nest deeper than 64 levels/,
     );
-    const roomy = await startTestEndpoint({ bodyLimitBytes: 1_048_576 });
+    const roomy = await startEndpoint({ bodyLimitBytes: 1_048_576 });
     try {
       const deep = await fetch(`${roomy.url}/erp/erpOrder`, {
         method: 'POST',

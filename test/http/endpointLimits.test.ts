@@ -1,11 +1,7 @@
 import { connect, type Socket } from 'node:net';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  startHttpEndpoint,
-  type HttpEndpoint,
-  type HttpEndpointOptions,
-} from '../../src/http/server.js';
+import type { HttpEndpoint, HttpEndpointOptions } from '../../src/http/server.js';
+import { startTestEndpoint } from '../support/endpoint.js';
 
 /** A generous bound for what should happen at once; only a hang reaches it. */
 const BOUND_MS = 20_000;
@@ -19,25 +15,7 @@ afterEach(async () => {
 });
 
 async function start(options: Partial<HttpEndpointOptions>): Promise<{ port: number }> {
-  endpoint = await startHttpEndpoint(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      token: 'erp-secret',
-      bodyLimitBytes: 4096,
-      requestTimeoutMs: 30_000,
-      maxConnections: 64,
-      ...options,
-    },
-    {
-      logger: pino({ enabled: false }),
-      liveness: () => ({ ok: true }),
-      readiness: () => ({ ready: true, problems: [], checks: {} }),
-      inboundReadiness: () => ({ ready: true, problems: [], checks: {} }),
-      metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
-      inbound: () => ({ status: 'accepted', id: 1 }),
-    },
-  );
+  endpoint = await startTestEndpoint(options);
   return { port: Number(new URL(endpoint.url).port) };
 }
 

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { httpInbound, inboxAcceptor } from '../../src/app/inbound.js';
 import { contractFor } from '../../src/contract/index.js';
 import { createLogger } from '../../src/log/index.js';
-import { startHttpEndpoint, type HttpEndpoint } from '../../src/http/server.js';
+import type { HttpEndpoint } from '../../src/http/server.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { startTestEndpoint } from '../support/endpoint.js';
 import { FakeClock } from '../support/fakeClock.js';
 
 let folder: string;
@@ -31,24 +31,7 @@ beforeEach(async () => {
   const inbound = httpInbound(accept, (labels, n) =>
     counted.push(`${labels.source} ${labels.kind} ${labels.result} ${n}`),
   );
-  endpoint = await startHttpEndpoint(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      token: 'erp-secret',
-      bodyLimitBytes: 4096,
-      requestTimeoutMs: 30_000,
-      maxConnections: 64,
-    },
-    {
-      logger: pino({ enabled: false }),
-      liveness: () => ({ ok: true }),
-      readiness: () => ({ ready: true, problems: [], checks: {} }),
-      inboundReadiness: () => ({ ready: true, problems: [], checks: {} }),
-      metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
-      inbound,
-    },
-  );
+  endpoint = await startTestEndpoint({}, { inbound });
 });
 afterEach(async () => {
   await endpoint.close();
