@@ -20,6 +20,8 @@ function line(figures: CycleFigures): string {
   const { stats } = figures;
   return (
     `${figures.program}: ${figures.ordersPerSecond.toFixed(0)} orders/s (${count(BACKLOG)} in ${ms(figures.backlogMs)}), ` +
+    `files ${ms(figures.timeline.files[0])} → ${ms(figures.timeline.files[1])}, ` +
+    `PATCHes ${ms(figures.timeline.patches[0])} → ${ms(figures.timeline.patches[1])}, ` +
     `start-up ${ms(figures.startupMs)}, peak rss ${mb(stats?.peakRssBytes)}, cpu ${stats ? `${stats.cpuSeconds.toFixed(1)} s` : 'n/a'}, ` +
     `create → file p50 ${ms(percentile(figures.toFileMs, 0.5))} p95 ${ms(percentile(figures.toFileMs, 0.95))}, ` +
     `create → PATCHed p50 ${ms(percentile(figures.toPatchedMs, 0.5))} p95 ${ms(percentile(figures.toPatchedMs, 0.95))}`

@@ -22,9 +22,22 @@ export interface CycleFigures {
   /** The backlog over the time from its first list request to its last acknowledgement. */
   ordersPerSecond: number;
   backlogMs: number;
+  /** When the backlog's files were written and its PATCHes answered, from the first request. */
+  timeline: BacklogTimeline;
   toFileMs: number[];
   toPatchedMs: number[];
   stats: ProcessStats | undefined;
+}
+
+/** Milliseconds from the program's first request: the first and last of each backlog step. */
+export interface BacklogTimeline {
+  files: [number, number];
+  patches: [number, number];
+}
+
+function span(times: Iterable<number>, from: number): [number, number] {
+  const values = [...times];
+  return [Math.min(...values) - from, Math.max(...values) - from];
 }
 
 type Simulator = Pick<RunningSimulator, 'url' | 'controlToken' | 'state'>;
@@ -159,11 +172,16 @@ export function runJob(sim: Simulator, program: Program): Promise<CycleFigures> 
       const missing = [...backlog].filter((id) => !files.has(id));
       if (missing.length > 0)
         throw new Error(`${program.name} wrote no file for ${missing.length} backlog orders`);
+      const backlogFiles = [...backlog].map((id) => files.get(id) ?? Number.NaN);
       return {
         program: program.name,
         startupMs: firstAt - running.spawnedAt,
         ordersPerSecond: (BACKLOG * 1000) / backlogMs,
         backlogMs,
+        timeline: {
+          files: span(backlogFiles, firstAt),
+          patches: span(backlogTimes.values(), firstAt),
+        },
         toFileMs,
         toPatchedMs,
         stats,
