@@ -30,7 +30,8 @@ async function readIfExists(fs: OutboxFs, path: string): Promise<Buffer | undefi
   }
 }
 
-async function fsyncFolder(fs: OutboxFs, dir: string): Promise<void> {
+/** Makes the renames into `dir` durable: one fsync covers every file renamed into it so far. */
+export async function fsyncFolder(fs: OutboxFs, dir: string): Promise<void> {
   const handle = await fs.open(dir, 'r');
   try {
     await handle.sync();
@@ -61,11 +62,13 @@ async function writeTemp(
 
 /**
  * Puts `data` at `dir/name` with file mode `mode` so that a reader never sees half of it: a
- * hidden temp file in the same folder, fsynced, renamed, folder fsynced. A file already there with the same bytes is a
- * repeat after a crash (`identical`); with other bytes it is left alone (`conflict`).
+ * hidden temp file in the same folder, fsynced, renamed. The rename is durable only once the
+ * caller has fsynced the folder (`fsyncFolder`), which it does once for all the files it puts
+ * there together. A file already there with the same bytes is a repeat after a crash
+ * (`identical`); with other bytes it is left alone (`conflict`).
  * One writer per outbox is assumed (the daemon's lease), so check-then-rename does not race.
  */
-export async function writeOnce(
+export async function renameIntoPlace(
   fs: OutboxFs,
   dir: string,
   name: string,
@@ -85,7 +88,6 @@ export async function writeOnce(
     await fs.unlink(temp).catch(() => undefined);
     throw error;
   }
-  await fsyncFolder(fs, dir);
   return { status: 'written', path };
 }
 

@@ -9,7 +9,8 @@ import type { FileAdapterOptions } from './options.js';
 import {
   failure,
   folderOf,
-  place,
+  OK,
+  placeAll,
   placeCompanions,
   type PlaceContext,
   type Placement,
@@ -34,23 +35,25 @@ function byResource(batch: readonly OutboundRecord[]): Map<ResourceName, Outboun
   return groups;
 }
 
+/**
+ * One file per record, the files of the batch written side by side, after all their companions.
+ * A record whose companion cannot be placed waits (or is rejected) without its own file.
+ */
 async function deliverEach(
   context: PlaceContext,
   items: readonly OutboundRecord[],
   options: FileAdapterOptions,
 ): Promise<Map<OutboundRecord, Placement>> {
-  const results = new Map<OutboundRecord, Placement>();
-  for (const item of items) {
-    let placed = await placeCompanions(context, item, options.format);
-    if (placed.status === 'ok') {
-      const name = `${recordBaseName(item.id, item.version)}.${options.format}`;
-      try {
-        placed = await place(context, name, recordContent(item, options));
-      } catch (error) {
-        placed = failure(error, context.dir);
-      }
-    }
-    results.set(item, placed);
+  const results = await placeCompanions(context, items, options.format);
+  const files = items
+    .filter((item) => results.get(item)?.status === 'ok')
+    .map((item) => ({
+      item,
+      name: `${recordBaseName(item.id, item.version)}.${options.format}`,
+      content: () => recordContent(item, options),
+    }));
+  for (const [file, placement] of await placeAll(context, files)) {
+    results.set(file.item, placement);
   }
   return results;
 }
@@ -68,30 +71,25 @@ async function deliverBatch(
   batch: number,
   options: FileAdapterOptions,
 ): Promise<Map<OutboundRecord, Placement>> {
-  const results = new Map<OutboundRecord, Placement>();
-  for (const item of items) results.set(item, await placeCompanions(context, item, undefined));
+  const results = await placeCompanions(context, items, undefined);
   const waiting = [...results.values()].find((p) => p.status === 'retry');
   const kept = items.filter((item) => results.get(item)?.status === 'ok');
   if (waiting !== undefined || kept.length === 0) {
-    for (const item of kept) results.set(item, waiting ?? { status: 'ok' });
+    for (const item of kept) results.set(item, waiting ?? OK);
     return results;
   }
-  const name = `${batchBaseName(resource, batch)}.${options.format}`;
-  let placed: Placement;
-  try {
-    placed = await place(
-      context,
-      name,
+  const file = {
+    name: `${batchBaseName(resource, batch)}.${options.format}`,
+    content: () =>
       batchContent(
         resource,
         kept.map((i) => i.record),
         options,
       ),
-    );
-  } catch (error) {
-    placed = failure(error, context.dir);
+  };
+  for (const [, placement] of await placeAll(context, [file])) {
+    for (const item of kept) results.set(item, placement);
   }
-  for (const item of kept) results.set(item, placed);
   return results;
 }
 
