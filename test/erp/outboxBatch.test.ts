@@ -28,8 +28,14 @@ interface FsLog {
   mostOpen: number;
 }
 
-/** The real file system, logging renames and fsyncs and counting open files. */
-function observedFs(log: FsLog, fail: { sync?: Error; open?: (path: string) => boolean } = {}) {
+/**
+ * The real file system, logging renames and fsyncs and counting open files; `fail.open` names
+ * paths whose open fails, `fail.folderSync` is thrown by every fsync of a folder.
+ */
+function observedFs(
+  log: FsLog,
+  fail: { folderSync?: Error; open?: (path: string) => boolean } = {},
+) {
   const fs: OutboxFs = {
     ...nodeFs,
     open: async (...args: Parameters<typeof nodeFs.open>) => {
@@ -44,7 +50,8 @@ function observedFs(log: FsLog, fail: { sync?: Error; open?: (path: string) => b
         return close();
       };
       handle.sync = async () => {
-        if (fail.sync !== undefined && !path.includes('.tmp-')) throw fail.sync;
+        const isFolder = (await handle.stat()).isDirectory();
+        if (fail.folderSync !== undefined && isFolder) throw fail.folderSync;
         await sync();
         log.events.push(`fsync ${basename(path)}`);
       };
@@ -136,7 +143,7 @@ describe('file adapter: the files of a batch side by side, one folder fsync', ()
   });
 
   it('retries every record of the folder when its fsync fails, and finds them identical then', async () => {
-    const fail = { sync: Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }) };
+    const fail = { folderSync: Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }) };
     const adapter = await open(observedFs(newLog(), fail));
     const outcomes = await adapter.deliver(batchOf(10), 1);
     expect(outcomes.map((o) => o.status)).toEqual(Array.from({ length: 10 }, () => 'retry'));
