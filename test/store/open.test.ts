@@ -57,6 +57,8 @@ describe('openStore on a new file', () => {
     expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(store.db.pragma('busy_timeout', { simple: true })).toBe(5000);
     expect(store.db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+    // Pulled records (1 to 3 KB of text) fit densely; in 4 KB pages most took one of their own.
+    expect(store.db.pragma('page_size', { simple: true })).toBe(16_384);
 
     store.db.prepare("INSERT INTO lease VALUES ('x', 'y', 'z', 'w')").run();
     expect(fs.statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
@@ -230,9 +232,9 @@ describe('a damaged homecare-sync database', () => {
     store.db.exec(
       'CREATE TABLE filler (a); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO filler SELECT randomblob(200) FROM n',
     );
+    const pageSize = Number(store.db.pragma('page_size', { simple: true }));
     store.close();
     const bytes = fs.readFileSync(file());
-    const pageSize = 4096;
     const page = Math.floor(bytes.length / pageSize) - 10;
     bytes.fill(0xab, page * pageSize, (page + 1) * pageSize);
     fs.writeFileSync(file(), bytes);
