@@ -36,20 +36,12 @@ export function openStore(options: OpenStoreOptions): Store {
   return store;
 }
 
-/**
- * Pages of a new database. A pulled record's text is 1 to 3 KB: in SQLite's default 4 KB pages
- * most take a page of their own, half of it empty, and every byte goes through the WAL and the
- * checkpoint. 16 KB pages hold them densely. Fixed when the file is made (WAL cannot change it).
- */
-const PAGE_SIZE = 16_384;
-
 /** `new`: a file homecare-sync has just created (empty, stamped by migrate). */
 function openConnection(path: string, clock: Clock, file: 'new' | 'existing'): Store {
   const db = connect(path);
   try {
     db.pragma('busy_timeout = 5000');
     if (file === 'existing') checkOwnership(db, path);
-    else db.pragma(`page_size = ${PAGE_SIZE}`);
     useWal(db, path);
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
