@@ -248,36 +248,20 @@ CREATE TABLE own_writes (
  * the mirror moves on from a version such a job still needs, the trigger moves that version's
  * text into its ledger row first, whoever writes the mirror (a pull, a reference fetched, the
  * answer to our own write). Existing rows get their hash (`sha256()` is registered by
- * migrate.ts) and give up the copies no delivery needs. The mirror no longer has SQLite parse
- * each record's text again to check it (the text is JSON.stringify's, and the largest cost of
- * storing it); SQLite can drop a CHECK only by copying the table.
+ * migrate.ts) and give up the copies no delivery needs.
  */
 const recordsOnce = `
-CREATE TABLE mirror_once (
-  resource        TEXT NOT NULL,
-  _id             TEXT NOT NULL,
-  version         TEXT NOT NULL,
-  customer_id     TEXT,
-  customer_number TEXT,
-  sales_id        TEXT,
-  serial_number   TEXT,
-  json            TEXT NOT NULL,
-  updated_at      TEXT NOT NULL,
-  PRIMARY KEY (resource, _id)
-) STRICT;
-INSERT INTO mirror_once SELECT resource, _id, version, customer_id, customer_number, sales_id,
-  serial_number, json, updated_at FROM mirror ORDER BY rowid;
-DROP TABLE mirror;
-ALTER TABLE mirror_once RENAME TO mirror;
-CREATE INDEX mirror_customer_id ON mirror (resource, customer_id) WHERE customer_id IS NOT NULL;
-CREATE INDEX mirror_customer_number ON mirror (resource, customer_number)
-  WHERE customer_number IS NOT NULL;
-CREATE INDEX mirror_sales_id ON mirror (resource, sales_id) WHERE sales_id IS NOT NULL;
-CREATE INDEX mirror_serial_number ON mirror (resource, serial_number)
-  WHERE serial_number IS NOT NULL;
-
 ALTER TABLE ledger ADD COLUMN sha256 TEXT;
-UPDATE ledger SET sha256 = sha256(json) WHERE json IS NOT NULL;
+UPDATE ledger SET sha256 = sha256(json), json = CASE
+    WHEN EXISTS (SELECT 1 FROM mirror AS m
+      WHERE m.resource = ledger.resource AND m._id = ledger._id AND m.version = ledger.version
+        AND m.json = ledger.json)
+      OR NOT EXISTS (SELECT 1 FROM queue AS q
+      WHERE q.entity_key = ledger.resource || ':' || ledger._id
+        AND q.kind = 'deliver.' || ledger.resource AND q.state IN ('pending', 'running', 'dead')
+        AND json_extract(q.payload, '$.version') = ledger.version)
+    THEN NULL ELSE json END
+WHERE json IS NOT NULL;
 
 CREATE TRIGGER mirror_keeps_due_versions AFTER UPDATE OF json ON mirror
 WHEN old.json IS NOT new.json
@@ -289,16 +273,6 @@ BEGIN
         AND state IN ('pending', 'running', 'dead')
         AND json_extract(payload, '$.version') = old.version);
 END;
-
-UPDATE ledger SET json = NULL
-WHERE json IS NOT NULL AND (
-  EXISTS (SELECT 1 FROM mirror AS m
-    WHERE m.resource = ledger.resource AND m._id = ledger._id AND m.version = ledger.version
-      AND m.json = ledger.json)
-  OR NOT EXISTS (SELECT 1 FROM queue AS q
-    WHERE q.entity_key = ledger.resource || ':' || ledger._id
-      AND q.kind = 'deliver.' || ledger.resource AND q.state IN ('pending', 'running', 'dead')
-      AND json_extract(q.payload, '$.version') = ledger.version));
 `;
 
 export const MIGRATIONS: readonly Migration[] = [

@@ -150,10 +150,7 @@ describe('the step to records stored once', () => {
       .prepare("SELECT group_concat(sql, ';') FROM sqlite_schema WHERE tbl_name = 'mirror'")
       .pluck()
       .get();
-    expect(mirror).not.toMatch(/json_valid/);
-    expect(mirror).toMatch(/mirror_sales_id/);
     expect(mirror).toMatch(/mirror_keeps_due_versions/);
-    expect(store.db.prepare('SELECT count(*) FROM mirror').pluck().get()).toBe(4);
   });
 
   it('keeps what the mirror held of a version still due when the mirror moves on', () => {
