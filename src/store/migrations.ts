@@ -263,8 +263,8 @@ UPDATE ledger SET sha256 = sha256(json), json = CASE
     THEN NULL ELSE json END
 WHERE json IS NOT NULL;
 
-CREATE TRIGGER mirror_keeps_due_versions AFTER UPDATE OF json ON mirror
-WHEN old.json IS NOT new.json
+CREATE TRIGGER mirror_keeps_due_versions AFTER UPDATE OF json, version ON mirror
+WHEN old.json IS NOT new.json OR old.version IS NOT new.version
 BEGIN
   UPDATE ledger SET json = old.json
   WHERE resource = old.resource AND _id = old._id AND version = old.version AND json IS NULL

@@ -65,6 +65,14 @@ describe('when the mirror moves on from a version', () => {
     expect(getLedgerEntry(store, 'singleOrder', 'answered', V1)?.json).toBe(text('answered', 0));
   });
 
+  it('keeps it too when the same text comes back under another version', () => {
+    const store = temp.open();
+    pulled(store, 'restamped', V1, 0);
+    const same = text('restamped', 0);
+    upsertMirror(store, 'singleOrder', JSON.parse(same) as { _id: string }, V2, same);
+    expect(getLedgerEntry(store, 'singleOrder', 'restamped', V1)?.json).toBe(same);
+  });
+
   it('keeps only the hash of a version already delivered', () => {
     const store = temp.open();
     const job = pulled(store, 'done', V1, 0);
