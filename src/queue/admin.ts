@@ -138,7 +138,7 @@ export function redeliver(store: Store, resource: ResourceName, id: string): Red
     }
     const { version } = mirrored;
     // A record fetched only as a reference is in the mirror but not yet in the ledger.
-    recordVersion(store, resource, id, version, undefined, JSON.stringify(mirrored.record));
+    recordVersion(store, resource, id, version, { json: JSON.stringify(mirrored.record) });
     const before = getLedgerEntry(store, resource, id, version)?.deliveredAt;
     enqueue(store, deliveryJob(resource, id, version, store.clock.now().toISOString()));
     return { resource, id, version, deliveredBefore: before };

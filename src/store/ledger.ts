@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { plainStatement, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
@@ -18,7 +19,12 @@ export interface LedgerEntry {
   seenAt: string;
   deliveredAt: string | undefined;
   ackState: AckState;
-  /** The record of this version as pulled. */
+  /** SHA-256 (hex) of the record's text as pulled; undefined for versions of old builds. */
+  sha256: string | undefined;
+  /**
+   * The record's text as pulled, kept here only while the mirror does not hold it and a
+   * delivery of it may still run (the mirror keeps the latest version's; see migrations.ts).
+   */
   json: string | undefined;
 }
 
@@ -31,10 +37,24 @@ interface LedgerRow {
   seen_at: string;
   delivered_at: string | null;
   ack_state: AckState;
+  sha256: string | null;
   json: string | null;
 }
 
-const columns = 'seq, resource, _id, version, run_id, seen_at, delivered_at, ack_state, json';
+const columns =
+  'seq, resource, _id, version, run_id, seen_at, delivered_at, ack_state, sha256, json';
+
+/** The ledger's fingerprint of a record's text. */
+export const sha256Of = (json: string): string => hash('sha256', json, 'hex');
+
+/** What the ledger notes of a version besides its identity. */
+export interface VersionSeen {
+  runId?: number | undefined;
+  /** The record's text, kept in the ledger (and hashed); leave it out when the mirror holds it. */
+  json?: string | undefined;
+  /** The record text's fingerprint, when `json` is left out. */
+  sha256?: string | undefined;
+}
 
 /**
  * Notes that a record version was seen. True when it is new; a repeat (the overlap window, a
@@ -46,24 +66,43 @@ export function recordVersion(
   resource: string,
   id: string,
   version: string,
-  runId?: number,
-  json?: string,
+  seen: VersionSeen = {},
 ): boolean {
+  const { json } = seen;
   return (
     statement<Record<string, string | number | null>>(
       store.db,
-      `INSERT INTO ledger (resource, _id, version, run_id, seen_at, json)
-       VALUES (@resource, @id, @version, @runId, @now, @json)
+      `INSERT INTO ledger (resource, _id, version, run_id, seen_at, sha256, json)
+       VALUES (@resource, @id, @version, @runId, @now, @sha256, @json)
        ON CONFLICT (resource, _id, version) DO NOTHING`,
     ).run({
       resource,
       id,
       version,
-      runId: runId ?? null,
+      runId: seen.runId ?? null,
       now: storedNow(store),
+      sha256: seen.sha256 ?? (json === undefined ? null : sha256Of(json)),
       json: json ?? null,
     }).changes === 1
   );
+}
+
+/**
+ * Keeps a version's record text in the ledger after all, when the mirror did not take it (it
+ * holds a newer version). Only a version noted without its text is changed.
+ */
+export function keepVersionRecord(
+  store: Store,
+  resource: string,
+  id: string,
+  version: string,
+  json: string,
+): void {
+  statement<Record<string, string>>(
+    store.db,
+    `UPDATE ledger SET json = @json
+     WHERE resource = @resource AND _id = @id AND version = @version AND json IS NULL`,
+  ).run({ resource, id, version, json });
 }
 
 /**
@@ -134,6 +173,7 @@ function toEntry(row: LedgerRow): LedgerEntry {
     seenAt: row.seen_at,
     deliveredAt: row.delivered_at ?? undefined,
     ackState: row.ack_state,
+    sha256: row.sha256 ?? undefined,
     json: row.json ?? undefined,
   };
 }

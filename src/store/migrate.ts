@@ -1,4 +1,5 @@
 import Sqlite from 'better-sqlite3';
+import { sha256Of } from './ledger.js';
 import { SetupError, errorMessage } from '../shared/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { plainStatement, statement } from './statements.js';
@@ -58,6 +59,10 @@ function migrateSteps(db: Database, path: string, now: Date): void {
   const seen = versionIfCurrent(db);
   if (seen !== undefined && seen > SCHEMA_VERSION) throw tooNew(path, seen);
   if (seen === SCHEMA_VERSION) return;
+  // For steps that fingerprint stored records as the ledger does.
+  db.function('sha256', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? sha256Of(text) : null,
+  );
   db.transaction(() => {
     db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
       version    INTEGER PRIMARY KEY,

@@ -37,13 +37,16 @@ interface MirrorRow {
 /**
  * Stores the latest known state of a record. A version older than the stored one is ignored
  * (versions compare as date-times, as text when they are none), so a late repeat of an old pull
- * cannot overwrite a newer state. Returns whether the record was written.
+ * cannot overwrite a newer state. Returns whether the record was written. `json` is the
+ * record's text when the caller has it already. The state it replaces moves to the ledger when a
+ * delivery of that version may still run (the trigger in migrations.ts).
  */
 export function upsertMirror(
   store: Store,
   resource: string,
   record: MirrorRecord,
   version: string,
+  json: string = JSON.stringify(record),
 ): boolean {
   return (
     statement<Record<string, string | null>>(
@@ -67,7 +70,7 @@ export function upsertMirror(
       customerNumber: keyValue(record.customerNumber),
       salesId: keyValue(record.salesId),
       serialNumber: keyValue(record.serialNumber),
-      json: JSON.stringify(record),
+      json,
       now: storedNow(store),
     }).changes === 1
   );

@@ -24,9 +24,12 @@ export interface InsertedJob {
   superseded: number[];
 }
 
-/** Queues a job, ready at once. One transaction (a savepoint inside the caller's). */
+/**
+ * Queues a job, ready at once. A superseding job is one transaction with the jobs it replaces
+ * (a savepoint inside the caller's); any other is one statement, atomic by itself.
+ */
 export function insertJob(store: Store, job: JobToInsert): InsertedJob {
-  return transaction(store, () => {
+  const insert = (): InsertedJob => {
     const now = storedNow(store);
     const inserted = statement<Record<string, string | null>, { id: number }>(
       store.db,
@@ -52,7 +55,8 @@ export function insertJob(store: Store, job: JobToInsert): InsertedJob {
     }
     const superseded = job.supersedes ? supersedeOlder(store, inserted.id, job, now) : [];
     return { id: inserted.id, queued: true, superseded };
-  });
+  };
+  return job.supersedes ? transaction(store, insert) : insert();
 }
 
 function supersedeOlder(store: Store, id: number, job: JobToInsert, now: string): number[] {

@@ -2,13 +2,16 @@ import {
   advanceCheckpoint,
   getCheckpoint,
   getOwnWrite,
+  keepVersionRecord,
   markDelivered,
   quarantine,
   recordRun,
   recordVersion,
+  sha256Of,
   startRun,
   transaction,
   upsertMirror,
+  type MirrorRecord,
   type Store,
 } from '../store/index.js';
 import { queueDelivery } from './deliver.js';
@@ -22,6 +25,8 @@ import type { PullTarget } from './targets.js';
  * or nothing with the checkpoint. The one place a new version becomes due for the ERP, and so
  * the place where our own write coming back (whether or not the platform left it out of this
  * pull) is recognised: the ERP sent it, so it is not handed to the ERP again. No ping-pong.
+ * The record's text is stored once: in the mirror, or in the ledger when the mirror does not
+ * take it as it is (it holds a newer version, or the record's identity is not its `_id`).
  */
 function recordPulledVersion(
   store: Store,
@@ -29,12 +34,20 @@ function recordPulledVersion(
   runId: number,
   { id, version, record }: PulledRecord,
 ): boolean {
+  const { resource } = target;
   const json = JSON.stringify(record);
-  if (!recordVersion(store, target.resource, id, version, runId, json)) return false;
-  const echo = isOwnEcho(getOwnWrite(store, target.resource, id), record);
-  upsertMirror(store, target.resource, { ...record, _id: id }, version);
-  if (echo) markDelivered(store, target.resource, id, version);
-  else queueDelivery(store, target.resource, id, version);
+  if (!recordVersion(store, resource, id, version, { runId, sha256: sha256Of(json) })) {
+    return false;
+  }
+  const echo = isOwnEcho(getOwnWrite(store, resource, id), record);
+  // The mirror names every record by `_id`; one identified otherwise gets it added there.
+  const asPulled = record['_id'] === id;
+  const mirrored = asPulled
+    ? upsertMirror(store, resource, record as MirrorRecord, version, json)
+    : upsertMirror(store, resource, { ...record, _id: id }, version);
+  if (!mirrored || !asPulled) keepVersionRecord(store, resource, id, version, json);
+  if (echo) markDelivered(store, resource, id, version);
+  else queueDelivery(store, resource, id, version);
   return true;
 }
 

@@ -26,14 +26,16 @@ const other = 'c8f5d3b1-2e4a-4f6b-8c9d-8e7f6a5b4c3d';
 describe('ledger', () => {
   it('records a version once; repeats are no-ops', () => {
     const runId = startRun(store, 'singleOrder', 'created');
-    expect(recordVersion(store, 'singleOrder', order, '2026-01-15T07:00:00.000Z', runId)).toBe(
+    expect(recordVersion(store, 'singleOrder', order, '2026-01-15T07:00:00.000Z', { runId })).toBe(
       true,
     );
     temp.clock.advance(60_000);
     const repeatRun = startRun(store, 'singleOrder', 'created');
-    expect(recordVersion(store, 'singleOrder', order, '2026-01-15T07:00:00.000Z', repeatRun)).toBe(
-      false,
-    );
+    expect(
+      recordVersion(store, 'singleOrder', order, '2026-01-15T07:00:00.000Z', {
+        runId: repeatRun,
+      }),
+    ).toBe(false);
 
     expect(getLedgerEntry(store, 'singleOrder', order, '2026-01-15T07:00:00.000Z')).toMatchObject({
       runId,
@@ -90,8 +92,8 @@ describe('ledger', () => {
   });
 
   it("keeps each version's record", () => {
-    recordVersion(store, 'singleOrder', order, 'v1', undefined, '{"status":0}');
-    recordVersion(store, 'singleOrder', other, 'v1', undefined, '{"status":3}');
+    recordVersion(store, 'singleOrder', order, 'v1', { json: '{"status":0}' });
+    recordVersion(store, 'singleOrder', other, 'v1', { json: '{"status":3}' });
     expect(getLedgerEntry(store, 'singleOrder', order, 'v1')?.json).toBe('{"status":0}');
     expect(getLedgerEntry(store, 'singleOrder', other, 'v1')?.json).toBe('{"status":3}');
   });

@@ -230,9 +230,9 @@ describe('a damaged homecare-sync database', () => {
     store.db.exec(
       'CREATE TABLE filler (a); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO filler SELECT randomblob(200) FROM n',
     );
+    const pageSize = Number(store.db.pragma('page_size', { simple: true }));
     store.close();
     const bytes = fs.readFileSync(file());
-    const pageSize = 4096;
     const page = Math.floor(bytes.length / pageSize) - 10;
     bytes.fill(0xab, page * pageSize, (page + 1) * pageSize);
     fs.writeFileSync(file(), bytes);
