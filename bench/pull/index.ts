@@ -2,11 +2,11 @@ import type { Benchmark } from '../support/benchmark.js';
 import { count, mb, rate, ratio, seconds } from '../support/format.js';
 import { clientRead, rawRead, RAW_LIMIT_BYTES, type ReadFigures } from './limits.js';
 import { startOrderServer } from './orderProcess.js';
-import { pullOnce, type PullFigures } from './pullOnce.js';
+import type { PullFigures } from './pullOnce.js';
+import { pullInProcess } from './pullProcess.js';
 
 /** The 1,000,000-record run takes several minutes and 6 GB of temp disk: asked for by name. */
 const MILLION = process.env['BENCH_PULL_MILLION'] === '1';
-// The million first: its peak rss must not include what the raw reads of the others left.
 const SIZES = MILLION ? [1_000_000, 50_000, 200_000] : [50_000, 200_000];
 /** Larger lists are not read whole: the body would pass V8's longest string. */
 const RAW_UP_TO = 200_000;
@@ -66,7 +66,7 @@ async function measureSize(size: number, print: (line: string) => void): Promise
     print(
       `client list alone (streamed, no storage): ${seconds(client.ms)}, ${rate(size, client.ms)}`,
     );
-    const pull = await pullOnce(server, 'B', size);
+    const pull = await pullInProcess(server, 'B', size);
     describe(pull, print);
     // Last, as a whole body in memory raises the rss for good: twice, for the range.
     await readRaw();
