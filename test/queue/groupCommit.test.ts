@@ -1,7 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { enqueue, type Handler } from '../../src/queue/index.js';
-import type { Store } from '../../src/store/index.js';
-import { deferred, queueHarness, states, within, type QueueHarness } from './queueHarness.js';
+import { createHandlers } from '../../src/queue/handlers/index.js';
+import { createQueueWorker, enqueue, type Handler } from '../../src/queue/index.js';
+import { GROUP_MAX_WAIT_MS } from '../../src/queue/outcomeGroup.js';
+import { countJobs, type Store } from '../../src/store/index.js';
+import { startHandlerRig } from './handlersRig.js';
+import {
+  deferred,
+  queueHarness,
+  RETRY,
+  states,
+  within,
+  type QueueHarness,
+} from './queueHarness.js';
 
 let h: QueueHarness;
 beforeEach(() => {
@@ -115,6 +125,73 @@ describe('group commit (issue 10)', () => {
     expect(states(h.store)).toEqual({ 1: 'done', 2: 'pending', 3: 'pending' });
     // Not a crash: nothing left for recover() to free.
     expect(worker.recover()).toEqual([]);
+  });
+});
+
+/** Resolves once `done()` holds, looking after each real timer turn. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const look = async () => {
+    while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+  await within(look(), 10_000, what);
+}
+
+describe('gathering outcomes while jobs are under way (issue 10)', () => {
+  it('commits the acknowledgements of a pass, answered one after another over loopback, together', async () => {
+    const rig = await startHandlerRig('B');
+    const worker = createQueueWorker({
+      store: rig.store,
+      handlers: createHandlers(),
+      context: rig.context,
+      clock: rig.context.clock,
+      logger: rig.context.logger,
+      concurrency: 4,
+      retry: RETRY,
+    });
+    try {
+      for (let n = 0; n < 12; n += 1) {
+        const order = await rig.platformRecord('singleOrder', { status: 0 }, true);
+        const id = String(order._id);
+        const version = String(order.timestamp);
+        const payload = { resource: 'singleOrder', id, version };
+        enqueue(rig.store, { kind: 'ack.singleOrder', entityKey: `singleOrder:${id}`, payload });
+      }
+      const commits = countCommits(rig.store);
+
+      expect(await within(worker.runOnce(), 30_000, 'runOnce')).toBe(12);
+
+      // One claim, one commit for the twelve outcomes: each outcome waited for the jobs still
+      // under way (before, each turn of the event loop in which PATCHes were answered had its
+      // own commit, of at most `concurrency` outcomes).
+      expect(commits.count).toBe(2);
+      expect(await rig.requests('PATCH', '/singleOrder/')).toHaveLength(12);
+      expect(countJobs(rig.store, 'done')).toBe(12);
+      expect(rig.mirrored('singleOrder').map((order) => order.status)).toEqual(Array(12).fill(1));
+    } finally {
+      await worker.stop();
+      await rig.close();
+    }
+  });
+
+  it('commits an outcome without waiting longer for a job under way once it waited GROUP_MAX_WAIT_MS', async () => {
+    queueOrders(2);
+    const second = deferred();
+    const handler: Handler = async (job) => {
+      if (job.payload['n'] === 2) await second.promise;
+    };
+    const pass = h.worker({ orderStatus: handler }).runOnce();
+    // Twice the wait in real time, with the clock standing still: job 1 has ended, but its
+    // outcome waits for job 2, still under way.
+    await new Promise((resolve) => setTimeout(resolve, 2 * GROUP_MAX_WAIT_MS));
+    expect(states(h.store)).toEqual({ 1: 'running', 2: 'running' });
+
+    h.clock.advance(GROUP_MAX_WAIT_MS);
+    await until(() => states(h.store)[1] === 'done', 'the commit of job 1');
+    expect(states(h.store)[2]).toBe('running');
+
+    second.resolve();
+    await within(pass, 10_000, 'runOnce');
+    expect(states(h.store)).toEqual({ 1: 'done', 2: 'done' });
   });
 });
 
