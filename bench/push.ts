@@ -158,10 +158,8 @@ async function queuedPatches(sim: SimulatorProcess, ids: readonly string[], roun
       queueAcknowledgements(store, client.contract, ids);
       const enqueueMs = performance.now() - started;
       // BENCH_PUSH_PROFILE=<folder>: a CPU profile of each round's drain.
-      const drain = await timed(() =>
-        profiled(process.env['BENCH_PUSH_PROFILE'], `push-drain-${round}`, () =>
-          worker.runUntilEmpty(),
-        ),
+      const drain = await profiled(process.env['BENCH_PUSH_PROFILE'], `push-drain-${round}`, () =>
+        timed(() => worker.runUntilEmpty()),
       );
       const { ran, waiting } = drain.result;
       const done = countJobs(store, 'done');
