@@ -1,3 +1,4 @@
+import type { Store } from '../store/index.js';
 import { recordOutcomes, type JobRunner, type Outcome } from './runJob.js';
 
 export interface OutcomeGroup {
@@ -18,6 +19,19 @@ export const GROUP_MAX_OUTCOMES = 128;
  * are under way. Short beside anything a user sees (a 1 s schedule), long beside a request.
  */
 export const GROUP_MAX_WAIT_MS = 20;
+
+/** The groups gathering outcomes on a store in this process, each by its commit-now function. */
+const gatherers = new WeakMap<Store, Set<() => void>>();
+
+/**
+ * Commits every outcome gathered on `store` in this process now; call it outside a
+ * transaction. A pull calls it before it compares what it fetched with our own writes: a write
+ * the platform has answered must count as ours (its fingerprint committed) by then, or its echo
+ * would go to the ERP as someone else's change.
+ */
+export function commitGatheredOutcomes(store: Store): void {
+  for (const commitNow of gatherers.get(store) ?? []) commitNow();
+}
 
 interface Waiting {
   outcomes: readonly Outcome[];
@@ -77,6 +91,12 @@ export function outcomeGroup(runner: JobRunner): OutcomeGroup {
       }, GROUP_MAX_WAIT_MS);
     }
   }
+
+  const set = gatherers.get(runner.store) ?? new Set();
+  gatherers.set(runner.store, set);
+  set.add(() => {
+    if (waiting.length > 0) flush();
+  });
 
   /**
    * Looks once the jobs of this turn of the event loop have ended and their lanes have taken

@@ -3,6 +3,8 @@ import { createHandlers } from '../../src/queue/handlers/index.js';
 import { createQueueWorker, enqueue, type Handler } from '../../src/queue/index.js';
 import { GROUP_MAX_WAIT_MS } from '../../src/queue/outcomeGroup.js';
 import { countJobs, type Store } from '../../src/store/index.js';
+import { sqlitePullStore } from '../../src/sync/pullStore.js';
+import { pullTargets } from '../../src/sync/targets.js';
 import { startHandlerRig } from './handlersRig.js';
 import {
   deferred,
@@ -192,6 +194,69 @@ describe('gathering outcomes while jobs are under way (issue 10)', () => {
     second.resolve();
     await within(pass, 10_000, 'runOnce');
     expect(states(h.store)).toEqual({ 1: 'done', 2: 'done' });
+  });
+});
+
+describe('a pull while outcomes gather (issue 10)', () => {
+  it('commits the gathered outcomes first, so the echo of an acknowledgement is known as ours', async () => {
+    const rig = await startHandlerRig('B');
+    const answered = deferred();
+    const blocked = deferred();
+    const acknowledge = createHandlers()['ack.singleOrder'];
+    const worker = createQueueWorker({
+      store: rig.store,
+      handlers: {
+        'ack.singleOrder': async (job, context) => {
+          const complete = await acknowledge(job, context);
+          answered.resolve();
+          return complete;
+        },
+        // Another job, still under way, so the acknowledgement's outcome waits.
+        orderStatus: () => blocked.promise,
+      },
+      context: rig.context,
+      clock: rig.context.clock,
+      logger: rig.context.logger,
+      concurrency: 4,
+      retry: RETRY,
+    });
+    try {
+      const order = await rig.platformRecord('singleOrder', { status: 0 }, true);
+      const id = String(order._id);
+      const payload = { resource: 'singleOrder', id, version: String(order.timestamp) };
+      enqueue(rig.store, { kind: 'ack.singleOrder', entityKey: `singleOrder:${id}`, payload });
+      enqueue(rig.store, { kind: 'orderStatus', entityKey: 'singleOrder:other', payload: {} });
+      const pass = worker.runOnce();
+      await within(answered.promise, 10_000, 'the acknowledgement');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(countJobs(rig.store, 'done')).toBe(0);
+
+      // The next pull of Transmitted orders brings the order back as the PATCH left it.
+      const echo = await rig.stored('singleOrder', id);
+      const pullStore = sqlitePullStore(rig.store);
+      const target = pullTargets(rig.context.contract).find(
+        (t) => t.resource === 'singleOrder' && t.filter === 'transmitted',
+      );
+      if (target === undefined) throw new Error('variant B lists no transmitted single orders');
+      const runId = pullStore.startRun(target, 'incremental');
+      pullStore.commitBatch(
+        target,
+        runId,
+        [{ id, version: String(echo.timestamp), record: echo }],
+        [],
+      );
+
+      expect(countJobs(rig.store, 'done')).toBe(1);
+      // Not handed to the ERP again as a change made on the platform.
+      expect(countJobs(rig.store, 'pending', 'deliver.')).toBe(0);
+
+      blocked.resolve();
+      await within(pass, 10_000, 'runOnce');
+    } finally {
+      blocked.resolve();
+      await worker.stop();
+      await rig.close();
+    }
   });
 });
 
