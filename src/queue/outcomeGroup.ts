@@ -83,7 +83,10 @@ export function outcomeGroup(runner: JobRunner): OutcomeGroup {
     looking = false;
     if (waiting.length === 0) return;
     const waited = runner.clock.now().getTime() - firstAt;
-    if (underWay === 0 || gathered >= GROUP_MAX_OUTCOMES || waited >= GROUP_MAX_WAIT_MS) {
+    // A clock set back since the first outcome tells nothing of the wait: commit rather than
+    // wait for the clock to catch up.
+    const due = waited >= GROUP_MAX_WAIT_MS || waited < 0;
+    if (underWay === 0 || gathered >= GROUP_MAX_OUTCOMES || due) {
       flush();
     } else {
       timer ??= setTimeout(() => {

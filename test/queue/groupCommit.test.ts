@@ -195,6 +195,24 @@ describe('gathering outcomes while jobs are under way (issue 10)', () => {
     await within(pass, 10_000, 'runOnce');
     expect(states(h.store)).toEqual({ 1: 'done', 2: 'done' });
   });
+
+  it('commits a gathered outcome when the clock was set back meanwhile, not once it caught up', async () => {
+    queueOrders(2);
+    const second = deferred();
+    const handler: Handler = async (job) => {
+      if (job.payload['n'] === 2) await second.promise;
+    };
+    const pass = h.worker({ orderStatus: handler }).runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 2 * GROUP_MAX_WAIT_MS));
+    expect(states(h.store)).toEqual({ 1: 'running', 2: 'running' });
+
+    h.clock.advance(-60_000);
+    await until(() => states(h.store)[1] === 'done', 'the commit of job 1');
+    expect(states(h.store)[2]).toBe('running');
+
+    second.resolve();
+    await within(pass, 10_000, 'runOnce');
+  });
 });
 
 describe('a pull while outcomes gather (issue 10)', () => {
