@@ -2,15 +2,27 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { createLogger } from '../src/log/index.js';
 import { createPlatformClient, type PlatformClient } from '../src/platform/index.js';
+import type { Contract } from '../src/contract/index.js';
 import { createQueueWorker, enqueue } from '../src/queue/index.js';
+import { GROUP_MAX_OUTCOMES } from '../src/queue/outcomeGroup.js';
 import { createHandlers } from '../src/queue/handlers/index.js';
 import { systemClock } from '../src/shared/clock.js';
-import { countJobs, openStore, type Store } from '../src/store/index.js';
+import {
+  countJobs,
+  getMirror,
+  markDelivered,
+  openStore,
+  setAckState,
+  transaction,
+  type Store,
+} from '../src/store/index.js';
+import { acknowledgementOf } from '../src/sync/acknowledge.js';
 import { pullTarget } from '../src/sync/puller.js';
 import { sqlitePullStore } from '../src/sync/pullStore.js';
 import { pullTargets } from '../src/sync/targets.js';
 import type { Benchmark } from './support/benchmark.js';
 import { count, rate, ratio, seconds } from './support/format.js';
+import { profiled } from './support/profile.js';
 import { startSimulatorProcess, type SimulatorProcess } from './support/simulatorProcess.js';
 import { withTempFolder } from './support/tempFolder.js';
 
@@ -39,8 +51,21 @@ async function createdOrders(sim: SimulatorProcess): Promise<string[]> {
   return ids;
 }
 
+/** Wall and CPU time (user + system, this process: the simulator runs in its own) of `work`. */
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; cpuMs: number }> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await work();
+  const ms = performance.now() - started;
+  const { user, system } = process.cpuUsage(cpu);
+  return { result, ms, cpuMs: (user + system) / 1000 };
+}
+
+/** CPU milliseconds per 1,000 PATCHes. */
+const cpuPerThousand = (cpuMs: number) => `cpu ${((cpuMs * 1000) / ORDERS).toFixed(0)} ms/1,000`;
+
 /** The raw limit: undici PATCHes {status: 1}, `CONCURRENCY` at a time, nothing stored. */
-async function rawPatches(sim: SimulatorProcess, ids: readonly string[]): Promise<number> {
+async function rawPatches(sim: SimulatorProcess, ids: readonly string[]) {
   const pool = new Pool(sim.url, { connections: CONCURRENCY });
   const headers = { 'service-api-key': API_KEY, 'content-type': 'application/json' };
   let next = 0;
@@ -57,10 +82,8 @@ async function rawPatches(sim: SimulatorProcess, ids: readonly string[]): Promis
       if (statusCode !== 200) throw new Error(`raw PATCH ${id} answered ${statusCode}`);
     }
   };
-  const started = performance.now();
   try {
-    await Promise.all(Array.from({ length: CONCURRENCY }, lane));
-    return performance.now() - started;
+    return await timed(() => Promise.all(Array.from({ length: CONCURRENCY }, lane)));
   } finally {
     await pool.close();
   }
@@ -83,8 +106,32 @@ async function mirrorOrders(store: Store, client: PlatformClient): Promise<void>
   store.db.prepare("DELETE FROM queue WHERE kind LIKE 'deliver.%'").run();
 }
 
+/**
+ * Queues the acknowledgements as the daemon does: inside the transaction that records the
+ * deliveries' outcomes (src/sync/deliver.ts), which marks each version delivered, queues its
+ * acknowledgement and notes it queued. That transaction is the delivery's own commit, shared by
+ * the deliveries ending together (at most GROUP_MAX_OUTCOMES), so queuing an acknowledgement
+ * costs the daemon its rows, not a commit of its own.
+ */
+function queueAcknowledgements(store: Store, contract: Contract, ids: readonly string[]): void {
+  for (let start = 0; start < ids.length; start += GROUP_MAX_OUTCOMES) {
+    transaction(store, () => {
+      for (const id of ids.slice(start, start + GROUP_MAX_OUTCOMES)) {
+        const entry = getMirror(store, 'singleOrder', id);
+        if (entry === undefined) throw new Error(`push: single order ${id} was not pulled`);
+        const { version, record } = entry;
+        markDelivered(store, 'singleOrder', id, version);
+        const ack = acknowledgementOf(contract, { resource: 'singleOrder', id, version, record });
+        if (ack === undefined) throw new Error(`push: single order ${id} needs no acknowledgement`);
+        enqueue(store, ack);
+        setAckState(store, 'singleOrder', id, version, 'queued');
+      }
+    });
+  }
+}
+
 /** The same PATCHes as acknowledgement jobs through the durable queue: enqueue, then drain. */
-async function queuedPatches(sim: SimulatorProcess, ids: readonly string[]) {
+async function queuedPatches(sim: SimulatorProcess, ids: readonly string[], round: number) {
   return withTempFolder(async (folder) => {
     const store = openStore({ path: join(folder, 'homecare-sync.db'), clock: systemClock });
     const logger = createLogger({ level: 'warn' });
@@ -107,23 +154,19 @@ async function queuedPatches(sim: SimulatorProcess, ids: readonly string[]) {
     });
     try {
       await mirrorOrders(store, client);
-      let started = performance.now();
-      for (const id of ids) {
-        enqueue(store, {
-          kind: 'ack.singleOrder',
-          entityKey: `singleOrder:${id}`,
-          payload: { resource: 'singleOrder', id },
-        });
-      }
+      const started = performance.now();
+      queueAcknowledgements(store, client.contract, ids);
       const enqueueMs = performance.now() - started;
-      started = performance.now();
-      const { ran, waiting } = await worker.runUntilEmpty();
-      const drainMs = performance.now() - started;
+      // BENCH_PUSH_PROFILE=<folder>: a CPU profile of each round's drain.
+      const drain = await profiled(process.env['BENCH_PUSH_PROFILE'], `push-drain-${round}`, () =>
+        timed(() => worker.runUntilEmpty()),
+      );
+      const { ran, waiting } = drain.result;
       const done = countJobs(store, 'done');
       if (ran !== ids.length || waiting !== 0 || done !== ids.length) {
         throw new Error(`push: ran ${ran}, done ${done}, waiting ${waiting} of ${ids.length} jobs`);
       }
-      return { enqueueMs, drainMs };
+      return { enqueueMs, drainMs: drain.ms, drainCpuMs: drain.cpuMs };
     } finally {
       await worker.stop();
       await client.close();
@@ -139,17 +182,25 @@ export const pushBenchmark: Benchmark = {
     const sim = await startSimulatorProcess();
     const ratios: string[] = [];
     try {
-      // Not counted: the first PATCHes of a process pay for compiling and connecting.
+      // Not counted: the first PATCHes of a process pay for compiling and connecting, the raw
+      // loop's and the queue's alike (the daemon runs for long).
       await rawPatches(sim, (await createdOrders(sim)).slice(0, WARM_UP));
+      await queuedPatches(sim, (await createdOrders(sim)).slice(0, WARM_UP), 0);
       for (let round = 1; round <= ROUNDS; round++) {
-        const rawMs = await rawPatches(sim, await createdOrders(sim));
-        const { enqueueMs, drainMs } = await queuedPatches(sim, await createdOrders(sim));
+        const raw = await rawPatches(sim, await createdOrders(sim));
+        const rawMs = raw.ms;
+        const { enqueueMs, drainMs, drainCpuMs } = await queuedPatches(
+          sim,
+          await createdOrders(sim),
+          round,
+        );
         const rawRate = (ORDERS * 1000) / rawMs;
         const drained = ratio((ORDERS * 1000) / drainMs, rawRate);
         const whole = ratio((ORDERS * 1000) / (enqueueMs + drainMs), rawRate);
         print(
-          `round ${round}: raw ${seconds(rawMs)}, ${rate(ORDERS, rawMs)}; queue: enqueue ${seconds(enqueueMs)} ` +
-            `(one transaction each, as delivery queues them), drain ${seconds(drainMs)}, ${rate(ORDERS, drainMs)}; ` +
+          `round ${round}: raw ${seconds(rawMs)}, ${rate(ORDERS, rawMs)}, ${cpuPerThousand(raw.cpuMs)}; ` +
+            `queue: enqueue ${seconds(enqueueMs)} (in the deliveries' commits, as the daemon queues them), ` +
+            `drain ${seconds(drainMs)}, ${rate(ORDERS, drainMs)}, ${cpuPerThousand(drainCpuMs)}; ` +
             `ratio drain ${drained}, enqueue + drain ${whole}`,
         );
         ratios.push(`${drained} (${whole} with enqueue)`);

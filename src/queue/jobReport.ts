@@ -2,7 +2,7 @@ import { INBOX_KINDS } from '../erp/adapter.js';
 import { deliveredResource } from './types.js';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
-import { getMirror, type StoredJob, type Store } from '../store/index.js';
+import { getMirrorField, type StoredJob, type Store } from '../store/index.js';
 
 /** How one try of a job ended. */
 export type JobOutcome = 'done' | 'retry' | 'dead';
@@ -24,7 +24,7 @@ function text(value: unknown): string | undefined {
 
 /** Seconds since the mirrored record was created, when the mirror knows when that was. */
 function secondsSinceCreated(store: Store, clock: Clock, resource: string, id: string) {
-  const createdAt = text(getMirror(store, resource, id)?.record.createdAt);
+  const createdAt = text(getMirrorField(store, resource, id, 'createdAt')?.value);
   const created = createdAt === undefined ? Number.NaN : Date.parse(createdAt);
   return Number.isNaN(created) ? undefined : (clock.now().getTime() - created) / 1000;
 }
@@ -54,8 +54,9 @@ export function reportDone(context: DoneContext, job: StoredJob): void {
     const resource = job.kind.slice(ACK_PREFIX.length);
     const id = text(job.payload.id) ?? job.entityKey;
     logger.info({ ...fields, resource, id }, `acknowledged ${resource} ${id} on the platform`);
+    if (observer === undefined) return;
     const latency = secondsSinceCreated(context.store, context.clock, resource, id);
-    if (latency !== undefined) observer?.acknowledged(resource, latency);
+    if (latency !== undefined) observer.acknowledged(resource, latency);
     return;
   }
   if (PUSH_BACK_KINDS.has(job.kind)) {

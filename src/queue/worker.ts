@@ -107,7 +107,7 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
     };
     let ended: Outcome[];
     try {
-      ended = await run();
+      ended = await outcomes.during(run);
     } catch (error) {
       unrecorded(error);
       settled();

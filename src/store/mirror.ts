@@ -85,6 +85,25 @@ export function getMirror(store: Store, resource: string, id: string): MirrorEnt
 }
 
 /**
+ * One top-level field of a mirrored record, read without parsing the whole record (which runs
+ * to kilobytes): `{ value }`, the value undefined when the record lacks the field; undefined when
+ * the record is not in the mirror.
+ */
+export function getMirrorField(
+  store: Store,
+  resource: string,
+  id: string,
+  field: string,
+): { value: unknown } | undefined {
+  const row = statement<Record<string, string>, { value: string | null }>(
+    store.db,
+    'SELECT json -> @path AS value FROM mirror WHERE resource = @resource AND _id = @id',
+  ).get({ resource, id, path: `$.${JSON.stringify(field)}` });
+  if (row === undefined) return undefined;
+  return { value: row.value === null ? undefined : JSON.parse(row.value) };
+}
+
+/**
  * Records of a resource carrying an ERP key, most recently changed first. The platform promises
  * these keys unique, so more than one entry means the platform holds duplicates.
  */

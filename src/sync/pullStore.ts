@@ -14,6 +14,7 @@ import {
   type MirrorRecord,
   type Store,
 } from '../store/index.js';
+import { commitGatheredOutcomes } from '../queue/index.js';
 import { queueDelivery } from './deliver.js';
 import { isOwnEcho } from './ownEcho.js';
 import type { PullStore, PulledRecord, QuarantinedRecord } from './puller.js';
@@ -74,6 +75,8 @@ export function sqlitePullStore(store: Store): PullStore {
       bad: readonly QuarantinedRecord[],
       advanceTo,
     ) {
+      // Our writes the platform has answered are ours before their echo can come in here.
+      commitGatheredOutcomes(store);
       return transaction(store, () => {
         let fresh = 0;
         for (const pulled of records) {

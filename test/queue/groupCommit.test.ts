@@ -1,7 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { enqueue, type Handler } from '../../src/queue/index.js';
-import type { Store } from '../../src/store/index.js';
-import { deferred, queueHarness, states, within, type QueueHarness } from './queueHarness.js';
+import { createHandlers } from '../../src/queue/handlers/index.js';
+import { createQueueWorker, enqueue, type Handler } from '../../src/queue/index.js';
+import { GROUP_MAX_WAIT_MS } from '../../src/queue/outcomeGroup.js';
+import { countJobs, type Store } from '../../src/store/index.js';
+import { sqlitePullStore } from '../../src/sync/pullStore.js';
+import { pullTargets } from '../../src/sync/targets.js';
+import { startHandlerRig } from './handlersRig.js';
+import {
+  deferred,
+  queueHarness,
+  RETRY,
+  states,
+  within,
+  type QueueHarness,
+} from './queueHarness.js';
 
 let h: QueueHarness;
 beforeEach(() => {
@@ -115,6 +127,154 @@ describe('group commit (issue 10)', () => {
     expect(states(h.store)).toEqual({ 1: 'done', 2: 'pending', 3: 'pending' });
     // Not a crash: nothing left for recover() to free.
     expect(worker.recover()).toEqual([]);
+  });
+});
+
+/** Resolves once `done()` holds, looking after each real timer turn. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const look = async () => {
+    while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+  await within(look(), 10_000, what);
+}
+
+describe('gathering outcomes while jobs are under way (issue 10)', () => {
+  it('commits the acknowledgements of a pass, answered one after another over loopback, together', async () => {
+    const rig = await startHandlerRig('B');
+    const worker = createQueueWorker({
+      store: rig.store,
+      handlers: createHandlers(),
+      context: rig.context,
+      clock: rig.context.clock,
+      logger: rig.context.logger,
+      concurrency: 4,
+      retry: RETRY,
+    });
+    try {
+      for (let n = 0; n < 12; n += 1) {
+        const order = await rig.platformRecord('singleOrder', { status: 0 }, true);
+        const id = String(order._id);
+        const version = String(order.timestamp);
+        const payload = { resource: 'singleOrder', id, version };
+        enqueue(rig.store, { kind: 'ack.singleOrder', entityKey: `singleOrder:${id}`, payload });
+      }
+      const commits = countCommits(rig.store);
+
+      expect(await within(worker.runOnce(), 30_000, 'runOnce')).toBe(12);
+
+      // One claim, one commit for the twelve outcomes: each outcome waited for the jobs still
+      // under way (before, each turn of the event loop in which PATCHes were answered had its
+      // own commit, of at most `concurrency` outcomes).
+      expect(commits.count).toBe(2);
+      expect(await rig.requests('PATCH', '/singleOrder/')).toHaveLength(12);
+      expect(countJobs(rig.store, 'done')).toBe(12);
+      expect(rig.mirrored('singleOrder').map((order) => order.status)).toEqual(Array(12).fill(1));
+    } finally {
+      await worker.stop();
+      await rig.close();
+    }
+  });
+
+  it('commits an outcome without waiting longer for a job under way once it waited GROUP_MAX_WAIT_MS', async () => {
+    queueOrders(2);
+    const second = deferred();
+    const handler: Handler = async (job) => {
+      if (job.payload['n'] === 2) await second.promise;
+    };
+    const pass = h.worker({ orderStatus: handler }).runOnce();
+    // Twice the wait in real time, with the clock standing still: job 1 has ended, but its
+    // outcome waits for job 2, still under way.
+    await new Promise((resolve) => setTimeout(resolve, 2 * GROUP_MAX_WAIT_MS));
+    expect(states(h.store)).toEqual({ 1: 'running', 2: 'running' });
+
+    h.clock.advance(GROUP_MAX_WAIT_MS);
+    await until(() => states(h.store)[1] === 'done', 'the commit of job 1');
+    expect(states(h.store)[2]).toBe('running');
+
+    second.resolve();
+    await within(pass, 10_000, 'runOnce');
+    expect(states(h.store)).toEqual({ 1: 'done', 2: 'done' });
+  });
+
+  it('commits a gathered outcome when the clock was set back meanwhile, not once it caught up', async () => {
+    queueOrders(2);
+    const second = deferred();
+    const handler: Handler = async (job) => {
+      if (job.payload['n'] === 2) await second.promise;
+    };
+    const pass = h.worker({ orderStatus: handler }).runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 2 * GROUP_MAX_WAIT_MS));
+    expect(states(h.store)).toEqual({ 1: 'running', 2: 'running' });
+
+    h.clock.advance(-60_000);
+    await until(() => states(h.store)[1] === 'done', 'the commit of job 1');
+    expect(states(h.store)[2]).toBe('running');
+
+    second.resolve();
+    await within(pass, 10_000, 'runOnce');
+  });
+});
+
+describe('a pull while outcomes gather (issue 10)', () => {
+  it('commits the gathered outcomes first, so the echo of an acknowledgement is known as ours', async () => {
+    const rig = await startHandlerRig('B');
+    const answered = deferred();
+    const blocked = deferred();
+    const acknowledge = createHandlers()['ack.singleOrder'];
+    const worker = createQueueWorker({
+      store: rig.store,
+      handlers: {
+        'ack.singleOrder': async (job, context) => {
+          const complete = await acknowledge(job, context);
+          answered.resolve();
+          return complete;
+        },
+        // Another job, still under way, so the acknowledgement's outcome waits.
+        orderStatus: () => blocked.promise,
+      },
+      context: rig.context,
+      clock: rig.context.clock,
+      logger: rig.context.logger,
+      concurrency: 4,
+      retry: RETRY,
+    });
+    try {
+      const order = await rig.platformRecord('singleOrder', { status: 0 }, true);
+      const id = String(order._id);
+      const payload = { resource: 'singleOrder', id, version: String(order.timestamp) };
+      enqueue(rig.store, { kind: 'ack.singleOrder', entityKey: `singleOrder:${id}`, payload });
+      enqueue(rig.store, { kind: 'orderStatus', entityKey: 'singleOrder:other', payload: {} });
+      const pass = worker.runOnce();
+      await within(answered.promise, 10_000, 'the acknowledgement');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(countJobs(rig.store, 'done')).toBe(0);
+
+      // The next pull of Transmitted orders brings the order back as the PATCH left it.
+      const echo = await rig.stored('singleOrder', id);
+      const pullStore = sqlitePullStore(rig.store);
+      const target = pullTargets(rig.context.contract).find(
+        (t) => t.resource === 'singleOrder' && t.filter === 'transmitted',
+      );
+      if (target === undefined) throw new Error('variant B lists no transmitted single orders');
+      const runId = pullStore.startRun(target, 'incremental');
+      pullStore.commitBatch(
+        target,
+        runId,
+        [{ id, version: String(echo.timestamp), record: echo }],
+        [],
+      );
+
+      expect(countJobs(rig.store, 'done')).toBe(1);
+      // Not handed to the ERP again as a change made on the platform.
+      expect(countJobs(rig.store, 'pending', 'deliver.')).toBe(0);
+
+      blocked.resolve();
+      await within(pass, 10_000, 'runOnce');
+    } finally {
+      blocked.resolve();
+      await worker.stop();
+      await rig.close();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { reportDone, type JobObserver } from '../../src/queue/jobReport.js';
-import type { StoredJob } from '../../src/store/index.js';
+import { upsertMirror, type StoredJob } from '../../src/store/index.js';
 import { tempStores } from '../store/tempStore.js';
 import { FakeClock } from '../support/fakeClock.js';
 
@@ -42,6 +42,27 @@ describe('a job done', () => {
         ['ended', 'deliver.singleOrder', 'done'],
         ['delivered', 'singleOrder', 1],
       ]);
+    } finally {
+      stores.cleanup();
+    }
+  });
+
+  it('observes the seconds from the creation of an order to its acknowledgement', () => {
+    const latencies: [string, number][] = [];
+    const observer: JobObserver = {
+      jobEnded: () => {},
+      recordsDelivered: () => {},
+      acknowledged: (resource, seconds) => latencies.push([resource, seconds]),
+    };
+    const stores = tempStores();
+    try {
+      const store = stores.open();
+      const order = { _id: 'o-1', status: 1, createdAt: '2026-01-15T07:59:30.000Z' };
+      upsertMirror(store, 'singleOrder', order, '2026-01-15T08:00:00.000Z');
+      const clock = new FakeClock('2026-01-15T08:00:00.000Z');
+      const context = { store, clock, logger: pino({ enabled: false }), observer };
+      reportDone(context, { ...job('ack.singleOrder'), payload: { id: 'o-1' } });
+      expect(latencies).toEqual([['singleOrder', 30]]);
     } finally {
       stores.cleanup();
     }

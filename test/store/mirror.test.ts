@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findMirrorBy, getMirror, upsertMirror } from '../../src/store/index.js';
+import { findMirrorBy, getMirror, getMirrorField, upsertMirror } from '../../src/store/index.js';
 import type { MirrorKey, Store } from '../../src/store/index.js';
 import { tempStores } from './tempStore.js';
 import type { TempStores } from './tempStore.js';
@@ -20,6 +20,26 @@ const patient = {
 };
 
 describe('mirror', () => {
+  it('reads one field of a record as JSON has it, without the rest (issue 10)', () => {
+    const record = {
+      ...patient,
+      status: 0,
+      archived: false,
+      note: null,
+      'care giver': { id: 'c-1' },
+    };
+    upsertMirror(store, 'patient', record, patient.timestamp);
+    const field = (name: string) => getMirrorField(store, 'patient', patient._id, name);
+
+    expect(field('status')).toEqual({ value: 0 });
+    expect(field('archived')).toEqual({ value: false });
+    expect(field('note')).toEqual({ value: null });
+    expect(field('customerId')).toEqual({ value: 'K-100234' });
+    expect(field('care giver')).toEqual({ value: { id: 'c-1' } });
+    expect(field('missing')).toEqual({ value: undefined });
+    expect(getMirrorField(store, 'patient', 'not-pulled', 'status')).toBeUndefined();
+  });
+
   it('stores and returns the record', () => {
     expect(upsertMirror(store, 'patient', patient, patient.timestamp)).toBe(true);
     expect(getMirror(store, 'patient', patient._id)).toEqual({

@@ -4,16 +4,17 @@ import {
   SERIES_STATUS_TRANSMITTED,
 } from '../../contract/index.js';
 import { PermanentError } from '../../shared/errors.js';
-import { getMirror, type MirrorEntry } from '../../store/index.js';
-import type { Handler, HandlerContext, Job } from '../types.js';
+import { getMirrorField } from '../../store/index.js';
+import type { Handler, HandlerContext } from '../types.js';
 import { about } from './failures.js';
 import { checkTransition, orderLabel, patchOrder, type OrderResource } from './orders.js';
 import { requiredText } from './payload.js';
 import { remember } from './remember.js';
 
-function mirrored(job: Job, context: HandlerContext, resource: string, id: string): MirrorEntry {
-  const entry = getMirror(context.store, resource, id);
-  if (entry) return entry;
+/** The mirrored record's `field`; read alone, as the record itself is not needed here. */
+function mirrored(context: HandlerContext, resource: string, id: string, field: string): unknown {
+  const entry = getMirrorField(context.store, resource, id, field);
+  if (entry) return entry.value;
   const hint = `reset the ${resource} checkpoint so it is pulled again, then retry this job`;
   throw new PermanentError(
     `${resource} ${id} is not in the local mirror, so it cannot be acknowledged safely; ${hint}`,
@@ -25,7 +26,7 @@ function mirrored(job: Job, context: HandlerContext, resource: string, id: strin
 export function acknowledgeOrder(resource: OrderResource): Handler {
   return async (job, context) => {
     const id = requiredText(job, 'id');
-    const status = mirrored(job, context, resource, id).record.status;
+    const status = mirrored(context, resource, id, 'status');
     if (typeof status === 'number' && status !== ORDER_STATUS.Created) {
       context.logger.debug({ resource, id, status }, 'already acknowledged; nothing sent');
       return;
@@ -57,7 +58,7 @@ export const acknowledgeIntegratedCare: Handler = async (job, context) => {
       { resource: 'integratedCare', id, code: 'CONTRACT_REFUSAL' },
     );
   }
-  const seriesStatus = mirrored(job, context, 'integratedCare', id).record.seriesStatus;
+  const seriesStatus = mirrored(context, 'integratedCare', id, 'seriesStatus');
   const unset = seriesStatus === undefined || seriesStatus === null;
   if (!unset && seriesStatus !== SERIES_STATUS_NOT_TRANSMITTED) {
     context.logger.debug(
