@@ -6,7 +6,14 @@ import {
   type Job,
   type JobKind,
 } from '../../src/queue/index.js';
-import { deferred, queueHarness, states, within, type QueueHarness } from './queueHarness.js';
+import {
+  countCommits,
+  deferred,
+  queueHarness,
+  states,
+  within,
+  type QueueHarness,
+} from './queueHarness.js';
 
 let h: QueueHarness;
 beforeEach(() => {
@@ -144,6 +151,25 @@ describe('two channels: hand-overs to the ERP and writes to the platform (issue 
     const after = states(h.store);
     expect(Object.keys(after)).toHaveLength(10);
     expect(new Set(Object.values(after))).toEqual(new Set(['done']));
+  });
+
+  it('records the outcomes of both channels’ jobs that end together in one transaction', async () => {
+    const [delivery] = queueDeliveries(1);
+    const ack = queueJob('ack.singleOrder', 'a-1');
+    const both = deferred();
+    let started = 0;
+    const handler: Handler = async () => {
+      started += 1;
+      if (started === 2) both.resolve();
+      await within(both.promise, BOUND_MS, 'a job of each channel');
+    };
+    const commits = countCommits(h.store);
+
+    await h.worker({ 'deliver.singleOrder': handler, 'ack.singleOrder': handler }).runOnce();
+
+    // A claim per channel, one commit for the hand-over's and the acknowledgement's outcomes.
+    expect(commits.count).toBe(3);
+    expect([delivery, ack].map((id) => states(h.store)[id ?? 0])).toEqual(['done', 'done']);
   });
 
   it('stop() waits for both channels’ running jobs, hands their unrun claims back, leaves none running', async () => {

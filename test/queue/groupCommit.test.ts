@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enqueue, type Handler } from '../../src/queue/index.js';
-import type { Store } from '../../src/store/index.js';
-import { deferred, queueHarness, states, within, type QueueHarness } from './queueHarness.js';
+import {
+  countCommits,
+  deferred,
+  queueHarness,
+  states,
+  within,
+  type QueueHarness,
+} from './queueHarness.js';
 
 let h: QueueHarness;
 beforeEach(() => {
@@ -15,24 +21,6 @@ function queueOrders(count: number): void {
   for (let n = 1; n <= count; n += 1) {
     enqueue(h.store, { kind: 'orderStatus', entityKey: `singleOrder:o-${n}`, payload: { n } });
   }
-}
-
-/** Counts the transactions that commit on their own (savepoints inside one are not counted). */
-function countCommits(store: Store): { readonly count: number } {
-  const { db } = store;
-  const counter = { count: 0 };
-  const original = db.transaction.bind(db);
-  // src/store/transaction.ts starts every transaction with `.immediate()`.
-  db.transaction = ((work: (...args: unknown[]) => unknown) => {
-    const wrapped = original(work);
-    return {
-      immediate: (...args: unknown[]) => {
-        if (!db.inTransaction) counter.count += 1;
-        return wrapped.immediate(...args);
-      },
-    };
-  }) as unknown as typeof db.transaction;
-  return counter;
 }
 
 describe('group commit (issue 10)', () => {
