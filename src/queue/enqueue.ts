@@ -21,15 +21,18 @@ export function isSuperseding(kind: string): boolean {
   return (SUPERSEDING_KINDS as readonly string[]).includes(kind);
 }
 
-/** Who is told, in this process, that a job was queued on a store (the worker, to wake up). */
-const listeners = new WeakMap<Store, Set<() => void>>();
+/**
+ * Who is told, in this process, that a job of a kind was queued on a store (the worker, to wake
+ * the channel that runs the kind).
+ */
+const listeners = new WeakMap<Store, Set<(kind: JobKind) => void>>();
 
 /**
- * Calls `listener` whenever `enqueue` queues a job on `store` in this process (possibly inside
+ * Calls `listener` with the job's kind whenever `enqueue` queues a job on `store` in this process (possibly inside
  * a transaction not yet committed: a hint to look, never a promise that the job is there).
  * Returns the function that stops it.
  */
-export function onJobQueued(store: Store, listener: () => void): () => void {
+export function onJobQueued(store: Store, listener: (kind: JobKind) => void): () => void {
   const set = listeners.get(store) ?? new Set();
   listeners.set(store, set);
   set.add(listener);
@@ -56,7 +59,7 @@ export function enqueue(store: Store, job: NewJob, logger?: Logger): Enqueued {
     idempotencyKey: job.idempotencyKey,
     supersedes: isSuperseding(job.kind),
   });
-  if (result.queued) for (const listener of listeners.get(store) ?? []) listener();
+  if (result.queued) for (const listener of listeners.get(store) ?? []) listener(job.kind);
   if (result.superseded.length > 0) {
     logger?.info(
       { jobId: result.id, kind: job.kind, entityKey: job.entityKey, superseded: result.superseded },

@@ -52,21 +52,35 @@ export interface ReadyJob {
   batch: number | undefined;
 }
 
+/** Kinds that start with `prefix` (`inside`), or every other kind (`inside: false`). */
+export interface KindFilter {
+  prefix: string;
+  inside: boolean;
+}
+
+const EVERY_KIND: KindFilter = { prefix: '', inside: true };
+
 /**
- * The jobs that may run at `now`, oldest first: pending, due, and first in line for their
- * entity (no older job of the same key is pending or running). So at most one per entity key.
+ * The jobs of `kinds` that may run at `now`, oldest first: pending, due, and first in line for
+ * their entity (no older job of the same key, of any kind, is pending or running). So at most
+ * one per entity key, and a job never overtakes an older one of its entity that another worker
+ * channel runs.
  */
-export function readyJobs(store: Store, now: string): ReadyJob[] {
-  return statement<{ now: string }, { id: number; kind: string; batch_id: number | null }>(
+export function readyJobs(store: Store, now: string, kinds: KindFilter = EVERY_KIND): ReadyJob[] {
+  return statement<
+    { now: string; prefix: string; inside: number },
+    { id: number; kind: string; batch_id: number | null }
+  >(
     store.db,
     `SELECT id, kind, batch_id FROM queue AS job
      WHERE state = 'pending' AND next_attempt_at <= @now
+       AND (substr(kind, 1, length(@prefix)) = @prefix) = @inside
        AND NOT EXISTS (SELECT 1 FROM queue AS earlier
          WHERE earlier.entity_key = job.entity_key AND earlier.id < job.id
            AND earlier.state IN ('pending', 'running'))
      ORDER BY id`,
   )
-    .all({ now })
+    .all({ now, prefix: kinds.prefix, inside: kinds.inside ? 1 : 0 })
     .map((row) => ({ id: row.id, kind: row.kind, batch: row.batch_id ?? undefined }));
 }
 

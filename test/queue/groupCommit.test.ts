@@ -2,11 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src/queue/handlers/index.js';
 import { createQueueWorker, enqueue, type Handler } from '../../src/queue/index.js';
 import { GROUP_MAX_WAIT_MS } from '../../src/queue/outcomeGroup.js';
-import { countJobs, type Store } from '../../src/store/index.js';
+import { countJobs } from '../../src/store/index.js';
 import { sqlitePullStore } from '../../src/sync/pullStore.js';
 import { pullTargets } from '../../src/sync/targets.js';
 import { startHandlerRig } from './handlersRig.js';
 import {
+  countCommits,
   deferred,
   queueHarness,
   RETRY,
@@ -27,24 +28,6 @@ function queueOrders(count: number): void {
   for (let n = 1; n <= count; n += 1) {
     enqueue(h.store, { kind: 'orderStatus', entityKey: `singleOrder:o-${n}`, payload: { n } });
   }
-}
-
-/** Counts the transactions that commit on their own (savepoints inside one are not counted). */
-function countCommits(store: Store): { readonly count: number } {
-  const { db } = store;
-  const counter = { count: 0 };
-  const original = db.transaction.bind(db);
-  // src/store/transaction.ts starts every transaction with `.immediate()`.
-  db.transaction = ((work: (...args: unknown[]) => unknown) => {
-    const wrapped = original(work);
-    return {
-      immediate: (...args: unknown[]) => {
-        if (!db.inTransaction) counter.count += 1;
-        return wrapped.immediate(...args);
-      },
-    };
-  }) as unknown as typeof db.transaction;
-  return counter;
 }
 
 describe('group commit (issue 10)', () => {

@@ -101,3 +101,21 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** Counts the transactions that commit on their own (savepoints inside one are not counted). */
+export function countCommits(store: Store): { readonly count: number } {
+  const { db } = store;
+  const counter = { count: 0 };
+  const original = db.transaction.bind(db);
+  // src/store/transaction.ts starts every transaction with `.immediate()`.
+  db.transaction = ((work: (...args: unknown[]) => unknown) => {
+    const wrapped = original(work);
+    return {
+      immediate: (...args: unknown[]) => {
+        if (!db.inTransaction) counter.count += 1;
+        return wrapped.immediate(...args);
+      },
+    };
+  }) as unknown as typeof db.transaction;
+  return counter;
+}
