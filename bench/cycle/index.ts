@@ -2,14 +2,8 @@ import { startSimulator } from '../../src/simulator/index.js';
 import type { Benchmark } from '../support/benchmark.js';
 import { count, mb, percentile, ratio } from '../support/format.js';
 import { BACKLOG, runJob, TRICKLE, type CycleFigures } from './job.js';
-import {
-  ensureBuilt,
-  homecareSync,
-  naiveScript,
-  nodeRed,
-  nodeRedVersion,
-  type Program,
-} from './programs.js';
+import { ensureBuilt } from '../support/daemonCommand.js';
+import { homecareSync, naiveScript, nodeRed, nodeRedVersion, type Program } from './programs.js';
 
 /** Each program runs this often, interleaved, so the ranges show the machine's noise. */
 const ROUNDS = Number(process.env['BENCH_CYCLE_ROUNDS'] ?? 2);

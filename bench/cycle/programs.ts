@@ -1,14 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { contractFor } from '../../src/contract/index.js';
 import { pullTargets } from '../../src/sync/targets.js';
+import { asInContainer } from '../support/daemonCommand.js';
 import { startNode, type RunningProgram } from './child.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = join(ROOT, 'dist/cli/main.js');
 const NAIVE = join(ROOT, 'bench/peers/naive.mjs');
 const NODE_RED = join(ROOT, 'bench/peers/node-red');
 const NODE_RED_MAIN = join(NODE_RED, 'node_modules/node-red/red.js');
@@ -30,29 +29,6 @@ export interface Program {
   /** Why it cannot run here, or undefined when it can. */
   unavailable(): string | undefined;
   start(setup: JobSetup): RunningProgram;
-}
-
-function newestBelow(folder: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile())
-      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-
-/** The daemon runs as in its container (`node dist/cli/main.js run`): built first when stale. */
-export function ensureBuilt(print: (line: string) => void): void {
-  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestBelow(join(ROOT, 'src'))) return;
-  print('dist/ is older than src/: building it first (npm run build)');
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-    },
-  );
 }
 
 /** What an order's enrichment reads from the mirror: pulled on the same schedule. */
@@ -92,7 +68,8 @@ export const homecareSync: Program = {
     // BENCH_CYCLE_PROFILE=<folder>: a CPU profile of each daemon run, written when it stops.
     const profile = process.env['BENCH_CYCLE_PROFILE'];
     const flags = profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
-    return startNode([...flags, MAIN, 'run', '-c', configPath], setup.folder, {});
+    // As in its container: node with the Dockerfile's flags, dist/ built (ensureBuilt).
+    return startNode([...flags, ...asInContainer(['run', '-c', configPath])], setup.folder, {});
   },
 };
 

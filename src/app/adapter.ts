@@ -1,7 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { ErpAdapter } from '../erp/adapter.js';
 import { createFileAdapter, fileModeOf } from '../erp/file/index.js';
-import { createRestAdapter, type RestAuth } from '../erp/rest/index.js';
+import type { RestAuth } from '../erp/rest/index.js';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import { SetupError } from '../shared/errors.js';
@@ -48,6 +48,8 @@ export async function createAdapter(
     ]);
   }
   const auth = restAuth(rest.auth);
+  // Loaded only when the config chooses it, as the file adapter's XML and CSV writers are.
+  const { createRestAdapter } = await import('../erp/rest/index.js');
   return createRestAdapter(
     {
       baseUrl: rest.baseUrl,

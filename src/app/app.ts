@@ -3,7 +3,7 @@ import { effectiveResourceSettings, type Config, type ResourceSettings } from '.
 import type { ErpAdapter } from '../erp/adapter.js';
 import { fileModeOf } from '../erp/file/index.js';
 import { createInbox, type CountInbound, type Inbox } from '../erp/inbox/index.js';
-import { Metrics } from '../http/metrics.js';
+import type { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createPlatformClient, type PlatformClient } from '../platform/index.js';
 import { createQueueWorker, type QueueWorker } from '../queue/index.js';
@@ -51,7 +51,8 @@ export interface App {
   runner: PullRunner;
   worker: QueueWorker;
   inbox: Inbox | undefined;
-  metrics: Metrics;
+  /** Prometheus's metrics, built exactly when `http.enabled` (nothing else can read them). */
+  metrics: Metrics | undefined;
   resources: ResourceSettings[];
   /** This package's version and the config file, for the start line. */
   version: string;
@@ -73,6 +74,27 @@ function targetSettings(resources: readonly ResourceSettings[]): Record<string, 
       r.resource,
       { enabled: r.enabled, ...(r.statuses.length > 0 ? { statuses: r.statuses } : {}) },
     ]),
+  );
+}
+
+/** Without the endpoint no one can read a count: prom-client is then not even loaded. */
+async function endpointMetrics(
+  config: Config,
+  version: string,
+  store: Store,
+): Promise<Metrics | undefined> {
+  if (!config.http.enabled) return undefined;
+  const { Metrics } = await import('../http/metrics.js');
+  return new Metrics(
+    { version, variant: config.platform.variant },
+    {
+      queueByState: () =>
+        Object.fromEntries(
+          (['pending', 'running', 'dead'] as const).map((s) => [s, countJobs(store, s)]),
+        ),
+      deadLetters: () => openDeadLetterJobIds(store).length,
+      undelivered: () => countUndelivered(store),
+    },
   );
 }
 
@@ -105,17 +127,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     env: deps.env,
   });
   const adapter = await createAdapter(config, clock, logger);
-  const metrics = new Metrics(
-    { version, variant: config.platform.variant },
-    {
-      queueByState: () =>
-        Object.fromEntries(
-          (['pending', 'running', 'dead'] as const).map((s) => [s, countJobs(store, s)]),
-        ),
-      deadLetters: () => openDeadLetterJobIds(store).length,
-      undelivered: () => countUndelivered(store),
-    },
-  );
+  const metrics = await endpointMetrics(config, version, store);
   const resources = effectiveResourceSettings(config, contract);
   const pullStore = sqlitePullStore(store);
   const runner = createPullRunner(
@@ -124,7 +136,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
         ...pullStore,
         recordRun(summary) {
           pullStore.recordRun(summary);
-          metrics.observePull(summary, clock.now());
+          metrics?.observePull(summary, clock.now());
         },
       },
       source: client,
@@ -152,10 +164,10 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     concurrency: config.queue.concurrency,
     retry: config.retry,
     random,
-    observer: metrics,
+    ...(metrics === undefined ? {} : { observer: metrics }),
   });
   const accept = inboxAcceptor(store, contract, logger);
-  const countInbound: CountInbound = (labels, messages) => metrics.inbound(labels, messages);
+  const countInbound: CountInbound = (labels, messages) => metrics?.inbound(labels, messages);
   const file = config.erp.file;
   const inbox =
     config.erp.adapter === 'file'

@@ -1,8 +1,7 @@
-import { startHttpEndpoint, type HttpEndpoint } from '../http/server.js';
+import type { HttpEndpoint } from '../http/server.js';
 import { errorMessage, SetupError } from '../shared/errors.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../sync/scheduler.js';
 import type { App } from './app.js';
-import { daemonHealth } from './readiness.js';
 import { takeWriterLock, type WriterLock } from './writerLock.js';
 
 export interface RunningDaemon {
@@ -57,8 +56,15 @@ function listenProblem(error: unknown, host: string, port: number): SetupError {
 }
 
 async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | undefined> {
-  const http = app.config.http;
-  if (!http.enabled) return undefined;
+  const { metrics, config } = app;
+  const http = config.http;
+  // createApp builds the metrics exactly when http.enabled.
+  if (!http.enabled || metrics === undefined) return undefined;
+  // Loaded only when enabled: fastify and the readiness probes are much of what a start loads.
+  const [{ startHttpEndpoint }, { daemonHealth }] = await Promise.all([
+    import('../http/server.js'),
+    import('./readiness.js'),
+  ]);
   const options = {
     host: http.host,
     port: http.port,
@@ -76,8 +82,8 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
       readiness: health.ready,
       inboundReadiness: health.inboundReady,
       metrics: async () => ({
-        contentType: app.metrics.registry.contentType,
-        body: await app.metrics.registry.metrics(),
+        contentType: metrics.registry.contentType,
+        body: await metrics.registry.metrics(),
       }),
       inbound: app.inbound,
     });

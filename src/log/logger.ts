@@ -1,11 +1,15 @@
+import type PinoPretty from 'pino-pretty';
 import { pino } from 'pino';
 import type { DestinationStream, LevelWithSilentOrString, Logger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import { lazyPackage } from '../shared/lazyPackage.js';
 import { toPlainValue } from './plainValue.js';
 import { redactLine } from './redact.js';
 import { normaliseSecrets } from './scrubText.js';
 
 export type { Logger };
+
+/** Loaded only for pretty lines (a terminal): a container's JSON lines never need it. */
+const pinoPretty = lazyPackage<typeof PinoPretty>('pino-pretty');
 
 /** `auto`: human-readable on a terminal, JSON lines otherwise (a container's log collector). */
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
@@ -32,7 +36,7 @@ export function prettyWanted(format: LogFormat, isTerminal: boolean): boolean {
  * line and prints it for a person. Synchronous, so a line is out before the process exits.
  */
 function prettyStream(destination: DestinationStream | undefined, colour: boolean) {
-  return pinoPretty({
+  return pinoPretty()({
     colorize: colour,
     translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l o',
     ignore: 'pid,hostname',

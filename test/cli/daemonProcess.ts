@@ -42,11 +42,19 @@ function matches(line: LogLine, msg: string, match: Record<string, unknown>): bo
  * and keeps what it prints. `stop()` in the tests is SIGTERM; a hung child is killed after the
  * bounded waits so that no test leaves a process behind.
  */
-export function startDaemonProcess(configPath: string, cwd: string): DaemonProcess {
+export function startDaemonProcess(
+  configPath: string,
+  cwd: string,
+  extra: { nodeArgs?: readonly string[]; env?: Record<string, string> } = {},
+): DaemonProcess {
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
     process.execPath,
-    ['--import', TSX_LOADER, MAIN, 'run', '-c', configPath],
-    { cwd, env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    ['--import', TSX_LOADER, ...(extra.nodeArgs ?? []), MAIN, 'run', '-c', configPath],
+    {
+      cwd,
+      env: { PATH: process.env['PATH'] ?? '', ...extra.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let out = '';
   let err = '';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app/app.js';
-import { appRig, type AppRig } from '../support/appRig.js';
+import { appRig, registryOf, type AppRig } from '../support/appRig.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 
 let sim: TestSimulator;
@@ -9,7 +9,8 @@ let app: App;
 
 beforeAll(async () => {
   sim = await startTestSimulator();
-  rig = appRig(sim.url, 'B', '2026-03-01T08:00:00.000Z');
+  // The endpoint on (not started here): the metrics exist only when it can serve them.
+  rig = appRig(sim.url, 'B', '2026-03-01T08:00:00.000Z', { http: { enabled: true, port: 0 } });
   app = await rig.open();
 });
 afterAll(async () => {
@@ -27,7 +28,7 @@ describe('homecare_sync_inbound_messages_total', () => {
     app.inbound('orderStatus', { orderType: 'single', id: 'o-2', status: 3 }, 'key-1');
     app.inbound('orderStatus', { orderType: 'single', id: 'o-2', status: 5 }, 'key-1');
 
-    const text = await app.metrics.registry.getSingleMetricAsString(
+    const text = await registryOf(app).getSingleMetricAsString(
       'homecare_sync_inbound_messages_total',
     );
     const count = (source: string, result: string) =>

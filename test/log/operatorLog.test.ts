@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app/app.js';
 import { syncOnce } from '../../src/app/syncOnce.js';
 import { createLogger } from '../../src/log/index.js';
-import { appRig, type AppRig } from '../support/appRig.js';
+import { appRig, registryOf, type AppRig } from '../support/appRig.js';
 import { FakeClock } from '../support/fakeClock.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 
@@ -22,7 +22,8 @@ describe('the operator log', () => {
   beforeEach(async () => {
     simClock = new FakeClock(START);
     sim = await startTestSimulator({ variant: 'B', clock: simClock, seed: 11 });
-    rig = appRig(sim.url, 'B', START);
+    // The endpoint on (not started here): the metrics exist only when it can serve them.
+    rig = appRig(sim.url, 'B', START, { http: { enabled: true, port: 0 } });
     lines = [];
     const destination = { write: (line: string) => void lines.push(JSON.parse(line) as Line) };
     app = await rig.open(createLogger({ level: 'debug', destination }));
@@ -43,7 +44,7 @@ describe('the operator log', () => {
     lines.filter((line) => line.level === level && line.msg === msg);
   /** A metric's samples; histograms name each (`_count`, `_bucket`) in metricName. */
   const metric = async (name: string) =>
-    ((await app.metrics.registry.getSingleMetric(name)?.get())?.values ?? []) as Array<{
+    ((await registryOf(app).getSingleMetric(name)?.get())?.values ?? []) as Array<{
       labels: Record<string, string | number>;
       value: number;
       metricName?: string;

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { stringify } from 'yaml';
 import { createApp, type App } from '../../src/app/app.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -84,4 +85,10 @@ export function appRig(
     },
     cleanup: () => rmSync(folder, { recursive: true, force: true }),
   };
+}
+
+/** The app's Prometheus registry; its rig must enable the endpoint (`http.enabled`) for it. */
+export function registryOf(app: App): Registry {
+  if (app.metrics === undefined) throw new Error('the app has no metrics: enable http in its rig');
+  return app.metrics.registry;
 }

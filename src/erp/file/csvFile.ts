@@ -1,13 +1,18 @@
-import { stringify } from 'csv-stringify/sync';
-import iconv from 'iconv-lite';
+import type * as Iconv from 'iconv-lite';
+import type * as CsvStringify from 'csv-stringify/sync';
 import type { ResourceName } from '../../contract/index.js';
+import { lazyPackage } from '../../shared/lazyPackage.js';
 import { formatCell } from './csvValues.js';
 import type { CsvEncoding, CsvOptions } from './options.js';
 import { numericColumns, resourceColumns } from './csvColumns.js';
 import { cellValue, rowsOf } from './rows.js';
 
+// Loaded when a config writes CSV, or windows-1252, not at every start.
+const csvStringify = lazyPackage<typeof CsvStringify>('csv-stringify/sync');
+const iconv = lazyPackage<typeof Iconv>('iconv-lite');
+
 export function encodeText(text: string, encoding: CsvEncoding): Buffer {
-  if (encoding === 'windows-1252') return iconv.encode(text, 'windows-1252');
+  if (encoding === 'windows-1252') return iconv().encode(text, 'windows-1252');
   return Buffer.from(encoding === 'utf-8-bom' ? `\uFEFF${text}` : text, 'utf8');
 }
 
@@ -25,7 +30,7 @@ export function csvFile(
       formatCell(cellValue(resource, row, column), options, numeric.has(column)),
     ),
   );
-  const text = stringify(options.header ? [columns, ...cells] : cells, {
+  const text = csvStringify().stringify(options.header ? [columns, ...cells] : cells, {
     delimiter: options.delimiter,
     quote: options.quote,
     quoted: options.quoting === 'all',

@@ -1,9 +1,8 @@
-import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { isPlainObject } from '../../shared/objects.js';
 import type { OpenTransParties } from './options.js';
 import { UNIT_ONE, unitCode } from './unitCodes.js';
-import { XML_OPTIONS } from './xmlFile.js';
+import { XML_OPTIONS, xmlbuilder } from './xmlFile.js';
 
 export const OPENTRANS_NAMESPACE = 'http://www.opentrans.org/XMLSchema/2.1';
 export const BMECAT_NAMESPACE = 'http://www.bmecat.org/bmecat/2005';
@@ -122,7 +121,8 @@ function orderItem(list: XMLBuilder, line: Record<string, unknown>, position: nu
  * (see docs/readme/file-drop.md).
  */
 export function openTransOrder(order: Record<string, unknown>, ids: OpenTransParties): Buffer {
-  const root = create(XML_OPTIONS)
+  const root = xmlbuilder()
+    .create(XML_OPTIONS)
     .ele(OPENTRANS_NAMESPACE, 'ORDER', { version: '2.1', type: 'standard' })
     .att(XMLNS, 'xmlns:bmecat', BMECAT_NAMESPACE);
   const info = root.ele('ORDER_HEADER').ele('ORDER_INFO');

@@ -1,6 +1,10 @@
-import { create } from 'xmlbuilder2';
+import type * as Xmlbuilder2 from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import { lazyPackage } from '../../shared/lazyPackage.js';
 import { isPlainObject } from '../../shared/objects.js';
+
+/** xmlbuilder2 (about a hundred modules) is loaded only when a config writes XML. */
+export const xmlbuilder = lazyPackage<typeof Xmlbuilder2>('xmlbuilder2');
 
 /** Characters XML 1.0 cannot carry are replaced, not dropped, so the reader sees something was. */
 export const XML_OPTIONS = { version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\uFFFD' };
@@ -32,7 +36,7 @@ function append(parent: XMLBuilder, name: string, value: unknown): void {
 
 /** One record as a well-formed XML document whose root element is the resource's name. */
 export function xmlFile(resource: string, record: Record<string, unknown>): Buffer {
-  const root = create(XML_OPTIONS).ele(xmlName(resource));
+  const root = xmlbuilder().create(XML_OPTIONS).ele(xmlName(resource));
   for (const [key, value] of Object.entries(record)) append(root, xmlName(key), value);
   return Buffer.from(root.end({ prettyPrint: true }), 'utf8');
 }

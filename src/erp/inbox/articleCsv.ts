@@ -1,11 +1,15 @@
-import { parse } from 'csv-parse/sync';
+import type * as CsvParse from 'csv-parse/sync';
 import type { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import { errorMessage } from '../../shared/errors.js';
+import { lazyPackage } from '../../shared/lazyPackage.js';
 import { cellValue, fieldSchema } from './cells.js';
 import type { InboxOptions } from './options.js';
 import type { Problem } from './problems.js';
 import { inboxProblems } from './schemas.js';
+
+/** Loaded for the first article CSV the ERP drops, not at every start. */
+const csvParse = lazyPackage<typeof CsvParse>('csv-parse/sync');
 
 /**
  * Article CSV: a header row, then one row per article. Columns are article fields by name (dot
@@ -91,7 +95,7 @@ function rowOf(
 export function parseArticleCsv(text: string, options: InboxOptions['csv']): ArticleCsv {
   let records: string[][];
   try {
-    records = parse(text, {
+    records = csvParse().parse(text, {
       delimiter: options.delimiter,
       quote: options.quote,
       bom: true,

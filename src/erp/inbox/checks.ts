@@ -1,6 +1,10 @@
-import iconv from 'iconv-lite';
+import type * as Iconv from 'iconv-lite';
 import type { InboxKind } from '../adapter.js';
 import type { CsvEncoding } from '../file/options.js';
+import { lazyPackage } from '../../shared/lazyPackage.js';
+
+/** Loaded for the first windows-1252 file, not at every start. */
+const iconv = lazyPackage<typeof Iconv>('iconv-lite');
 
 /**
  * Why a file name is refused, or undefined. A name must stay inside its folder wherever it is
@@ -34,7 +38,7 @@ export function decode(
   charset: 'utf-8' | 'windows-1252' | CsvEncoding,
 ): Decoded {
   if (charset === 'windows-1252')
-    return { ok: true, text: iconv.decode(Buffer.from(bytes), 'windows-1252') };
+    return { ok: true, text: iconv().decode(Buffer.from(bytes), 'windows-1252') };
   try {
     return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
