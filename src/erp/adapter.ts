@@ -34,6 +34,12 @@ export interface ErpAdapter {
    */
   readonly batches: boolean;
   /**
+   * Most records one call should take, when fewer than `sync.batchSize` serve better: a call's
+   * records are acknowledged only once all of them are handed over, and smaller calls run side
+   * by side. Undefined: up to `sync.batchSize` (one batch file holds that many).
+   */
+  readonly batchLimit?: number;
+  /**
    * Hands records over, in order; one outcome per record. `batch` numbers the hand-over: it
    * only grows, and records handed over again after a crash come with the same number, so a
    * batch file named by it is written once and recognised when written again.

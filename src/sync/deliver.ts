@@ -151,7 +151,7 @@ function deliverOne(deps: DeliverDeps): Handler {
  */
 function deliverBatch(deps: DeliverDeps): BatchHandler {
   return {
-    maxJobs: deps.batchSize,
+    maxJobs: Math.min(deps.batchSize, deps.adapter.batchLimit ?? deps.batchSize),
     async run(jobs, batch) {
       const prepared: ({ outbound: OutboundRecord } | { failed: JobResult })[] = [];
       for (const job of jobs) {

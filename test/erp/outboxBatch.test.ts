@@ -98,6 +98,32 @@ describe('file adapter: the files of a batch side by side, one folder fsync', ()
     expect(log.open).toBe(0);
   });
 
+  it('lists the folder once to find the files already there, instead of reading for each file', async () => {
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, fileOf(3)), 'not this order');
+    const reads: string[] = [];
+    const listings: string[] = [];
+    const fs: OutboxFs = {
+      ...nodeFs,
+      readFile: ((path: string) => {
+        reads.push(basename(path));
+        return nodeFs.readFile(path);
+      }) as OutboxFs['readFile'],
+      readdir: ((path: string) => {
+        listings.push(basename(path));
+        return nodeFs.readdir(path);
+      }) as OutboxFs['readdir'],
+    };
+    const adapter = await open(fs);
+    listings.length = 0;
+    const outcomes = await adapter.deliver(batchOf(50), 1);
+    // Only the one name the listing showed is read (and found to be another order's content).
+    expect(reads).toEqual([fileOf(3)]);
+    expect(listings).toEqual(['singleOrder']);
+    expect(outcomes.filter((o) => o.status === 'delivered')).toHaveLength(49);
+    expect(outcomes[3]?.status).toBe('rejected');
+  });
+
   it('with doneMarker, renames no marker before the folder fsync after the data files', async () => {
     const log = newLog();
     const adapter = await open(observedFs(log), { doneMarker: true });

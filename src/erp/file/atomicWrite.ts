@@ -65,8 +65,9 @@ async function writeTemp(
  * hidden temp file in the same folder, fsynced, renamed. The rename is durable only once the
  * caller has fsynced the folder (`fsyncFolder`), which it does once for all the files it puts
  * there together. A file already there with the same bytes is a repeat after a crash
- * (`identical`); with other bytes it is left alone (`conflict`).
- * One writer per outbox is assumed (the daemon's lease), so check-then-rename does not race.
+ * (`identical`); with other bytes it is left alone (`conflict`). `present` lists the folder's
+ * names as read just before (one listing for many files, not one failed open each).
+ * One writer per outbox is assumed (the daemon's writer lock), so check-then-rename does not race.
  */
 export async function renameIntoPlace(
   fs: OutboxFs,
@@ -74,9 +75,10 @@ export async function renameIntoPlace(
   name: string,
   data: Uint8Array,
   mode: number,
+  present: ReadonlySet<string>,
 ): Promise<WriteResult> {
   const path = join(dir, name);
-  const existing = await readIfExists(fs, path);
+  const existing = present.has(name) ? await readIfExists(fs, path) : undefined;
   if (existing !== undefined) {
     return { status: Buffer.from(data).equals(existing) ? 'identical' : 'conflict', path };
   }

@@ -16,6 +16,15 @@ import {
   type Placement,
 } from './placement.js';
 
+/**
+ * Most record files (json, xml) one hand-over writes: small enough that the first orders are
+ * acknowledged while later ones are still written, and that the queue's lanes write several
+ * hand-overs at once (four of 64 fill a pass of the queue); large enough that each folder fsync
+ * covers many files. Order-cycle benchmark, 2,000 orders, one run each on a shared machine:
+ * 500 a call 5.1 s, 100 3.7 s, 64 3.4 s, 50 3.5-4.2 s, 32 4.4 s.
+ */
+export const RECORD_FILES_PER_CALL = 64;
+
 export interface FileAdapterDeps {
   /** Accepted for the same wiring as the other adapters; file names never carry the time. */
   clock: Clock;
@@ -149,5 +158,11 @@ export async function createFileAdapter(
 
   // Every format takes records in batches: one batch file (ndjson, csv), or one file each
   // written in one go, so that the queue claims and completes them together.
-  return { name: 'file', batches: true, deliver, close: () => Promise.resolve() };
+  return {
+    name: 'file',
+    batches: true,
+    ...(batchFile ? {} : { batchLimit: RECORD_FILES_PER_CALL }),
+    deliver,
+    close: () => Promise.resolve(),
+  };
 }

@@ -66,10 +66,11 @@ async function putOne(
   context: PlaceContext,
   file: OutboxFile,
   conflict: (path: string) => string,
+  present: ReadonlySet<string>,
 ): Promise<Placement> {
   try {
     const { fs, dir, fileMode } = context;
-    const result = await renameIntoPlace(fs, dir, file.name, file.content(), fileMode);
+    const result = await renameIntoPlace(fs, dir, file.name, file.content(), fileMode, present);
     return result.status === 'conflict'
       ? { status: 'rejected', reason: conflict(result.path) }
       : OK;
@@ -79,7 +80,8 @@ async function putOne(
 }
 
 /**
- * Renames the files into the folder, FILES_IN_FLIGHT at a time, then fsyncs the folder once for
+ * Renames the files into the folder, FILES_IN_FLIGHT at a time, after one listing of the folder
+ * tells which of them may be there already, then fsyncs the folder once for
  * all of them: none is in place before that fsync, and if it fails none is (they are retried,
  * and then found identical). A failure of one file fails that file alone.
  */
@@ -88,9 +90,17 @@ async function putAll<F extends OutboxFile>(
   files: readonly F[],
   conflict: (path: string) => string,
 ): Promise<Map<F, Placement>> {
+  if (files.length === 0) return new Map();
+  let present: ReadonlySet<string>;
+  try {
+    present = new Set(await context.fs.readdir(context.dir));
+  } catch (error) {
+    const failed = failure(error, context.dir);
+    return new Map(files.map((file) => [file, failed]));
+  }
   const placed = new Map<F, Placement>(files.map((file) => [file, OK]));
   await inFlight(files, FILES_IN_FLIGHT, async (file) => {
-    placed.set(file, await putOne(context, file, conflict));
+    placed.set(file, await putOne(context, file, conflict, present));
   });
   const inPlace = [...placed].filter(([, placement]) => placement.status === 'ok');
   if (inPlace.length === 0) return placed;
