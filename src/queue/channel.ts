@@ -160,7 +160,9 @@ export function createChannel(options: ChannelOptions): Channel {
       await Promise.all(Array.from({ length: lanes }, lane));
     } finally {
       handBack(units.slice(next));
-      // The pass ends when every outcome it produced is committed (or known not to be).
+      // The pass ends when every outcome it produced is committed (or known not to be); it
+      // adds none meanwhile, so waiting for other jobs' outcomes to join would be time lost.
+      options.outcomes.commitNow();
       await Promise.all(commits);
     }
     return ran;

@@ -10,6 +10,11 @@ export interface OutcomeGroup {
    * be written.
    */
   record(outcomes: readonly Outcome[]): Promise<void>;
+  /**
+   * Commits what has gathered, now: for a caller that waits on those commits and has nothing
+   * left to add meanwhile (a pass whose jobs have all run), so it does not wait for others.
+   */
+  commitNow(): void;
 }
 
 /** Outcomes that start a commit at once: bounds how long one holds the write lock and the loop. */
@@ -98,9 +103,10 @@ export function outcomeGroup(runner: JobRunner): OutcomeGroup {
 
   const set = gatherers.get(runner.store) ?? new Set();
   gatherers.set(runner.store, set);
-  set.add(() => {
+  const commitNow = (): void => {
     if (waiting.length > 0) flush();
-  });
+  };
+  set.add(commitNow);
 
   /**
    * Looks once the jobs of this turn of the event loop have ended and their lanes have taken
@@ -122,6 +128,7 @@ export function outcomeGroup(runner: JobRunner): OutcomeGroup {
         lookSoon();
       }
     },
+    commitNow,
     record(outcomes) {
       if (outcomes.length === 0) return Promise.resolve();
       return new Promise((resolve, reject) => {

@@ -179,6 +179,25 @@ describe('gathering outcomes while jobs are under way (issue 10)', () => {
     expect(states(h.store)).toEqual({ 1: 'done', 2: 'done' });
   });
 
+  it('ends a pass whose jobs have all run without waiting for a job of the other channel under way', async () => {
+    enqueue(h.store, { kind: 'deliver.singleOrder', entityKey: 'singleOrder:a', payload: {} });
+    queueOrders(1);
+    const handOver = deferred();
+    const pass = h
+      .worker({
+        'deliver.singleOrder': () => handOver.promise,
+        orderStatus: () => Promise.resolve(),
+      })
+      .runOnce();
+    // The clock stands still: only the end of the platform writes' pass commits job 2.
+    await until(() => states(h.store)[2] === 'done', 'the commit of the acknowledgement');
+    expect(states(h.store)[1]).toBe('running');
+
+    handOver.resolve();
+    await within(pass, 10_000, 'runOnce');
+    expect(states(h.store)).toEqual({ 1: 'done', 2: 'done' });
+  });
+
   it('commits a gathered outcome when the clock was set back meanwhile, not once it caught up', async () => {
     queueOrders(2);
     const second = deferred();
