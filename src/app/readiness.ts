@@ -10,12 +10,8 @@ import {
   type Readiness,
 } from '../http/readiness.js';
 import { errorMessage } from '../shared/errors.js';
-import {
-  databaseAnswers,
-  lastSuccessfulPulls,
-  oldestOpenJob,
-  oldestUndelivered,
-} from '../store/index.js';
+import { HAND_OVERS, PLATFORM_WRITES } from '../queue/index.js';
+import { databaseAnswers, lastSuccessfulPulls, oldestOpenJob } from '../store/index.js';
 import type { App } from './app.js';
 
 export interface DaemonHealth {
@@ -103,8 +99,8 @@ export function daemonHealth(app: App, startedAt: Date): DaemonHealth {
 
   function delivery(): CheckResult {
     return deliveryStalls(app.clock.now(), http.readyStalledMinutes * 60_000, [
-      { what: 'record version(s) not yet in the ERP', ...oldestUndelivered(app.store) },
-      { what: 'queue job(s) not yet done', ...oldestOpenJob(app.store) },
+      { what: 'record version(s) not yet in the ERP', ...oldestOpenJob(app.store, HAND_OVERS) },
+      { what: 'queue job(s) not yet done', ...oldestOpenJob(app.store, PLATFORM_WRITES) },
     ]);
   }
 

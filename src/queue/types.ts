@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { isResourceName, type Contract, type ResourceName } from '../contract/index.js';
 import type { PlatformClient } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
-import type { Store } from '../store/index.js';
+import type { KindFilter, Store } from '../store/index.js';
 import { INBOX_KINDS, type InboxKind } from '../erp/adapter.js';
 
 /**
@@ -17,6 +17,10 @@ export type DeliverKind = `deliver.${ResourceName}`;
 export type JobKind = DeliverKind | AckKind | InboxKind;
 
 const JOB_KINDS: ReadonlySet<string> = new Set<string>([...ACK_KINDS, ...INBOX_KINDS]);
+
+/** The kinds of the worker's two channels: hand-overs to the ERP, and writes to the platform. */
+export const HAND_OVERS: KindFilter = { prefix: DELIVER_PREFIX, inside: true };
+export const PLATFORM_WRITES: KindFilter = { prefix: DELIVER_PREFIX, inside: false };
 
 export const deliverKind = (resource: ResourceName): DeliverKind => `deliver.${resource}`;
 

@@ -1,14 +1,14 @@
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { KindFilter, Store } from '../store/index.js';
-import { countJobs, releaseRunning } from '../store/index.js';
+import { countJobs, inKinds, releaseRunning } from '../store/index.js';
 import { createChannel, type Channel } from './channel.js';
 import { onJobQueued } from './enqueue.js';
 import type { JobObserver } from './jobReport.js';
 import type { RetrySettings } from './outcome.js';
 import { outcomeGroup } from './outcomeGroup.js';
 import type { JobRunner } from './runJob.js';
-import { DELIVER_PREFIX, type HandlerContext, type HandlerRegistry } from './types.js';
+import { HAND_OVERS, PLATFORM_WRITES, type HandlerContext, type HandlerRegistry } from './types.js';
 
 export interface QueueWorkerOptions {
   store: Store;
@@ -55,12 +55,9 @@ const DEFAULT_LEASE_MS = 10 * 60_000;
  * backlog of one never holds the other back; order per entity holds across them (readyJobs).
  */
 const CHANNELS: readonly { name: string; kinds: KindFilter }[] = [
-  { name: 'deliveries', kinds: { prefix: DELIVER_PREFIX, inside: true } },
-  { name: 'platform writes', kinds: { prefix: DELIVER_PREFIX, inside: false } },
+  { name: 'deliveries', kinds: HAND_OVERS },
+  { name: 'platform writes', kinds: PLATFORM_WRITES },
 ];
-
-const runsKind = ({ prefix, inside }: KindFilter, kind: string) =>
-  kind.startsWith(prefix) === inside;
 
 export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
   const { store, logger } = options;
@@ -113,7 +110,7 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
       }
       stopping = false;
       unsubscribe = onJobQueued(store, (kind) => {
-        for (const channel of channels) if (runsKind(channel.kinds, kind)) channel.wake();
+        for (const channel of channels) if (inKinds(channel.kinds, kind)) channel.wake();
       });
       for (const channel of channels) channel.start(intervalMs);
     },

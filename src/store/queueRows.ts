@@ -60,6 +60,15 @@ export interface KindFilter {
 
 const EVERY_KIND: KindFilter = { prefix: '', inside: true };
 
+/** Whether `kind` is one of `kinds`: in this process, as KIND_FILTER_SQL says it in a query. */
+export const inKinds = ({ prefix, inside }: KindFilter, kind: string): boolean =>
+  kind.startsWith(prefix) === inside;
+
+/** The condition of KindFilter on a `kind` column, with the parameters of kindParams(). */
+export const KIND_FILTER_SQL = '(substr(kind, 1, length(@prefix)) = @prefix) = @inside';
+
+export const kindParams = ({ prefix, inside }: KindFilter) => ({ prefix, inside: inside ? 1 : 0 });
+
 /**
  * The jobs of `kinds` that may run at `now`, oldest first: pending, due, and first in line for
  * their entity (no older job of the same key, of any kind, is pending or running). So at most
@@ -74,13 +83,13 @@ export function readyJobs(store: Store, now: string, kinds: KindFilter = EVERY_K
     store.db,
     `SELECT id, kind, batch_id FROM queue AS job
      WHERE state = 'pending' AND next_attempt_at <= @now
-       AND (substr(kind, 1, length(@prefix)) = @prefix) = @inside
+       AND ${KIND_FILTER_SQL}
        AND NOT EXISTS (SELECT 1 FROM queue AS earlier
          WHERE earlier.entity_key = job.entity_key AND earlier.id < job.id
            AND earlier.state IN ('pending', 'running'))
      ORDER BY id`,
   )
-    .all({ now, prefix: kinds.prefix, inside: kinds.inside ? 1 : 0 })
+    .all({ now, ...kindParams(kinds) })
     .map((row) => ({ id: row.id, kind: row.kind, batch: row.batch_id ?? undefined }));
 }
 

@@ -1,4 +1,5 @@
-import { plainStatement } from './statements.js';
+import { KIND_FILTER_SQL, kindParams, type KindFilter } from './queueRows.js';
+import { plainStatement, statement } from './statements.js';
 import type { Store } from './store.js';
 
 /** The oldest piece of work still open in one place, and how many are open there. */
@@ -13,30 +14,17 @@ interface Row {
   oldest: string | null;
 }
 
-function oldestOpen(store: Store, sql: string): OldestOpen {
-  const row = plainStatement<Row>(store.db, sql).get();
-  return { count: row?.n ?? 0, since: row?.oldest ?? undefined };
-}
-
 /**
- * Record versions pulled but not yet in the ERP, whatever their deliver job waits for: the
- * ERP, a reference, a retry (refused ones are dead letters, not open).
+ * The queue jobs of `kinds` not done yet, waiting or running, whatever they wait for (the ERP,
+ * a reference, a retry); dead letters are not open.
  */
-export function oldestUndelivered(store: Store): OldestOpen {
-  return oldestOpen(
-    store,
+export function oldestOpenJob(store: Store, kinds: KindFilter): OldestOpen {
+  const row = statement<ReturnType<typeof kindParams>, Row>(
+    store.db,
     `SELECT count(*) AS n, min(created_at) AS oldest FROM queue
-     WHERE state IN ('pending', 'running') AND kind LIKE 'deliver.%'`,
-  );
-}
-
-/** The other queue jobs not done yet (acknowledgements, push-backs): waiting, or running. */
-export function oldestOpenJob(store: Store): OldestOpen {
-  return oldestOpen(
-    store,
-    `SELECT count(*) AS n, min(created_at) AS oldest FROM queue
-     WHERE state IN ('pending', 'running') AND kind NOT LIKE 'deliver.%'`,
-  );
+     WHERE state IN ('pending', 'running') AND ${KIND_FILTER_SQL}`,
+  ).get(kindParams(kinds));
+  return { count: row?.n ?? 0, since: row?.oldest ?? undefined };
 }
 
 /** Whether the database answers a query at all (liveness). */
