@@ -1,5 +1,5 @@
 import { INBOX_KINDS } from '../erp/adapter.js';
-import { deliveredResource } from './types.js';
+import { acknowledgedResource, deliveredResource } from './types.js';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import { getMirrorField, type StoredJob, type Store } from '../store/index.js';
@@ -15,7 +15,6 @@ export interface JobObserver {
   acknowledged(resource: string, latencySeconds: number): void;
 }
 
-const ACK_PREFIX = 'ack.';
 const PUSH_BACK_KINDS: ReadonlySet<string> = new Set(INBOX_KINDS);
 
 function text(value: unknown): string | undefined {
@@ -50,8 +49,8 @@ export function reportDone(context: DoneContext, job: StoredJob): void {
     tries: job.attempts + 1,
   };
   observer?.jobEnded(job.kind, 'done');
-  if (job.kind.startsWith(ACK_PREFIX)) {
-    const resource = job.kind.slice(ACK_PREFIX.length);
+  const resource = acknowledgedResource(job.kind);
+  if (resource !== undefined) {
     const id = text(job.payload.id) ?? job.entityKey;
     logger.info({ ...fields, resource, id }, `acknowledged ${resource} ${id} on the platform`);
     if (observer === undefined) return;

@@ -12,6 +12,14 @@ import { INBOX_KINDS, type InboxKind } from '../erp/adapter.js';
  */
 export const ACK_KINDS = ['ack.singleOrder', 'ack.directOrder', 'ack.integratedCare'] as const;
 export type AckKind = (typeof ACK_KINDS)[number];
+const ACK_PREFIX = 'ack.';
+
+/** The resource an `ack.<resource>` kind acknowledges; undefined for other kinds. */
+export function acknowledgedResource(kind: string): string | undefined {
+  return (ACK_KINDS as readonly string[]).includes(kind)
+    ? kind.slice(ACK_PREFIX.length)
+    : undefined;
+}
 export const DELIVER_PREFIX = 'deliver.';
 export type DeliverKind = `deliver.${ResourceName}`;
 export type JobKind = DeliverKind | AckKind | InboxKind;
