@@ -53,10 +53,10 @@ function countingSource(source: PullSource, onRecord: (seen: number) => void): P
   return {
     platformNow: () => source.platformNow(),
     skewMs: () => source.skewMs(),
-    async *list(resource, query) {
-      for await (const record of source.list(resource, query)) {
+    async *listItems(resource, query) {
+      for await (const item of source.listItems(resource, query)) {
         onRecord(++seen);
-        yield record;
+        yield item;
       }
     },
   };

@@ -6,6 +6,15 @@ import type { OpenResponse } from './transport.js';
 /** One record as the platform sends it; the entity schemas give it a shape further in. */
 export type PlatformRecord = Record<string, unknown>;
 
+/**
+ * One item of a list: the record, and its text as the platform sent it (hashed and stored as it
+ * is, rather than serialised again).
+ */
+export interface ListItem {
+  record: PlatformRecord;
+  text: string;
+}
+
 function isRecord(value: unknown): value is PlatformRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -63,18 +72,18 @@ async function* chunksOf(body: OpenResponse['body'], reading: Reading): AsyncGen
 export async function* jsonArrayItems(
   response: OpenResponse,
   context: RequestContext,
-): AsyncGenerator<PlatformRecord> {
+): AsyncGenerator<ListItem> {
   const { body, status } = response;
   const reading: Reading = { bytes: 0, head: '', bodyFailed: false };
   const splitter = new JsonArraySplitter();
   try {
     for await (const chunk of chunksOf(body, reading)) {
       for (const text of splitter.push(chunk)) {
-        const value: unknown = JSON.parse(text);
-        if (!isRecord(value)) {
+        const record: unknown = JSON.parse(text);
+        if (!isRecord(record)) {
           throw badBodyError(context, status, 'a list item is not a JSON object');
         }
-        yield value;
+        yield { record, text };
       }
     }
     splitter.end();

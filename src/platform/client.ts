@@ -15,6 +15,7 @@ import {
   readFile,
   readJson,
   readRecord,
+  type ListItem,
   type PlatformFile,
   type PlatformRecord,
 } from './bodies.js';
@@ -54,6 +55,8 @@ export interface PlatformCore {
   ): Promise<PlatformRecord>;
   /** The records of a list, streamed. The contract is checked at once; the request goes out on iteration. */
   list(resource: ResourceName, query?: Query): AsyncIterable<PlatformRecord>;
+  /** Like `list`, each record with its text as the platform sent it. */
+  listItems(resource: ResourceName, query?: Query): AsyncIterable<ListItem>;
   /** An answer served as bytes: a document's PDF or XML, an attachment's file. */
   file(resource: ResourceName, kind: OperationKind, request: SendRequest): Promise<PlatformFile>;
   /** The platform's clock, from the `Date` header of its answers; the local clock until the first one. */
@@ -115,7 +118,7 @@ async function* streamList(
   transport: Transport,
   reader: Reader,
   prepared: PreparedRequest,
-): AsyncGenerator<PlatformRecord> {
+): AsyncGenerator<ListItem> {
   reader.breaker.check(prepared.context);
   for (let attempt = 1; ; attempt++) {
     let handedOut = 0;
@@ -136,6 +139,10 @@ async function* streamList(
       await reader.sleep(wait);
     }
   }
+}
+
+async function* recordsOf(items: AsyncIterable<ListItem>): AsyncGenerator<PlatformRecord> {
+  for await (const item of items) yield item.record;
 }
 
 export function createPlatformCore(options: PlatformClientOptions): PlatformCore {
@@ -174,6 +181,8 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
       return exchange(transport, reader, prepared, (r) => readRecord(r, prepared.context));
     },
     list: (resource, query = {}) =>
+      recordsOf(streamList(transport, reader, prepareFor(resource, 'list', { query }))),
+    listItems: (resource, query = {}) =>
       streamList(transport, reader, prepareFor(resource, 'list', { query })),
     file: async (resource, kind, request) => {
       const prepared = prepareFor(resource, kind, request);

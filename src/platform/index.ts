@@ -12,7 +12,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
 export type { PlatformClientOptions, PlatformCore } from './client.js';
 export { createPlatformCore } from './client.js';
 export * from './endpoints.js';
-export type { PlatformFile, PlatformRecord } from './bodies.js';
+export type { ListItem, PlatformFile, PlatformRecord } from './bodies.js';
 export type { Query, QueryValue, SendRequest } from './prepare.js';
 export { prepare } from './prepare.js';
 export { DEFAULT_READ_RETRY, retryDelay, type RetryPolicy } from './backoff.js';

@@ -88,6 +88,27 @@ export function recordVersion(
 }
 
 /**
+ * Which of these versions of a resource the ledger holds, in their order: one statement for
+ * them all (a read outside a transaction costs more than the index look-up it makes).
+ */
+export function knownVersions(
+  store: Store,
+  resource: string,
+  versions: readonly { id: string; version: string }[],
+): boolean[] {
+  if (versions.length === 0) return [];
+  const rows = statement<Record<string, string>, { at: number }>(
+    store.db,
+    `SELECT asked.key AS at FROM json_each(@asked) AS asked
+     WHERE EXISTS (SELECT 1 FROM ledger WHERE resource = @resource
+       AND _id = asked.value ->> 0 AND version = asked.value ->> 1)`,
+  ).all({ resource, asked: JSON.stringify(versions.map((v) => [v.id, v.version])) });
+  const known = versions.map(() => false);
+  for (const { at } of rows) known[at] = true;
+  return known;
+}
+
+/**
  * Keeps a version's record text in the ledger after all, when the mirror did not take it (it
  * holds a newer version). Only a version noted without its text is changed.
  */

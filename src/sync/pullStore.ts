@@ -3,6 +3,7 @@ import {
   getCheckpoint,
   getOwnWrite,
   keepVersionRecord,
+  knownVersions,
   markDelivered,
   quarantine,
   recordRun,
@@ -33,10 +34,9 @@ function recordPulledVersion(
   store: Store,
   target: PullTarget,
   runId: number,
-  { id, version, record }: PulledRecord,
+  { id, version, record, json }: PulledRecord,
 ): boolean {
   const { resource } = target;
-  const json = JSON.stringify(record);
   if (!recordVersion(store, resource, id, version, { runId, sha256: sha256Of(json) })) {
     return false;
   }
@@ -61,6 +61,7 @@ export function sqlitePullStore(store: Store): PullStore {
     timeParamRefused: (target) => timeParamRefused.has(keyOf(target)),
     refuseTimeParam: (target) => void timeParamRefused.add(keyOf(target)),
     watermark: (target) => getCheckpoint(store, target.resource, target.filter)?.watermark,
+    known: (target, versions) => knownVersions(store, target.resource, versions),
     startRun: (target, mode) =>
       startRun(
         store,

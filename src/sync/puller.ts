@@ -1,4 +1,10 @@
-import { checkRecord, entitySchema } from '../contract/index.js';
+import {
+  checkRecord,
+  entitySchema,
+  recordVersionOf,
+  type RecordVersion,
+} from '../contract/index.js';
+import type { ListItem } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import { errorMessage, PermanentError } from '../shared/errors.js';
 import type { PullTarget } from './targets.js';
@@ -15,6 +21,8 @@ export interface PulledRecord {
   id: string;
   version: string;
   record: Record<string, unknown>;
+  /** The record's text as the platform sent it: what the ledger hashes and the mirror keeps. */
+  json: string;
 }
 
 export interface QuarantinedRecord {
@@ -31,6 +39,11 @@ export interface BatchCounts {
 /** What the puller needs from the store; the store module implements it over SQLite. */
 export interface PullStore {
   watermark(target: PullTarget): string | undefined;
+  /**
+   * Which of these versions the ledger holds already (true at their places): those are repeats,
+   * no-ops. One look-up for a whole batch.
+   */
+  known(target: PullTarget, versions: readonly RecordVersion[]): boolean[];
   /** Opens a run; its id goes into the ledger rows and quarantine entries it writes. */
   startRun(target: PullTarget, mode: PullMode['kind']): number;
   /**
@@ -52,7 +65,10 @@ export interface PullStore {
 
 /** What the puller needs from the platform client. */
 export interface PullSource {
-  list(resource: PullTarget['resource'], query: Record<string, string>): AsyncIterable<unknown>;
+  listItems(
+    resource: PullTarget['resource'],
+    query: Record<string, string>,
+  ): AsyncIterable<ListItem>;
   platformNow(): Date;
   skewMs(): number;
 }
@@ -105,6 +121,46 @@ function fallbackNotice(target: PullTarget): string {
   return `the platform refuses ${String(target.timeParam)} on the ${target.resource} list (HTTP 400; the spec shows no parameters for it), so this list is pulled whole from now on; the ledger drops the records already seen`;
 }
 
+interface SortedBatch {
+  records: PulledRecord[];
+  bad: QuarantinedRecord[];
+  repeats: number;
+}
+
+/**
+ * A batch of listed records sorted into new versions, which are checked against the contract,
+ * and repeats: a version the ledger holds is known by its identity alone and goes no further
+ * (neither checked, nor hashed, nor stored), so a list seen again costs one look-up per batch.
+ * A record that fails its check is quarantined (the ledger never holds it, so it is checked
+ * every time it is listed).
+ */
+function sortOut(store: PullStore, target: PullTarget, listed: readonly ListItem[]): SortedBatch {
+  const schema = entitySchema(target.resource);
+  const versions = listed.map((item) => recordVersionOf(target.resource, item.record));
+  const known = store.known(
+    target,
+    versions.filter((version) => version !== undefined),
+  );
+  const batch: SortedBatch = { records: [], bad: [], repeats: 0 };
+  let at = 0;
+  listed.forEach(({ record: raw, text }, index) => {
+    if (versions[index] !== undefined && known[at++] === true) {
+      batch.repeats += 1;
+      return;
+    }
+    const check = checkRecord(target.resource, schema, raw);
+    if (check.ok) {
+      batch.records.push({
+        id: check.id,
+        version: check.version,
+        record: check.record,
+        json: text,
+      });
+    } else batch.bad.push({ id: check.id, reason: check.reason, raw });
+  });
+  return batch;
+}
+
 /**
  * One pull of one target. Records are committed in batches as they stream in (memory stays
  * flat); the checkpoint moves only in the transaction of the last batch, so a pull that fails
@@ -138,24 +194,20 @@ export async function pullTarget(
     watermark: undefined,
     ok: false,
   };
-  const schema = entitySchema(target.resource);
-  let records: PulledRecord[] = [];
-  let quarantined: QuarantinedRecord[] = [];
+  let listed: ListItem[] = [];
   const flush = (advanceTo?: string): void => {
-    const counts = store.commitBatch(target, summary.runId, records, quarantined, advanceTo);
+    const batch = sortOut(store, target, listed);
+    const counts = store.commitBatch(target, summary.runId, batch.records, batch.bad, advanceTo);
     summary.fresh += counts.fresh;
-    summary.repeats += counts.repeats;
-    summary.quarantined += quarantined.length;
-    records = [];
-    quarantined = [];
+    summary.repeats += batch.repeats + counts.repeats;
+    summary.quarantined += batch.bad.length;
+    listed = [];
   };
   const consume = async (query: Record<string, string>): Promise<void> => {
-    for await (const raw of source.list(target.resource, query)) {
+    for await (const item of source.listItems(target.resource, query)) {
       summary.fetched += 1;
-      const check = checkRecord(target.resource, schema, raw);
-      if (check.ok) records.push({ id: check.id, version: check.version, record: check.record });
-      else quarantined.push({ id: check.id, reason: check.reason, raw });
-      if (records.length + quarantined.length >= settings.batchSize) flush();
+      listed.push(item);
+      if (listed.length >= settings.batchSize) flush();
     }
   };
   try {

@@ -262,7 +262,7 @@ describe('a pull while outcomes gather (issue 10)', () => {
       pullStore.commitBatch(
         target,
         runId,
-        [{ id, version: String(echo.timestamp), record: echo }],
+        [{ id, version: String(echo.timestamp), record: echo, json: JSON.stringify(echo) }],
         [],
       );
 

@@ -33,6 +33,31 @@ export function recordIdOf(
   return parts.every(present) ? parts.map(String).join('/') : undefined;
 }
 
+function versionIn(identity: Identity, record: Record<string, unknown>): string | undefined {
+  const version = identity.version.map((field) => valueAt(record, field)).find(present);
+  return version === undefined ? undefined : String(version);
+}
+
+/** What the ledger knows a record version by. */
+export interface RecordVersion {
+  id: string;
+  version: string;
+}
+
+/**
+ * The identity and version of a record as the platform sent it, read without checking the rest
+ * of it (as `checkRecord` reads them): enough to tell a version already seen from a new one.
+ * Undefined when either is missing.
+ */
+export function recordVersionOf(
+  resource: ResourceName,
+  record: Record<string, unknown>,
+): RecordVersion | undefined {
+  const id = recordIdOf(resource, record);
+  const version = versionIn(RECORD_IDENTITY[resource] ?? DEFAULT_IDENTITY, record);
+  return id === undefined || version === undefined ? undefined : { id, version };
+}
+
 export type RecordCheck =
   | { ok: true; id: string; version: string; record: Record<string, unknown> }
   | { ok: false; id: string | undefined; reason: string };
@@ -63,7 +88,7 @@ export function checkRecord(
   if (id === undefined) {
     return { ok: false, id, reason: `${resource} record has no ${identity.id.join(' + ')}` };
   }
-  const version = identity.version.map((field) => valueAt(rawRecord, field)).find(present);
+  const version = versionIn(identity, rawRecord);
   if (version === undefined) {
     return {
       ok: false,
@@ -71,5 +96,5 @@ export function checkRecord(
       reason: `${resource} record ${id} has none of ${identity.version.join(', ')}`,
     };
   }
-  return { ok: true, id, version: String(version), record: parsed.data };
+  return { ok: true, id, version, record: parsed.data };
 }
