@@ -45,7 +45,7 @@ export class JsonArraySplitter {
   /** At least one comma or item since `[`: a `]` then needs an item before it. */
   private expectItem = false;
 
-  /** The texts of the items that end in `chunk`, in order. */
+  /** The texts of the items that end in `chunk`, in order, without the blanks around them. */
   push(chunk: Buffer): string[] {
     const items: string[] = [];
     let start = this.started ? 0 : -1;
@@ -148,7 +148,8 @@ export class JsonArraySplitter {
       this.pieces.length === 0 && tail !== undefined
         ? tail.toString('utf8')
         : Buffer.concat(tail === undefined ? this.pieces : [...this.pieces, tail]).toString('utf8');
-    items.push(text);
+    // The blanks before the comma are not the item's: its text is the item alone.
+    items.push(text.trimEnd());
     this.pieces = [];
     this.started = false;
     this.expectItem = byte === COMMA;

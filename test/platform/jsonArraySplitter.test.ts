@@ -57,6 +57,15 @@ describe('the JSON array splitter', () => {
     expect(split(chunks)).toEqual(JSON.parse(text));
   });
 
+  it('hands out each item exactly as written, without the blanks around it', () => {
+    const text = '[ {"a": 2.50, "b": "caf\\u00e9"} ,\n\t{ "c" : [ 1 ] }\r\n, "x y" ,7 ]';
+    const expected = ['{"a": 2.50, "b": "caf\\u00e9"}', '{ "c" : [ 1 ] }', '"x y"', '7'];
+    for (const chunks of everyCut(text)) {
+      const splitter = new JsonArraySplitter();
+      expect(chunks.flatMap((chunk) => splitter.push(chunk))).toEqual(expected);
+    }
+  });
+
   it('reads an empty array, with or without blanks', () => {
     expect(split([Buffer.from('[]')])).toEqual([]);
     expect(split([Buffer.from(' [ \n ] ')])).toEqual([]);
