@@ -3,11 +3,13 @@ import { count, mb, rate, ratio, seconds } from '../support/format.js';
 import { clientRead, rawRead, RAW_LIMIT_BYTES, type ReadFigures } from './limits.js';
 import { startOrderServer } from './orderProcess.js';
 import type { PullFigures } from './pullOnce.js';
-import { pullInProcess } from './pullProcess.js';
+import { pullInProcess, type ChildWay } from './pullProcess.js';
 
 /** The 1,000,000-record run takes several minutes and 6 GB of temp disk: asked for by name. */
 const MILLION = process.env['BENCH_PULL_MILLION'] === '1';
 const SIZES = MILLION ? [1_000_000, 50_000, 200_000] : [50_000, 200_000];
+/** The pull's process runs as the container runs the daemon, or under tsx when asked. */
+const CHILD_WAY: ChildWay = process.env['BENCH_PULL_TSX'] === '1' ? 'tsx' : 'container';
 /** Larger lists are not read whole: the body would pass V8's longest string. */
 const RAW_UP_TO = 200_000;
 
@@ -16,6 +18,10 @@ function describe(figures: PullFigures, print: (line: string) => void): void {
   print(
     `pull (client, puller, SQLite): ${seconds(figures.ms)}, ${rate(figures.count, figures.ms)}` +
       ` (database and WAL on disk: ${mb(figures.databaseBytes)})`,
+  );
+  const perRecord = (figures.cpuMs * 1000) / figures.count;
+  print(
+    `  cpu:    ${seconds(figures.cpuMs)}, ${perRecord.toFixed(0)} µs per record (all threads of the process)`,
   );
   print(
     `  before: heapUsed ${mb(baseline.heapUsed)} (live ${mb(baseline.liveHeap)}), rss ${mb(baseline.rss)}`,
@@ -66,7 +72,7 @@ async function measureSize(size: number, print: (line: string) => void): Promise
     print(
       `client list alone (streamed, no storage): ${seconds(client.ms)}, ${rate(size, client.ms)}`,
     );
-    const pull = await pullInProcess(server, 'B', size);
+    const pull = await pullInProcess(server, 'B', size, CHILD_WAY, print);
     describe(pull, print);
     // Last, as a whole body in memory raises the rss for good: twice, for the range.
     await readRaw();
@@ -90,7 +96,7 @@ async function measureSize(size: number, print: (line: string) => void): Promise
 
 export const pullBenchmark: Benchmark = {
   name: 'pull',
-  description: `streamed lists of single orders through client, puller and SQLite, against the raw limit${MILLION ? ' (with 1,000,000)' : ''}`,
+  description: `streamed lists of single orders through client, puller and SQLite, against the raw limit${MILLION ? ' (with 1,000,000)' : ''}; the pull's process ${CHILD_WAY === 'tsx' ? 'under tsx' : 'as in the container (dist/, node flags of the Dockerfile)'}`,
   async run(print) {
     const runs: SizeFigures[] = [];
     for (const size of SIZES) runs.push(await measureSize(size, print));

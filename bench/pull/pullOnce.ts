@@ -25,6 +25,8 @@ export interface MarkReading {
 export interface PullFigures {
   count: number;
   ms: number;
+  /** CPU time of the process (every thread, user and system) during the pull. */
+  cpuMs: number;
   summary: PullSummary;
   baseline: { heapUsed: number; rss: number; liveHeap: number | undefined };
   peaks: MemoryPeaks;
@@ -114,6 +116,7 @@ export async function pullOnce(
         marks.push({ share, heapUsed, liveHeap: liveHeap() });
       });
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       const summary = await pullTarget(
         {
           store: sqlitePullStore(store),
@@ -124,11 +127,13 @@ export async function pullOnce(
         target,
       );
       const ms = performance.now() - started;
+      const cpu = process.cpuUsage(cpuBefore);
+      const cpuMs = (cpu.user + cpu.system) / 1000;
       stretchPeaks.push(sampler.stretchPeak());
       const peaks = sampler.stop();
       checkOutcome(count, summary);
       const databaseBytes = await sizeOnDisk(path);
-      return { count, ms, summary, baseline, peaks, stretchPeaks, marks, databaseBytes };
+      return { count, ms, cpuMs, summary, baseline, peaks, stretchPeaks, marks, databaseBytes };
     } finally {
       await client.close();
       store.close();
