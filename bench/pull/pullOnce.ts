@@ -7,6 +7,7 @@ import { openStore } from '../../src/store/index.js';
 import { pullTarget, type PullSource, type PullSummary } from '../../src/sync/puller.js';
 import { sqlitePullStore } from '../../src/sync/pullStore.js';
 import { pullTargets } from '../../src/sync/targets.js';
+import { profiled } from '../support/profile.js';
 import { liveHeap, readMemory, sampleMemory, type MemoryPeaks } from '../support/memory.js';
 import { withTempFolder } from '../support/tempFolder.js';
 
@@ -117,14 +118,17 @@ export async function pullOnce(
       });
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
-      const summary = await pullTarget(
-        {
-          store: sqlitePullStore(store),
-          source,
-          clock: systemClock,
-          settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize: 500 },
-        },
-        target,
+      // BENCH_PULL_PROFILE=<folder>: a CPU profile of the pull (the child inherits the variable).
+      const summary = await profiled(process.env['BENCH_PULL_PROFILE'], `pull-${count}`, () =>
+        pullTarget(
+          {
+            store: sqlitePullStore(store),
+            source,
+            clock: systemClock,
+            settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize: 500 },
+          },
+          target,
+        ),
       );
       const ms = performance.now() - started;
       const cpu = process.cpuUsage(cpuBefore);
