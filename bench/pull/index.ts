@@ -19,9 +19,13 @@ function describe(figures: PullFigures, print: (line: string) => void): void {
     `pull (client, puller, SQLite): ${seconds(figures.ms)}, ${rate(figures.count, figures.ms)}` +
       ` (database and WAL on disk: ${mb(figures.databaseBytes)})`,
   );
-  const perRecord = (figures.cpuMs * 1000) / figures.count;
+  const perRecord = (cpuMs: number) => `${((cpuMs * 1000) / figures.count).toFixed(0)} µs`;
   print(
-    `  cpu:    ${seconds(figures.cpuMs)}, ${perRecord.toFixed(0)} µs per record (all threads of the process)`,
+    `  cpu:    ${seconds(figures.cpuMs)}, ${perRecord(figures.cpuMs)} per record (all threads of the process)`,
+  );
+  const { again } = figures;
+  print(
+    `  pulled again (every record a repeat): ${seconds(again.ms)}, ${rate(figures.count, again.ms)}, cpu ${perRecord(again.cpuMs)} per record`,
   );
   print(
     `  before: heapUsed ${mb(baseline.heapUsed)} (live ${mb(baseline.liveHeap)}), rss ${mb(baseline.rss)}`,

@@ -35,6 +35,18 @@ export interface PullFigures {
   stretchPeaks: number[];
   marks: MarkReading[];
   databaseBytes: number;
+  /** The same list pulled again at once: every record a version the ledger holds. */
+  again: { ms: number; cpuMs: number };
+}
+
+/** Wall and CPU time (every thread of the process, user and system) of `work`. */
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; cpuMs: number; result: T }> {
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const result = await work();
+  const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, result };
 }
 
 /** The database file and its write-ahead log. */
@@ -79,7 +91,8 @@ function checkOutcome(count: number, summary: PullSummary): void {
 /**
  * One incremental pull of one single-order target, `count` records long (served by `server`), by the daemon's own
  * parts: the platform client (undici, streamed JSON), the puller and the SQLite store on disk
- * (WAL, synchronous=FULL, 500 records per transaction as by default).
+ * (WAL, synchronous=FULL, 500 records per transaction as by default); then the same list once
+ * more, every record a repeat.
  */
 export async function pullOnce(
   server: { url: string },
@@ -116,28 +129,41 @@ export async function pullOnce(
         const { heapUsed } = readMemory();
         marks.push({ share, heapUsed, liveHeap: liveHeap() });
       });
-      const started = performance.now();
-      const cpuBefore = process.cpuUsage();
+      const pullDeps = {
+        store: sqlitePullStore(store),
+        clock: systemClock,
+        settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize: 500 },
+      };
       // BENCH_PULL_PROFILE=<folder>: a CPU profile of the pull (the child inherits the variable).
-      const summary = await profiled(process.env['BENCH_PULL_PROFILE'], `pull-${count}`, () =>
-        pullTarget(
-          {
-            store: sqlitePullStore(store),
-            source,
-            clock: systemClock,
-            settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize: 500 },
-          },
-          target,
+      const {
+        ms,
+        cpuMs,
+        result: summary,
+      } = await timed(() =>
+        profiled(process.env['BENCH_PULL_PROFILE'], `pull-${count}`, () =>
+          pullTarget({ ...pullDeps, source }, target),
         ),
       );
-      const ms = performance.now() - started;
-      const cpu = process.cpuUsage(cpuBefore);
-      const cpuMs = (cpu.user + cpu.system) / 1000;
       stretchPeaks.push(sampler.stretchPeak());
       const peaks = sampler.stop();
       checkOutcome(count, summary);
       const databaseBytes = await sizeOnDisk(path);
-      return { count, ms, cpuMs, summary, baseline, peaks, stretchPeaks, marks, databaseBytes };
+      const again = await timed(() => pullTarget({ ...pullDeps, source: client }, target));
+      if (!again.result.ok || again.result.repeats !== count) {
+        throw new Error(`pulled again: ${again.result.repeats} of ${count} records were repeats`);
+      }
+      return {
+        count,
+        ms,
+        cpuMs,
+        summary,
+        baseline,
+        peaks,
+        stretchPeaks,
+        marks,
+        databaseBytes,
+        again: { ms: again.ms, cpuMs: again.cpuMs },
+      };
     } finally {
       await client.close();
       store.close();
