@@ -77,6 +77,8 @@ describe('file adapter: the writes on the outbox writer thread', () => {
       return new Worker(code, { eval: true });
     };
     const writer = createOutboxWriter(dying);
+    writer.start();
+    expect(started).toBe(1);
     const request = {
       dir,
       doneMarker: false,

@@ -124,6 +124,7 @@ export async function createFileAdapter(
   await sweep(fs, options.outbox);
 
   const batchFile = isBatchFormat(options.format);
+  if (deps.fs === undefined) writer.start();
   const place = (request: PlaceRequest) =>
     deps.fs === undefined ? writer.place(request) : placeAll(deps.fs, request);
 

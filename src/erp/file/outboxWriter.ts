@@ -14,6 +14,8 @@ export interface WriterReply {
 
 /** Puts files into the outbox on a thread of its own: one message there and back per call. */
 export interface OutboxWriter {
+  /** Starts the thread now, so that the first hand-over does not wait for it to boot. */
+  start(): void;
   place(request: PlaceRequest): Promise<Placement[]>;
 }
 
@@ -46,18 +48,18 @@ function startThread(): Worker {
 }
 
 /**
- * The writer thread, started on the first call. It keeps the process alive only while a call is
- * under way, as a file system call would, so it needs no closing. If it stops, the calls under
- * way are answered with a retry (their files are found identical or written again then) and the
- * next call starts it anew.
+ * The writer thread, started by `start` or the first call. It keeps the process alive only
+ * while a call is under way, as a file system call would, so it needs no closing. If it stops,
+ * the calls under way are answered with a retry (their files are found identical or written
+ * again then) and the next call starts it anew.
  */
-export function createOutboxWriter(start: () => Worker = startThread): OutboxWriter {
+export function createOutboxWriter(spawn: () => Worker = startThread): OutboxWriter {
   let thread: { worker: Worker; pending: Map<number, Pending> } | undefined;
   let nextId = 0;
 
   function started() {
     if (thread !== undefined) return thread;
-    const current = { worker: start(), pending: new Map<number, Pending>() };
+    const current = { worker: spawn(), pending: new Map<number, Pending>() };
     const stopped = (why: string) => {
       if (thread === current) thread = undefined;
       const reason = `the outbox writer thread stopped (${why}); the files are written again`;
@@ -73,11 +75,13 @@ export function createOutboxWriter(start: () => Worker = startThread): OutboxWri
     });
     current.worker.on('error', (error) => stopped(errorMessage(error)));
     current.worker.on('exit', (code) => stopped(`exit code ${code}`));
+    current.worker.unref();
     thread = current;
     return current;
   }
 
   return {
+    start: () => void started(),
     place(request) {
       if (request.files.length === 0) return Promise.resolve([]);
       const { worker, pending } = started();
