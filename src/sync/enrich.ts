@@ -107,3 +107,9 @@ export function enrich(
   if (resolve.missing.length > 0) return { ok: false, missing: resolve.missing };
   return { ok: true, record: enriched };
 }
+
+/** The references `enrich` reads for a record: those it misses in an empty mirror. */
+export function referencesOf(resource: ResourceName, record: Record<string, unknown>): Reference[] {
+  const result = enrich(resource, record, () => undefined);
+  return result.ok ? [] : result.missing;
+}

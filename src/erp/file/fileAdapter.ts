@@ -3,18 +3,12 @@ import type { Clock } from '../../shared/clock.js';
 import { SetupError, errorMessage } from '../../shared/errors.js';
 import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../adapter.js';
 import { nodeOutboxFs, removeStaleTemps, type OutboxFs } from './atomicWrite.js';
+import { placeCompanions, type Folder } from './companions.js';
 import { batchContent, isBatchFormat, recordContent } from './formats.js';
 import { batchBaseName, recordBaseName } from './names.js';
 import type { FileAdapterOptions } from './options.js';
-import {
-  failure,
-  folderOf,
-  OK,
-  placeAll,
-  placeCompanions,
-  type PlaceContext,
-  type Placement,
-} from './placement.js';
+import { createOutboxWriter } from './outboxWriter.js';
+import { folderOf, OK, placeAll, type Placement, type PlaceRequest } from './placement.js';
 
 /**
  * Most record files (json, xml) one hand-over writes: small enough that the first orders are
@@ -25,9 +19,16 @@ import {
  */
 export const RECORD_FILES_PER_CALL = 64;
 
+/** One writer thread for the process, shared by every adapter opened in it (tests open many). */
+const writer = createOutboxWriter();
+
 export interface FileAdapterDeps {
   /** Accepted for the same wiring as the other adapters; file names never carry the time. */
   clock: Clock;
+  /**
+   * A file system to write through in this thread, for a test to watch or break the writes.
+   * Without it the files are written on the outbox writer thread (outboxWriter.ts).
+   */
   fs?: OutboxFs;
 }
 
@@ -49,21 +50,19 @@ function byResource(batch: readonly OutboundRecord[]): Map<ResourceName, Outboun
  * A record whose companion cannot be placed waits (or is rejected) without its own file.
  */
 async function deliverEach(
-  context: PlaceContext,
+  folder: Folder,
   items: readonly OutboundRecord[],
   options: FileAdapterOptions,
 ): Promise<Map<OutboundRecord, Placement>> {
-  const results = await placeCompanions(context, items, options.format);
-  const files = items
-    .filter((item) => results.get(item)?.status === 'ok')
-    .map((item) => ({
-      item,
+  const results = await placeCompanions(folder, items, options.format);
+  const written = items.filter((item) => results.get(item)?.status === 'ok');
+  const placements = await folder.place(
+    written.map((item) => ({
       name: `${recordBaseName(item.id, item.version)}.${options.format}`,
-      content: () => recordContent(item, options),
-    }));
-  for (const [file, placement] of await placeAll(context, files)) {
-    results.set(file.item, placement);
-  }
+      data: recordContent(item, options),
+    })),
+  );
+  written.forEach((item, n) => results.set(item, placements[n] ?? OK));
   return results;
 }
 
@@ -74,31 +73,30 @@ async function deliverEach(
  * same).
  */
 async function deliverBatch(
-  context: PlaceContext,
+  folder: Folder,
   resource: ResourceName,
   items: readonly OutboundRecord[],
   batch: number,
   options: FileAdapterOptions,
 ): Promise<Map<OutboundRecord, Placement>> {
-  const results = await placeCompanions(context, items, undefined);
+  const results = await placeCompanions(folder, items, undefined);
   const waiting = [...results.values()].find((p) => p.status === 'retry');
   const kept = items.filter((item) => results.get(item)?.status === 'ok');
   if (waiting !== undefined || kept.length === 0) {
     for (const item of kept) results.set(item, waiting ?? OK);
     return results;
   }
-  const file = {
-    name: `${batchBaseName(resource, batch)}.${options.format}`,
-    content: () =>
-      batchContent(
+  const [placement = OK] = await folder.place([
+    {
+      name: `${batchBaseName(resource, batch)}.${options.format}`,
+      data: batchContent(
         resource,
         kept.map((i) => i.record),
         options,
       ),
-  };
-  for (const [, placement] of await placeAll(context, [file])) {
-    for (const item of kept) results.set(item, placement);
-  }
+    },
+  ]);
+  for (const item of kept) results.set(item, placement);
   return results;
 }
 
@@ -126,6 +124,9 @@ export async function createFileAdapter(
   await sweep(fs, options.outbox);
 
   const batchFile = isBatchFormat(options.format);
+  if (deps.fs === undefined) writer.start();
+  const place = (request: PlaceRequest) =>
+    deps.fs === undefined ? writer.place(request) : placeAll(deps.fs, request);
 
   async function deliver(records: readonly OutboundRecord[], batch: number) {
     const results = new Map<OutboundRecord, Placement>();
@@ -136,21 +137,11 @@ export async function createFileAdapter(
         continue;
       }
       const dir = folderOf(options.outbox, resource);
-      const context: PlaceContext = {
-        fs,
-        dir,
-        doneMarker: options.doneMarker,
-        fileMode: options.fileMode,
-      };
-      try {
-        await fs.mkdir(dir, { recursive: true });
-      } catch (error) {
-        for (const item of items) results.set(item, failure(error, dir));
-        continue;
-      }
+      const { doneMarker, fileMode } = options;
+      const folder: Folder = { dir, place: (files) => place({ dir, doneMarker, fileMode, files }) };
       const placed = batchFile
-        ? await deliverBatch(context, resource, items, batch, options)
-        : await deliverEach(context, items, options);
+        ? await deliverBatch(folder, resource, items, batch, options)
+        : await deliverEach(folder, items, options);
       for (const [item, placement] of placed) results.set(item, placement);
     }
     return records.map((item) => toOutcome(results.get(item) ?? { status: 'ok' }));

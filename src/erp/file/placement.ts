@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { errorMessage } from '../../shared/errors.js';
-import type { DeliveryOutcome, OutboundRecord } from '../adapter.js';
+import type { DeliveryOutcome } from '../adapter.js';
 import { errorCode, fsyncFolder, renameIntoPlace, type OutboxFs } from './atomicWrite.js';
-import { recordBaseName, safeSuffix } from './names.js';
 
 /** Errors that will not pass by waiting: the name itself is refused by the file system. */
 const PERMANENT_CODES = new Set(['ENAMETOOLONG', 'EINVAL']);
@@ -19,9 +18,12 @@ export type Placement = { status: 'ok' } | Exclude<DeliveryOutcome, { status: 'd
 
 export const OK: Placement = { status: 'ok' };
 
-export function failure(error: unknown, dir: string): Placement {
+export const isOk = (placement: Placement | undefined): boolean => placement?.status === 'ok';
+
+/** `where` is the file, or the folder when the failure is the folder's. */
+export function failure(error: unknown, where: string): Placement {
   const code = errorCode(error);
-  const what = `could not write to ${dir}: ${errorMessage(error)}`;
+  const what = `could not write ${where}: ${errorMessage(error)}`;
   if (code !== undefined && PERMANENT_CODES.has(code)) return { status: 'rejected', reason: what };
   return {
     status: 'retry',
@@ -29,18 +31,19 @@ export function failure(error: unknown, dir: string): Placement {
   };
 }
 
-export interface PlaceContext {
-  fs: OutboxFs;
+/** Where and how the files of one call go: plain data, so it can be sent to the writer thread. */
+export interface PlaceRequest {
   dir: string;
   doneMarker: boolean;
   /** Mode of every file written (`erp.file.fileMode`). */
   fileMode: number;
+  files: readonly OutboxFile[];
 }
 
-/** A file to put into the folder; its bytes are made only when it is written. */
+/** A file to put into the folder. */
 export interface OutboxFile {
   name: string;
-  content(): Uint8Array;
+  data: Uint8Array;
 }
 
 const EMPTY = new Uint8Array();
@@ -62,20 +65,32 @@ async function inFlight<T>(items: readonly T[], limit: number, task: (item: T) =
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
+/** The names in the folder, which is created when it is not there yet. */
+async function namesIn(fs: OutboxFs, dir: string): Promise<ReadonlySet<string>> {
+  try {
+    return new Set(await fs.readdir(dir));
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+    await fs.mkdir(dir, { recursive: true });
+    return new Set();
+  }
+}
+
 async function putOne(
-  context: PlaceContext,
+  fs: OutboxFs,
+  request: PlaceRequest,
   file: OutboxFile,
   conflict: (path: string) => string,
   present: ReadonlySet<string>,
 ): Promise<Placement> {
+  const { dir, fileMode } = request;
   try {
-    const { fs, dir, fileMode } = context;
-    const result = await renameIntoPlace(fs, dir, file.name, file.content(), fileMode, present);
+    const result = await renameIntoPlace(fs, dir, file.name, file.data, fileMode, present);
     return result.status === 'conflict'
       ? { status: 'rejected', reason: conflict(result.path) }
       : OK;
   } catch (error) {
-    return failure(error, context.dir);
+    return failure(error, join(dir, file.name));
   }
 }
 
@@ -85,80 +100,50 @@ async function putOne(
  * all of them: none is in place before that fsync, and if it fails none is (they are retried,
  * and then found identical). A failure of one file fails that file alone.
  */
-async function putAll<F extends OutboxFile>(
-  context: PlaceContext,
-  files: readonly F[],
+async function putAll(
+  fs: OutboxFs,
+  request: PlaceRequest,
+  files: readonly OutboxFile[],
   conflict: (path: string) => string,
-): Promise<Map<F, Placement>> {
-  if (files.length === 0) return new Map();
+): Promise<Placement[]> {
+  if (files.length === 0) return [];
   let present: ReadonlySet<string>;
   try {
-    present = new Set(await context.fs.readdir(context.dir));
+    present = await namesIn(fs, request.dir);
   } catch (error) {
-    const failed = failure(error, context.dir);
-    return new Map(files.map((file) => [file, failed]));
+    return files.map(() => failure(error, request.dir));
   }
-  const placed = new Map<F, Placement>(files.map((file) => [file, OK]));
-  await inFlight(files, FILES_IN_FLIGHT, async (file) => {
-    placed.set(file, await putOne(context, file, conflict, present));
+  const placed = files.map(() => OK);
+  await inFlight([...files.entries()], FILES_IN_FLIGHT, async ([n, file]) => {
+    placed[n] = await putOne(fs, request, file, conflict, present);
   });
-  const inPlace = [...placed].filter(([, placement]) => placement.status === 'ok');
-  if (inPlace.length === 0) return placed;
+  if (!placed.some(isOk)) return placed;
   try {
     // Also after files found identical: a repeat after a crash may find the rename not yet durable.
-    await fsyncFolder(context.fs, context.dir);
+    await fsyncFolder(fs, request.dir);
   } catch (error) {
-    for (const [file] of inPlace) placed.set(file, failure(error, context.dir));
+    const failed = failure(error, request.dir);
+    return placed.map((placement) => (isOk(placement) ? failed : placement));
   }
   return placed;
 }
 
 /**
- * Puts files into the context's folder so that a reader never sees half of one; a file in place
+ * Puts files into the request's folder so that a reader never sees half of one; a file in place
  * is durable (data and folder fsynced). With `doneMarker`, then the `.done` marker of each file in
  * place, after that folder fsync, so no marker is seen before its file is durable: two folder
  * fsyncs for all the files, not two per file. A file already there with other bytes is never
- * overwritten: it is rejected with the file named, for a person to look at.
+ * overwritten: it is rejected with the file named, for a person to look at. One placement per
+ * file, in order; it never throws (a failure is the placement of the files it concerns).
  */
-export async function placeAll<F extends OutboxFile>(
-  context: PlaceContext,
-  files: readonly F[],
-): Promise<Map<F, Placement>> {
-  const placed = await putAll(context, files, dataConflict);
-  if (!context.doneMarker) return placed;
-  const markers = [...placed]
-    .filter(([, placement]) => placement.status === 'ok')
-    .map(([file]) => ({ of: file, name: `${file.name}.done`, content: () => EMPTY }));
-  for (const [marker, placement] of await putAll(context, markers, markerConflict)) {
-    placed.set(marker.of, placement);
-  }
+export async function placeAll(fs: OutboxFs, request: PlaceRequest): Promise<Placement[]> {
+  const placed = await putAll(fs, request, request.files, dataConflict);
+  if (!request.doneMarker) return placed;
+  const inPlace = [...request.files.entries()].filter(([n]) => isOk(placed[n]));
+  const markers = inPlace.map(([, file]) => ({ name: `${file.name}.done`, data: EMPTY }));
+  const marked = await putAll(fs, request, markers, markerConflict);
+  inPlace.forEach(([n], m) => (placed[n] = marked[m] ?? OK));
   return placed;
-}
-
-/**
- * The binary companions of the records, beside them as `<_id>_<version>.<suffix>`, all placed
- * before any record file is written. A suffix equal to the record file's own extension gets
- * `.file.` in front, so the two never share a name. Per record: ok, or its first companion's
- * failure.
- */
-export async function placeCompanions(
-  context: PlaceContext,
-  items: readonly OutboundRecord[],
-  recordExtension: string | undefined,
-): Promise<Map<OutboundRecord, Placement>> {
-  const files = items.flatMap((item) => {
-    const base = recordBaseName(item.id, item.version);
-    return (item.files ?? []).map((file) => {
-      const suffix = safeSuffix(file.suffix);
-      const name = suffix === recordExtension ? `${base}.file.${suffix}` : `${base}.${suffix}`;
-      return { item, name, content: () => file.data };
-    });
-  });
-  const results = new Map<OutboundRecord, Placement>(items.map((item) => [item, OK]));
-  for (const [file, placement] of await placeAll(context, files)) {
-    if (results.get(file.item)?.status === 'ok') results.set(file.item, placement);
-  }
-  return results;
 }
 
 export const folderOf = (outbox: string, resource: string): string => join(outbox, resource);

@@ -1,0 +1,154 @@
+import type { ResourceName } from '../contract/index.js';
+import type { OutboundRecord } from '../erp/adapter.js';
+import { deliveredResource } from '../queue/index.js';
+import type { Job } from '../queue/types.js';
+import { PermanentError, TransientError, errorMessage } from '../shared/errors.js';
+import type { Store } from '../store/index.js';
+import {
+  getMirror,
+  mirrorKey,
+  mirrorRecords,
+  versionRecords,
+  type MirrorKeyOf,
+} from '../store/index.js';
+import type { DeliverDeps } from './deliver.js';
+import { enrich, referencesOf, type MirrorLookup } from './enrich.js';
+
+/** The result a job fails with. */
+type Failed = { failed: { ok: false; error: unknown } };
+
+/** A version ready for the adapter, or the result its job fails with. */
+export type Prepared = { outbound: OutboundRecord } | Failed;
+
+interface VersionRef {
+  resource: ResourceName;
+  id: string;
+  version: string;
+}
+
+/** A version to hand over, with its record as pulled. */
+interface Version extends VersionRef {
+  record: Record<string, unknown>;
+}
+
+const failed = (error: unknown): Failed => ({ failed: { ok: false, error } });
+
+function versionOf(job: Job): VersionRef {
+  const { id, version } = job.payload;
+  const resource = deliveredResource(job.kind);
+  if (resource === undefined || typeof id !== 'string' || typeof version !== 'string') {
+    throw new PermanentError(`job ${job.id} (${job.kind}) names no record version to deliver`);
+  }
+  return { resource, id, version };
+}
+
+const recordMissing = (ref: VersionRef) =>
+  new PermanentError(
+    `${ref.resource} ${ref.id} (${ref.version}): this version's record was not kept, so it cannot be handed to the ERP; a newer version is handed over when it is pulled`,
+    { resource: ref.resource, id: ref.id, code: 'DELIVERY_RECORD_MISSING' },
+  );
+
+/** The jobs' versions with their records as pulled, read together; a job that has none fails alone. */
+function versionsOf(store: Store, jobs: readonly Job[]): (Version | Failed)[] {
+  const refs = jobs.map((job) => {
+    try {
+      return versionOf(job);
+    } catch (error) {
+      return failed(error);
+    }
+  });
+  const wanted = refs.filter((ref): ref is VersionRef => !('failed' in ref));
+  const records = versionRecords(store, wanted);
+  let next = 0;
+  return refs.map((ref) => {
+    if ('failed' in ref) return ref;
+    const record = records[next++];
+    return record === undefined ? failed(recordMissing(ref)) : { ...ref, record };
+  });
+}
+
+/** The mirror as it is now, record by record: after a reference was fetched. */
+const liveMirror =
+  (store: Store): MirrorLookup =>
+  (resource, id) =>
+    getMirror(store, resource, id)?.record;
+
+/** The mirrored records the enrichment of `versions` reads, in one query, each parsed once. */
+function mirrorFor(store: Store, versions: readonly Version[]): MirrorLookup {
+  const keys = new Map<string, MirrorKeyOf>();
+  for (const { resource, record } of versions) {
+    for (const ref of referencesOf(resource, record)) {
+      keys.set(mirrorKey(ref.resource, ref.id), ref);
+    }
+  }
+  const found = mirrorRecords(store, [...keys.values()]);
+  return (resource, id) => found.get(mirrorKey(resource, id));
+}
+
+/**
+ * The version enriched with the ERP's keys, with its files. A reference the mirror lacks is
+ * fetched once; if it is still missing, the hand-over waits (a transient failure, with the
+ * queue's back-off) and the message names what is missing.
+ */
+async function outboundOf(
+  deps: DeliverDeps,
+  version: Version,
+  mirror: MirrorLookup,
+): Promise<OutboundRecord> {
+  const { record, ...ref } = version;
+  try {
+    let result = enrich(ref.resource, record, mirror);
+    if (!result.ok) {
+      for (const reference of result.missing) await deps.fetchReference(reference);
+      result = enrich(ref.resource, record, liveMirror(deps.store));
+    }
+    if (!result.ok) {
+      const missing = result.missing.map((r) => `${r.resource} ${r.id}`).join(', ');
+      throw new TransientError(
+        `${ref.resource} ${ref.id} (${ref.version}) waits for ${missing}, not yet known; it is handed to the ERP once they are pulled`,
+        { resource: ref.resource, id: ref.id, code: 'DELIVERY_WAITS_FOR_REFERENCE' },
+      );
+    }
+    const files = await deps.filesOf(ref.resource, result.record);
+    return { ...ref, record: result.record, ...(files ? { files } : {}) };
+  } catch (error) {
+    if (error instanceof TransientError) throw error;
+    throw new TransientError(
+      `${ref.resource} ${ref.id} (${ref.version}): a reference or file could not be fetched: ${errorMessage(error)}`,
+      { resource: ref.resource, id: ref.id, cause: error },
+    );
+  }
+}
+
+/**
+ * The jobs' versions as the ERP gets them, in order: records and the mirrored records they
+ * reference read in two queries for all of them. A version that cannot be prepared fails alone.
+ */
+export async function prepareHandOver(
+  deps: DeliverDeps,
+  jobs: readonly Job[],
+): Promise<Prepared[]> {
+  const versions = versionsOf(deps.store, jobs);
+  const mirror = mirrorFor(
+    deps.store,
+    versions.filter((v): v is Version => !('failed' in v)),
+  );
+  const prepared: Prepared[] = [];
+  for (const version of versions) {
+    if ('failed' in version) {
+      prepared.push(version);
+      continue;
+    }
+    prepared.push(
+      await outboundOf(deps, version, mirror).then((outbound) => ({ outbound }), failed),
+    );
+  }
+  return prepared;
+}
+
+/** One job's version as the ERP gets it; throws what its job fails with. */
+export async function prepareOne(deps: DeliverDeps, job: Job): Promise<OutboundRecord> {
+  const [prepared] = await prepareHandOver(deps, [job]);
+  if (prepared !== undefined && 'outbound' in prepared) return prepared.outbound;
+  throw prepared?.failed.error;
+}
