@@ -18,3 +18,4 @@ export * from './deadLetters.js';
 export * from './inbox.js';
 export * from './stalls.js';
 export * from './ownWrites.js';
+export * from './wal.js';
