@@ -1,8 +1,16 @@
 import { errorMessage } from '../shared/errors.js';
 import type { KindFilter, StoredJob } from '../store/index.js';
-import { claimReady, handBack, type ClaimedUnit } from './claims.js';
+import { claimJobs, newBatch, readyJobs, releaseJobs, transaction } from '../store/index.js';
 import type { OutcomeGroup } from './outcomeGroup.js';
 import { runClaimedBatch, runClaimedJob, type JobRunner, type Outcome } from './runJob.js';
+import { workUnits, type WorkUnit } from './units.js';
+
+/**
+ * Most jobs one pass of a channel claims (in one transaction), unless its first unit is larger;
+ * the rest wait for the next pass, which follows at once. Bounds what a stop hands back and how
+ * long a claim holds the write lock.
+ */
+export const PASS_CLAIM_LIMIT = 256;
 
 export interface ChannelOptions {
   /** Named in log lines: `deliveries`, `platform writes`. */
@@ -33,22 +41,24 @@ export interface Channel {
    * returns how many jobs ran. A channel's passes never overlap; a second caller waits.
    */
   runOnce(): Promise<number>;
-  /** A pass that also takes what becomes ready while it runs, until a claim finds nothing. */
-  drain(): Promise<number>;
   /** A job of the channel's kinds was queued in this process: the next pass follows at once. */
   wake(): void;
-  /**
-   * Passes at once, then every `intervalMs`, at once after a pass that ran something or a wake;
-   * a pass takes what becomes ready while it runs (see onePass).
-   */
+  /** Passes at once, then every `intervalMs`, at once after a pass that ran something or a wake. */
   start(intervalMs: number): void;
   /** Ends the loop; resolves once its pass has ended. */
   stop(): Promise<void>;
 }
 
+/** A unit of work claimed: its jobs now `running`, with the batch number of a batch kind. */
+interface ClaimedUnit {
+  unit: WorkUnit;
+  jobs: StoredJob[];
+  batch: number | undefined;
+}
+
 export function createChannel(options: ChannelOptions): Channel {
   const { runner, kinds, inFlight } = options;
-  const { logger } = runner;
+  const { store, clock, logger } = runner;
   let pass: Promise<number> = Promise.resolve(0);
   let loop: { done: Promise<void>; abort: AbortController } | undefined;
   // Set by a job queued since the pass under way began; ends the wait between passes early.
@@ -96,81 +106,70 @@ export function createChannel(options: ChannelOptions): Channel {
     return runClaimed([job], () => runClaimedJob(runner, job));
   }
 
-  /** Set while a pass of the started loop runs: claims what is ready now, if a lane is free. */
-  let takeReady: (() => void) | undefined;
-  let looking = false;
-
   /**
-   * Has the pass under way look for ready jobs once the current transaction and turn of the
-   * event loop have ended: a job was queued, or outcomes were committed (a later job of their
-   * entity may be ready now).
+   * Claims the units of the channel's kinds ready now in one transaction (one commit), up to
+   * PASS_CLAIM_LIMIT jobs; each job claimed counts as in flight until its outcome is recorded
+   * or it is handed back.
    */
-  function lookAgain(): void {
-    if (takeReady === undefined || looking) return;
-    looking = true;
-    setImmediate(() => {
-      looking = false;
-      takeReady?.();
+  function claim(): ClaimedUnit[] {
+    const ready = workUnits(readyJobs(store, clock.now().toISOString(), kinds), runner.handlers);
+    const taken: WorkUnit[] = [];
+    let count = 0;
+    for (const unit of ready) {
+      if (count > 0 && count + unit.ids.length > PASS_CLAIM_LIMIT) break;
+      taken.push(unit);
+      count += unit.ids.length;
+    }
+    if (taken.length === 0) return [];
+    const leaseUntil = new Date(clock.now().getTime() + options.leaseMs).toISOString();
+    const claimed = transaction(store, () => {
+      // Jobs that run alone are claimed in one statement; each batch in one of its own.
+      const singles = taken.flatMap((unit) => ('batch' in unit ? [] : unit.ids));
+      const single = new Map(
+        claimJobs(store, singles, leaseUntil, undefined).map((job) => [job.id, job]),
+      );
+      return taken.map((unit): ClaimedUnit => {
+        if (!('batch' in unit)) {
+          const job = single.get(unit.ids[0]);
+          return { unit, jobs: job === undefined ? [] : [job], batch: undefined };
+        }
+        const batch = unit.batch.number ?? newBatch(store, unit.kind);
+        return { unit, jobs: claimJobs(store, unit.ids, leaseUntil, batch), batch };
+      });
     });
+    for (const { jobs } of claimed) for (const job of jobs) inFlight.add(job.id);
+    return claimed.filter(({ jobs }) => jobs.length > 0);
   }
 
-  /**
-   * A pass: claims the units ready now and runs them on up to `concurrency` lanes. With
-   * `refill` (the started loop), a lane that finds none left claims what has become ready
-   * since (the outcomes of earlier jobs committed, a job queued) and free lanes start on it,
-   * so the lanes never wait for the slowest of a pass before the next claim; the pass ends
-   * when a claim finds nothing. Without it (runOnce), only the jobs ready at its start run.
-   */
-  async function onePass(refill: boolean): Promise<number> {
-    const units = claimReady(options);
+  /** Hands claimed jobs a stop left unrun back (pending, in their batch). */
+  function handBack(units: readonly ClaimedUnit[]): void {
+    const ids = units.flatMap(({ jobs }) => jobs.map((job) => job.id));
+    if (ids.length === 0) return;
+    try {
+      releaseJobs(store, ids);
+    } finally {
+      for (const id of ids) inFlight.delete(id);
+    }
+  }
+
+  async function onePass(): Promise<number> {
+    const units = claim();
     let next = 0;
     let ran = 0;
-    let running = 0;
     const commits: Promise<void>[] = [];
-    const lanes: Promise<void>[] = [];
-    const take = (): ClaimedUnit | undefined => {
-      if (options.stopping()) return undefined;
-      if (next === units.length && refill) {
-        units.push(...claimReady(options));
-        // Free lanes start on the rest once this one has started its unit (in claim order).
-        queueMicrotask(startLanes);
-      }
-      const unit = units[next];
-      if (unit !== undefined) next += 1;
-      return unit;
-    };
     const lane = async (): Promise<void> => {
-      for (let unit = take(); unit !== undefined; unit = take()) {
+      for (let unit = units[next]; unit !== undefined && !options.stopping(); unit = units[next]) {
+        next += 1;
         const { recorded } = await runUnit(unit);
         commits.push(recorded);
-        if (refill) void recorded.then(lookAgain);
         ran += unit.jobs.length;
       }
     };
-    // A lane takes its first unit before its first await, so each start uses one up.
-    function startLanes(): void {
-      while (running < options.concurrency && next < units.length) {
-        running += 1;
-        lanes.push(lane().finally(() => (running -= 1)));
-      }
-    }
-    if (refill) {
-      takeReady = () => {
-        if (options.stopping() || running >= options.concurrency || next < units.length) return;
-        units.push(...claimReady(options));
-        startLanes();
-      };
-    }
+    const lanes = Math.min(options.concurrency, units.length);
     try {
-      startLanes();
-      for (let awaited = 0; awaited < lanes.length;) {
-        const started = lanes.slice(awaited);
-        awaited = lanes.length;
-        await Promise.all(started);
-      }
+      await Promise.all(Array.from({ length: lanes }, lane));
     } finally {
-      takeReady = undefined;
-      handBack(options, units.slice(next));
+      handBack(units.slice(next));
       // The pass ends when every outcome it produced is committed (or known not to be); it
       // adds none meanwhile, so waiting for other jobs' outcomes to join would be time lost.
       options.outcomes.commitNow();
@@ -179,15 +178,14 @@ export function createChannel(options: ChannelOptions): Channel {
     return ran;
   }
 
-  function runPass(refill: boolean): Promise<number> {
-    pass = pass.catch(() => 0).then(() => onePass(refill));
+  function runOnce(): Promise<number> {
+    pass = pass.catch(() => 0).then(onePass);
     return pass;
   }
 
   function wake(): void {
     woken = true;
     endWait?.();
-    lookAgain();
   }
 
   /** Waits `ms`, or less when woken or stopped. */
@@ -210,7 +208,7 @@ export function createChannel(options: ChannelOptions): Channel {
       woken = false;
       let ran = 0;
       try {
-        ran = await runPass(true);
+        ran = await runOnce();
       } catch (error) {
         logger.error(
           { err: error },
@@ -226,8 +224,7 @@ export function createChannel(options: ChannelOptions): Channel {
 
   return {
     kinds,
-    runOnce: () => runPass(false),
-    drain: () => runPass(true),
+    runOnce,
     wake,
     start(intervalMs) {
       const abort = new AbortController();

@@ -104,11 +104,7 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
 
   async function runUntilEmpty(): Promise<{ ran: number; waiting: number }> {
     let ran = 0;
-    const drain = async () => {
-      const drained = await Promise.all(channels.map((channel) => channel.drain()));
-      return drained.reduce((sum, count) => sum + count, 0);
-    };
-    for (let last = await drain(); last > 0 && !stopping; last = await drain()) ran += last;
+    for (let last = await runOnce(); last > 0 && !stopping; last = await runOnce()) ran += last;
     return { ran, waiting: countJobs(store, 'pending') };
   }
 
