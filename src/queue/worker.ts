@@ -1,8 +1,7 @@
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { KindFilter, Store } from '../store/index.js';
-import { checkpointWhenIdle, countJobs, inKinds, releaseRunning } from '../store/index.js';
-import { errorMessage } from '../shared/errors.js';
+import { countJobs, inKinds, releaseRunning } from '../store/index.js';
 import { createChannel, type Channel } from './channel.js';
 import { onJobQueued } from './enqueue.js';
 import type { JobObserver } from './jobReport.js';
@@ -67,21 +66,6 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
   const outcomes = outcomeGroup(runner);
   let stopping = false;
   let unsubscribe: (() => void) | undefined;
-  /**
-   * A channel found nothing to run: when no job of any channel is under way either, the write-
-   * ahead log is copied into the database now, not in a commit that work waits on.
-   */
-  const idle = (): void => {
-    if (inFlight.size > 0) return;
-    try {
-      checkpointWhenIdle(store);
-    } catch (error) {
-      logger.warn(
-        { err: error },
-        `queue: could not checkpoint the database: ${errorMessage(error)}`,
-      );
-    }
-  };
   const channels: Channel[] = CHANNELS.map(({ name, kinds }) =>
     createChannel({
       name,
@@ -92,7 +76,6 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
       outcomes,
       inFlight,
       stopping: () => stopping,
-      idle,
     }),
   );
 

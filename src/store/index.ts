@@ -18,4 +18,3 @@ export * from './deadLetters.js';
 export * from './inbox.js';
 export * from './stalls.js';
 export * from './ownWrites.js';
-export * from './wal.js';

@@ -5,7 +5,6 @@ import { APPLICATION_ID, migrate } from './migrate.js';
 import { createDatabase, inspectDatabaseFile, restrictDatabaseMode } from './databaseFile.js';
 import { plainStatement } from './statements.js';
 import type { Database, Store } from './store.js';
-import { WAL_AUTOCHECKPOINT_PAGES } from './wal.js';
 
 export interface OpenStoreOptions {
   /** `storage.path` from the config; `:memory:` for a database that lives only in memory. */
@@ -17,9 +16,8 @@ const memory = ':memory:';
 
 /**
  * Opens (creating when missing) the homecare-sync database: file mode 0600, WAL with
- * synchronous=FULL (copied into the database file at WAL_AUTOCHECKPOINT_PAGES, or when idle),
- * foreign keys on, schema migrated. Refuses, with a SetupError saying what to do, a path that
- * is a folder, an empty file, a file that is not SQLite or is damaged, another
+ * synchronous=FULL, foreign keys on, schema migrated. Refuses, with a SetupError saying what to
+ * do, a path that is a folder, an empty file, a file that is not SQLite or is damaged, another
  * application's database, a damaged or newer schema; it changes nothing in a file it refuses.
  */
 export function openStore(options: OpenStoreOptions): Store {
@@ -46,7 +44,6 @@ function openConnection(path: string, clock: Clock, file: 'new' | 'existing'): S
     if (file === 'existing') checkOwnership(db, path);
     useWal(db, path);
     db.pragma('synchronous = FULL');
-    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     db.pragma('foreign_keys = ON');
     migrate(db, path, clock.now());
   } catch (error) {
