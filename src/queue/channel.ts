@@ -120,13 +120,21 @@ export function createChannel(options: ChannelOptions): Channel {
     }
     if (taken.length === 0) return [];
     const leaseUntil = new Date(clock.now().getTime() + options.leaseMs).toISOString();
-    const claimed = transaction(store, () =>
-      taken.map((unit) => {
-        const batch =
-          'batch' in unit ? (unit.batch.number ?? newBatch(store, unit.kind)) : undefined;
+    const claimed = transaction(store, () => {
+      // Jobs that run alone are claimed in one statement; each batch in one of its own.
+      const singles = taken.flatMap((unit) => ('batch' in unit ? [] : unit.ids));
+      const single = new Map(
+        claimJobs(store, singles, leaseUntil, undefined).map((job) => [job.id, job]),
+      );
+      return taken.map((unit): ClaimedUnit => {
+        if (!('batch' in unit)) {
+          const job = single.get(unit.ids[0]);
+          return { unit, jobs: job === undefined ? [] : [job], batch: undefined };
+        }
+        const batch = unit.batch.number ?? newBatch(store, unit.kind);
         return { unit, jobs: claimJobs(store, unit.ids, leaseUntil, batch), batch };
-      }),
-    );
+      });
+    });
     for (const { jobs } of claimed) for (const job of jobs) inFlight.add(job.id);
     return claimed.filter(({ jobs }) => jobs.length > 0);
   }

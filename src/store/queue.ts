@@ -83,8 +83,9 @@ export function claimJob(store: Store, id: number, leaseUntil: string): StoredJo
 }
 
 /**
- * Claims jobs together, one transaction: those still pending become `running`; with `batch`,
- * each is noted as part of it, so that after a crash the same jobs go out together again.
+ * Claims jobs together, in one statement: those still pending become `running`, returned in the
+ * order given; with `batch`, each is noted as part of it, so that after a crash the same jobs go
+ * out together again.
  */
 export function claimJobs(
   store: Store,
@@ -92,19 +93,23 @@ export function claimJobs(
   leaseUntil: string,
   batch: number | undefined,
 ): StoredJob[] {
-  const claim = statement<Record<string, string | number | null>, JobRow>(
+  if (ids.length === 0) return [];
+  const rows = statement<Record<string, string | number | null>, JobRow>(
     store.db,
     `UPDATE queue SET state = @to, lease_until = @leaseUntil, updated_at = @now,
        batch_id = coalesce(@batch, batch_id)
-     WHERE id = @id AND state = @from RETURNING ${columns}`,
-  );
-  const moved = transition('pending', 'running');
-  return transaction(store, () => {
-    const now = storedNow(store);
-    return ids
-      .map((id) => claim.get({ id, leaseUntil, now, batch: batch ?? null, ...moved }))
-      .filter((row) => row !== undefined)
-      .map(toStoredJob);
+     WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @from RETURNING ${columns}`,
+  ).all({
+    ids: JSON.stringify(ids),
+    leaseUntil,
+    now: storedNow(store),
+    batch: batch ?? null,
+    ...transition('pending', 'running'),
+  });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row === undefined ? [] : [toStoredJob(row)];
   });
 }
 

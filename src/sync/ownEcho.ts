@@ -16,22 +16,34 @@ const STAMPS = new Set([
 /** Nested entries (care givers, series data) carry their own change stamp, renewed on writes. */
 const NESTED_STAMPS = new Set(['timestamp', 'updatedAt', 'updatedBy']);
 
-/** JSON with object keys sorted at every depth and nested stamps left out. */
+/**
+ * JSON with object keys sorted at every depth and nested stamps left out. Built by assignment
+ * into objects without a prototype (a `__proto__` key stays a key), not through entry arrays: it
+ * runs once or twice for every write the daemon makes, and the text must never change, as the
+ * hashes of it are stored (own_writes).
+ */
 function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== 'object') return value;
-  const entries = Object.entries(value as Fields)
-    .filter(([k, v]) => v !== undefined && !NESTED_STAMPS.has(k))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return Object.fromEntries(entries.map(([k, v]) => [k, canonical(v)]));
+  if (Array.isArray(value)) return value.map(canonical);
+  const sorted = Object.create(null) as Record<string, unknown>;
+  // The default sort compares UTF-16 code units, as `<` does.
+  for (const key of Object.keys(value).sort()) {
+    const field = (value as Fields)[key];
+    if (field !== undefined && !NESTED_STAMPS.has(key)) sorted[key] = canonical(field);
+  }
+  return sorted;
 }
 
-function hashOf(record: Fields, fields: readonly string[]): string {
-  const picked = Object.fromEntries(fields.map((field) => [field, record[field]]));
+/** The hash of `fields`, each read by `valueOf`. */
+function hashOf(valueOf: (field: string) => unknown, fields: readonly string[]): string {
+  const picked = Object.create(null) as Record<string, unknown>;
+  for (const field of fields) picked[field] = valueOf(field);
   return createHash('sha256')
     .update(JSON.stringify(canonical(picked)))
     .digest('hex');
 }
+
+const fieldOf = (record: Fields) => (field: string) => record[field];
 
 const editorOf = (record: Fields): string | null =>
   typeof record.updatedBy === 'string' && record.updatedBy !== '' ? record.updatedBy : null;
@@ -48,9 +60,10 @@ export function fingerprintOf(written: Fields, answer: Fields, before: Fields = 
   const baseFields = Object.keys(answer).filter((f) => !STAMPS.has(f) && !fields.includes(f));
   return {
     fields,
-    writtenHash: hashOf({ ...written, ...answer }, fields),
+    // The answer's value where it has the field, else the value sent.
+    writtenHash: hashOf((f) => (Object.hasOwn(answer, f) ? answer[f] : written[f]), fields),
     baseFields,
-    baseHash: hashOf(before, baseFields),
+    baseHash: hashOf(fieldOf(before), baseFields),
     editor: editorOf(answer),
   };
 }
@@ -65,6 +78,6 @@ export function isOwnEcho(write: OwnWrite | undefined, pulled: Fields): boolean 
   if (write === undefined) return false;
   const editor = editorOf(pulled);
   if (write.editor !== null && editor !== null && editor !== write.editor) return false;
-  if (hashOf(pulled, write.fields) !== write.writtenHash) return false;
-  return hashOf(pulled, write.baseFields) === write.baseHash;
+  if (hashOf(fieldOf(pulled), write.fields) !== write.writtenHash) return false;
+  return hashOf(fieldOf(pulled), write.baseFields) === write.baseHash;
 }

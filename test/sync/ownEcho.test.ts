@@ -55,3 +55,45 @@ describe('own-write recognition', () => {
     expect(isOwnEcho(created, { _id: 'd-1', serialNumber: 'S-1', description: 'neu' })).toBe(false);
   });
 });
+
+// The hashes are stored (own_writes) and compared with those of later pulls, possibly by a
+// newer build: the canonical text they hash must never change. Pinned as the first
+// implementation computed them, for the cases where JSON key order is subtle.
+describe('own-write fingerprints stay the same across versions', () => {
+  const stored = JSON.parse(
+    '{"_id":"o-1","timestamp":"2026-03-01T07:00:00.000Z","status":0,"zeta":"z","Zeta":"Z","éclair":1,"10":"ten","2":"two","01":"lead","__proto__":{"x":1},"lines":[{"b":2,"a":1,"updatedAt":"s","sub":[null,{"y":1,"x":0}]}],"address":{"street":"S","city":"C","timestamp":"t"}}',
+  ) as Record<string, unknown>;
+  const answered: Record<string, unknown> = {
+    ...stored,
+    status: 1,
+    timestamp: '2026-03-01T08:00:00.000Z',
+    updatedBy: 'erp',
+    lines: [{ a: 1, b: 2, updatedAt: 't', sub: [null, { x: 0, y: 1 }], gone: undefined }],
+  };
+  Object.defineProperty(answered, '__proto__', {
+    value: { x: 1 },
+    enumerable: true,
+    configurable: true,
+    writable: true,
+  });
+
+  it('hashes integer-like, upper-case, non-ASCII and __proto__ keys, nested stamps as before', () => {
+    expect(fingerprintOf({ status: 1, note: 'n' }, answered, stored)).toEqual({
+      fields: ['status', 'note'],
+      writtenHash: '320e735ebfcb76e66cb35382a4cb8c1aa115079c7ec1652a5f76a13adc4ef2fa',
+      baseFields: ['2', '10', 'zeta', 'Zeta', 'éclair', '01', '__proto__', 'lines', 'address'],
+      baseHash: 'cdb67e121e0b57f9b335b5fbf37408e4da4ddba31573a3f66eb9c22dd61029fb',
+      editor: 'erp',
+    });
+  });
+
+  it('hashes a short answer with the value sent', () => {
+    expect(fingerprintOf({ status: 1 }, { _id: 'o-1', updated: 'u' }, stored)).toEqual({
+      fields: ['status'],
+      writtenHash: '587fa9763e3d74ded3b64a843905f5541690582aad4976207e03743a7fb5f70e',
+      baseFields: [],
+      baseHash: '44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a',
+      editor: null,
+    });
+  });
+});
