@@ -47,5 +47,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # V8's young generation may grow to 2 x 16 MiB by default, mostly garbage of a pull or delivery
 # burst; 2 x 4 MiB keeps the peak resident memory ~25 MiB lower for a few more short collections.
 # The benchmarks start the daemon with these same flags (bench/support/daemonCommand.ts reads them).
-ENTRYPOINT ["node", "--max-semi-space-size=4", "dist/cli/main.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=4", "--v8-pool-size=2", "dist/cli/main.js"]
 CMD ["run"]
