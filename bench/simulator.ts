@@ -2,7 +2,7 @@ import { createPlatformClient, type PlatformClient } from '../src/platform/index
 import { systemClock } from '../src/shared/clock.js';
 import { startSimulator, type RunningSimulator } from '../src/simulator/index.js';
 import type { Benchmark } from './support/benchmark.js';
-import { count, mb, millis, percentile, rate, seconds } from './support/format.js';
+import { count, mib, millis, percentile, rate, seconds } from './support/format.js';
 import { liveHeap, readMemory, sampleMemory, type MemorySampler } from './support/memory.js';
 
 const SIZES = { articles: 100_000, patients: 50_000 };
@@ -59,7 +59,7 @@ async function measure(simulator: RunningSimulator, print: (line: string) => voi
   try {
     const before = { ...readMemory(), live: liveHeap() };
     print(
-      `after start: heapUsed ${mb(before.heapUsed)} (live ${mb(before.live)}), rss ${mb(before.rss)}`,
+      `after start: heapUsed ${mib(before.heapUsed)} (live ${mib(before.live)}), rss ${mib(before.rss)}`,
     );
     const sampler = sampleMemory(50);
     const started = performance.now();
@@ -68,7 +68,7 @@ async function measure(simulator: RunningSimulator, print: (line: string) => voi
     const peaks = sampler.stop();
     print(
       `list of ${count(listing.articles)} articles (B, status created): ${seconds(ms)}, ` +
-        `${rate(listing.articles, ms)}; peak heapUsed ${mb(peaks.peakHeapUsed)}, rss ${mb(peaks.peakRss)} (${count(peaks.samples)} samples)`,
+        `${rate(listing.articles, ms)}; peak heapUsed ${mib(peaks.peakHeapUsed)}, rss ${mib(peaks.peakRss)} (${count(peaks.samples)} samples)`,
     );
     const times = await lookUp(client, listing.customerNumbers);
     const [p50, p95] = [percentile(times, 0.5), percentile(times, 0.95)];
@@ -96,7 +96,7 @@ export const simulatorBenchmark: Benchmark = {
       const { listing, ms, peaks, p50, p95 } = await measure(simulator, print);
       return (
         `start ${seconds(startMs)}; ${count(listing.articles)} articles listed in ${seconds(ms)} ` +
-        `(peak heapUsed ${mb(peaks.peakHeapUsed)}); look-up p50 ${millis(p50)}, p95 ${millis(p95)}`
+        `(peak heapUsed ${mib(peaks.peakHeapUsed)}); look-up p50 ${millis(p50)}, p95 ${millis(p95)}`
       );
     } finally {
       await simulator.close();

@@ -1,6 +1,6 @@
 import { startSimulator } from '../../src/simulator/index.js';
 import type { Benchmark } from '../support/benchmark.js';
-import { count, mb, percentile, ratio } from '../support/format.js';
+import { count, mib, percentile, ratio } from '../support/format.js';
 import { BACKLOG, runJob, TRICKLE, type CycleFigures } from './job.js';
 import { ensureBuilt } from '../support/daemonCommand.js';
 import { homecareSync, naiveScript, nodeRed, nodeRedVersion, type Program } from './programs.js';
@@ -16,7 +16,7 @@ function line(figures: CycleFigures): string {
     `${figures.program}: ${figures.ordersPerSecond.toFixed(0)} orders/s (${count(BACKLOG)} in ${ms(figures.backlogMs)}), ` +
     `files ${ms(figures.timeline.files[0])} → ${ms(figures.timeline.files[1])}, ` +
     `PATCHes ${ms(figures.timeline.patches[0])} → ${ms(figures.timeline.patches[1])}, ` +
-    `start-up ${ms(figures.startupMs)}, peak rss ${mb(stats?.peakRssBytes)}, cpu ${stats ? `${stats.cpuSeconds.toFixed(1)} s` : 'n/a'}, ` +
+    `start-up ${ms(figures.startupMs)}, peak rss ${mib(stats?.peakRssBytes)}, cpu ${stats ? `${stats.cpuSeconds.toFixed(1)} s` : 'n/a'}, ` +
     `create → file p50 ${ms(percentile(figures.toFileMs, 0.5))} p95 ${ms(percentile(figures.toFileMs, 0.95))}, ` +
     `create → PATCHed p50 ${ms(percentile(figures.toPatchedMs, 0.5))} p95 ${ms(percentile(figures.toPatchedMs, 0.95))}`
   );
@@ -52,7 +52,7 @@ function summary(name: string, runs: readonly CycleFigures[]): string {
       (r) => r.ordersPerSecond,
       (v) => v.toFixed(0),
     )} orders/s, ` +
-    `peak rss ${range(runs, (r) => r.stats?.peakRssBytes ?? 0, mb)}, cpu ${range(
+    `peak rss ${range(runs, (r) => r.stats?.peakRssBytes ?? 0, mib)}, cpu ${range(
       runs,
       (r) => r.stats?.cpuSeconds ?? 0,
       (v) => `${v.toFixed(1)} s`,

@@ -1,5 +1,5 @@
 import type { Benchmark } from '../support/benchmark.js';
-import { count, mb, rate, ratio, seconds } from '../support/format.js';
+import { count, mib, rate, ratio, seconds } from '../support/format.js';
 import { clientRead, rawRead, RAW_LIMIT_BYTES, type ReadFigures } from './limits.js';
 import { startOrderServer } from './orderProcess.js';
 import type { PullFigures } from './pullOnce.js';
@@ -17,7 +17,7 @@ function describe(figures: PullFigures, print: (line: string) => void): void {
   const { baseline, peaks, marks } = figures;
   print(
     `pull (client, puller, SQLite): ${seconds(figures.ms)}, ${rate(figures.count, figures.ms)}` +
-      ` (database and WAL on disk: ${mb(figures.databaseBytes)})`,
+      ` (database and WAL on disk: ${mib(figures.databaseBytes)})`,
   );
   const perRecord = (cpuMs: number) => `${((cpuMs * 1000) / figures.count).toFixed(0)} µs`;
   print(
@@ -28,14 +28,14 @@ function describe(figures: PullFigures, print: (line: string) => void): void {
     `  pulled again (every record a repeat): ${seconds(again.ms)}, ${rate(figures.count, again.ms)}, cpu ${perRecord(again.cpuMs)} per record`,
   );
   print(
-    `  before: heapUsed ${mb(baseline.heapUsed)} (live ${mb(baseline.liveHeap)}), rss ${mb(baseline.rss)}`,
+    `  before: heapUsed ${mib(baseline.heapUsed)} (live ${mib(baseline.liveHeap)}), rss ${mib(baseline.rss)}`,
   );
   print(
-    `  peak:   heapUsed ${mb(peaks.peakHeapUsed)}, rss ${mb(peaks.peakRss)} (sampled every 50 ms: ${count(peaks.samples)} samples)`,
+    `  peak:   heapUsed ${mib(peaks.peakHeapUsed)}, rss ${mib(peaks.peakRss)} (sampled every 50 ms: ${count(peaks.samples)} samples)`,
   );
-  print(`  peak heapUsed per quarter of the list: ${figures.stretchPeaks.map(mb).join(', ')}`);
+  print(`  peak heapUsed per quarter of the list: ${figures.stretchPeaks.map(mib).join(', ')}`);
   const at = (pick: (mark: PullFigures['marks'][number]) => number | undefined) =>
-    marks.map((mark) => `${Math.round(mark.share * 100)}% ${mb(pick(mark))}`).join(', ');
+    marks.map((mark) => `${Math.round(mark.share * 100)}% ${mib(pick(mark))}`).join(', ');
   print(`  heapUsed at ${at((mark) => mark.heapUsed)}`);
   print(`  live heap after GC at ${at((mark) => mark.liveHeap)}`);
 }
@@ -68,7 +68,7 @@ async function measureSize(size: number, print: (line: string) => void): Promise
       raw.push(figures);
       print(
         `raw limit (undici body, JSON.parse, no storage): ${seconds(figures.ms)}, ${rate(size, figures.ms)}` +
-          ` (${mb(figures.bytes)} of JSON, rss after ${mb(figures.peakRss)})`,
+          ` (${mib(figures.bytes)} of JSON, rss after ${mib(figures.peakRss)})`,
       );
     };
     const client = await clientRead(server.url, 'B');
@@ -112,8 +112,8 @@ export const pullBenchmark: Benchmark = {
       .map(({ pull, raw }) => {
         const best = bestRaw(raw);
         const against = best === undefined ? '' : `, ${ratio(perSecond(pull), best)} of raw`;
-        const live = mb(pull.marks.at(-1)?.liveHeap);
-        return `${count(pull.count)}: ${rate(pull.count, pull.ms)}${against}, live heap at 90% ${live}, peak rss ${mb(pull.peaks.peakRss)}`;
+        const live = mib(pull.marks.at(-1)?.liveHeap);
+        return `${count(pull.count)}: ${rate(pull.count, pull.ms)}${against}, live heap at 90% ${live}, peak rss ${mib(pull.peaks.peakRss)}`;
       })
       .join('; ');
   },

@@ -12,7 +12,7 @@ const entry = fileURLToPath(new URL('./pullChild.ts', import.meta.url));
 /**
  * How the child runs: `container` as the container runs the daemon (node with the Dockerfile's
  * flags, the daemon's modules from dist/), `tsx` with this process's node flags and tsx loader
- * (which adds about 35 MB of rss).
+ * (which adds about 35 MiB of rss).
  */
 export type ChildWay = 'container' | 'tsx';
 

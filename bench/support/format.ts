@@ -5,9 +5,9 @@ export function count(value: number): string {
   return grouped.format(Math.round(value));
 }
 
-/** Bytes in mebibytes with one decimal: "41.3 MB". */
-export function mb(bytes: number | undefined): string {
-  return bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+/** Bytes in mebibytes with one decimal: "41.3 MiB". */
+export function mib(bytes: number | undefined): string {
+  return bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 export function seconds(ms: number): string {
