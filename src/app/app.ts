@@ -129,22 +129,16 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   const adapter = await createAdapter(config, clock, logger);
   const metrics = await endpointMetrics(config, version, store);
   const resources = effectiveResourceSettings(config, contract);
-  const pullStore = sqlitePullStore(store);
   const runner = createPullRunner(
     {
-      store: {
-        ...pullStore,
-        recordRun(summary) {
-          pullStore.recordRun(summary);
-          metrics?.observePull(summary, clock.now());
-        },
-      },
+      store: sqlitePullStore(store),
       source: client,
       clock,
       settings: { ...config.sync, batchSize: config.sync.batchSize },
     },
     pullTargets(contract, targetSettings(resources)),
     logger,
+    (summary) => metrics?.observePull(summary, clock.now()),
   );
   const delivery = deliveryHandlers({
     store,

@@ -42,19 +42,23 @@ interface RunRow {
   watermark: string | null;
 }
 
-/** Opens a run; its id goes into the ledger rows and quarantine entries it writes. */
+/**
+ * Opens a run; its id goes into the ledger rows and quarantine entries it writes. `startedAt`
+ * is when the pull began, which may be before its row is written (a stored date-time).
+ */
 export function startRun(
   store: Store,
   resource: string,
   filter = '',
   kind: RunKind = 'pull',
+  startedAt = storedNow(store),
 ): number {
   return Number(
     statement<Record<string, string>>(
       store.db,
       `INSERT INTO runs (resource, filter, kind, started_at)
        VALUES (@resource, @filter, @kind, @now)`,
-    ).run({ resource, filter, kind, now: storedNow(store) }).lastInsertRowid,
+    ).run({ resource, filter, kind, now: startedAt }).lastInsertRowid,
   );
 }
 

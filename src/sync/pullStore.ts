@@ -13,12 +13,13 @@ import {
   transaction,
   upsertMirror,
   type MirrorRecord,
+  type RunKind,
   type Store,
 } from '../store/index.js';
 import { commitGatheredOutcomes } from '../queue/index.js';
 import { queueDelivery } from './deliver.js';
 import { isOwnEcho } from './ownEcho.js';
-import type { PullStore, PulledRecord, QuarantinedRecord } from './puller.js';
+import type { PullRun, PullStore, PullSummary, PulledRecord } from './puller.js';
 import type { PullTarget } from './targets.js';
 
 /**
@@ -52,6 +53,28 @@ function recordPulledVersion(
   return true;
 }
 
+function runKind(run: PullRun): RunKind {
+  return run.mode === 'incremental' ? 'pull' : 'reconcile';
+}
+
+/** The run's row: written by the run's first commit, inside that commit's transaction. */
+function runRow(store: Store, run: PullRun): number {
+  const { resource, filter } = run.target;
+  return run.id ?? startRun(store, resource, filter, runKind(run), run.startedAt);
+}
+
+function finishRun(store: Store, runId: number, summary: PullSummary): void {
+  recordRun(store, runId, {
+    fetched: summary.fetched,
+    new: summary.fresh,
+    repeats: summary.repeats,
+    quarantined: summary.quarantined,
+    ok: summary.ok,
+    ...(summary.error === undefined ? {} : { error: summary.error }),
+    ...(summary.watermark === undefined ? {} : { watermark: summary.watermark }),
+  });
+}
+
 /** The puller's view of the SQLite store. */
 export function sqlitePullStore(store: Store): PullStore {
   // Kept for the process: after a restart the first pull learns it again, with one 400.
@@ -62,52 +85,31 @@ export function sqlitePullStore(store: Store): PullStore {
     refuseTimeParam: (target) => void timeParamRefused.add(keyOf(target)),
     watermark: (target) => getCheckpoint(store, target.resource, target.filter)?.watermark,
     known: (target, versions) => knownVersions(store, target.resource, versions),
-    startRun: (target, mode) =>
-      startRun(
-        store,
-        target.resource,
-        target.filter,
-        mode === 'incremental' ? 'pull' : 'reconcile',
-      ),
-    commitBatch(
-      target: PullTarget,
-      runId,
-      records: readonly PulledRecord[],
-      bad: readonly QuarantinedRecord[],
-      advanceTo,
-    ) {
+    commitBatch(run, records, bad, end) {
+      const { target } = run;
       // Our writes the platform has answered are ours before their echo can come in here.
       commitGatheredOutcomes(store);
       return transaction(store, () => {
+        const runId = runRow(store, run);
         let fresh = 0;
         for (const pulled of records) {
           if (recordPulledVersion(store, target, runId, pulled)) fresh += 1;
         }
         for (const entry of bad) {
-          quarantine(
-            store,
-            target.resource,
-            entry.id,
-            entry.reason,
-            JSON.stringify(entry.raw) ?? 'null',
-            runId,
-          );
+          const raw = JSON.stringify(entry.raw) ?? 'null';
+          quarantine(store, target.resource, entry.id, entry.reason, raw, runId);
         }
-        if (advanceTo !== undefined)
-          advanceCheckpoint(store, target.resource, target.filter, advanceTo);
-        return { fresh, repeats: records.length - fresh };
+        const counts = { fresh, repeats: records.length - fresh };
+        if (end !== undefined) {
+          if (end.advanceTo !== undefined)
+            advanceCheckpoint(store, target.resource, target.filter, end.advanceTo);
+          finishRun(store, runId, end.outcome(counts));
+        }
+        return { ...counts, runId };
       });
     },
-    recordRun(summary) {
-      recordRun(store, summary.runId, {
-        fetched: summary.fetched,
-        new: summary.fresh,
-        repeats: summary.repeats,
-        quarantined: summary.quarantined,
-        ok: summary.ok,
-        ...(summary.error === undefined ? {} : { error: summary.error }),
-        ...(summary.watermark === undefined ? {} : { watermark: summary.watermark }),
-      });
+    failRun(run, summary) {
+      transaction(store, () => finishRun(store, runRow(store, run), summary));
     },
   };
 }

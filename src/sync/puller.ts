@@ -36,6 +36,26 @@ export interface BatchCounts {
   repeats: number;
 }
 
+/**
+ * One pull of one list as the store knows it. Its `runs` row is written by its first commit
+ * (a batch or its end), so that a pull costs no commit of its own: `id` is that row's, once
+ * written.
+ */
+export interface PullRun {
+  target: PullTarget;
+  mode: PullMode['kind'];
+  startedAt: string;
+  id?: number;
+}
+
+/** A batch's commit that also ends its run, all in one transaction. */
+export interface RunEnd {
+  /** Where the checkpoint moves to; a reconciliation, or a list pulled whole, gives none. */
+  advanceTo?: string;
+  /** The run's outcome, with this batch's counts in it. */
+  outcome(counts: BatchCounts): PullSummary;
+}
+
 /** What the puller needs from the store; the store module implements it over SQLite. */
 export interface PullStore {
   watermark(target: PullTarget): string | undefined;
@@ -44,20 +64,19 @@ export interface PullStore {
    * no-ops. One look-up for a whole batch.
    */
   known(target: PullTarget, versions: readonly RecordVersion[]): boolean[];
-  /** Opens a run; its id goes into the ledger rows and quarantine entries it writes. */
-  startRun(target: PullTarget, mode: PullMode['kind']): number;
   /**
    * Commits one batch in one transaction: new versions into ledger and mirror (repeats are
-   * no-ops), bad records into quarantine and, when `advanceTo` is given, the checkpoint.
+   * no-ops), bad records into quarantine, the run's row when this is its first commit and, with
+   * `end`, the checkpoint and the run's outcome. Answers the run's id with the counts.
    */
   commitBatch(
-    target: PullTarget,
-    runId: number,
+    run: PullRun,
     records: readonly PulledRecord[],
     quarantined: readonly QuarantinedRecord[],
-    advanceTo?: string,
-  ): BatchCounts;
-  recordRun(summary: PullSummary): void;
+    end?: RunEnd,
+  ): BatchCounts & { runId: number };
+  /** Records a run that failed, in a transaction of its own; its checkpoint stays where it was. */
+  failRun(run: PullRun, summary: PullSummary): void;
   /** Whether the platform refused this target's guessed time parameter (it is pulled whole). */
   timeParamRefused(target: PullTarget): boolean;
   refuseTimeParam(target: PullTarget): void;
@@ -74,7 +93,6 @@ export interface PullSource {
 }
 
 export interface PullSummary {
-  runId: number;
   resource: string;
   filter: string;
   mode: 'incremental' | 'reconcile';
@@ -158,12 +176,32 @@ function sortOut(store: PullStore, target: PullTarget, listed: readonly ListItem
   return batch;
 }
 
+/** The summary of a run whose last batch `counts` and `sorted` describe, ended `at`. */
+function ended(
+  summary: PullSummary,
+  sorted: SortedBatch,
+  counts: BatchCounts,
+  at: Date,
+  watermark: string | undefined,
+): PullSummary {
+  return {
+    ...summary,
+    fresh: summary.fresh + counts.fresh,
+    repeats: summary.repeats + sorted.repeats + counts.repeats,
+    quarantined: summary.quarantined + sorted.bad.length,
+    watermark,
+    ok: true,
+    finishedAt: at.toISOString(),
+  };
+}
+
 /**
  * One pull of one target. Records are committed in batches as they stream in (memory stays
- * flat); the checkpoint moves only in the transaction of the last batch, so a pull that fails
- * part-way leaves the old checkpoint and the next pull fetches the rest again (the ledger makes
- * the repeats no-ops). A reconciliation pull never moves the checkpoint. A failed pull is
- * reported in the summary (`ok: false`, `error`), not thrown: one bad list never stops the others.
+ * flat); the checkpoint moves only in the transaction of the last batch, which also records the
+ * run's end, so a pull that fails part-way leaves the old checkpoint and the next pull fetches
+ * the rest again (the ledger makes the repeats no-ops). A reconciliation pull never moves the
+ * checkpoint. A failed pull is reported in the summary (`ok: false`, `error`), not thrown: one
+ * bad list never stops the others.
  */
 export async function pullTarget(
   deps: PullDeps,
@@ -177,7 +215,6 @@ export async function pullTarget(
       ? reconcileSince(source.platformNow(), mode.days)
       : pullSince(target, store.watermark(target), source.platformNow(), settings);
   const summary: PullSummary = {
-    runId: store.startRun(target, mode.kind),
     resource: target.resource,
     filter: target.filter,
     mode: mode.kind,
@@ -191,14 +228,20 @@ export async function pullTarget(
     watermark: undefined,
     ok: false,
   };
+  let run: PullRun = { target, mode: mode.kind, startedAt: summary.startedAt };
   let listed: ListItem[] = [];
-  const flush = (advanceTo?: string): void => {
+  const sorted = (): SortedBatch => {
     const batch = sortOut(store, target, listed);
-    const counts = store.commitBatch(target, summary.runId, batch.records, batch.bad, advanceTo);
+    listed = [];
+    return batch;
+  };
+  const flush = (): void => {
+    const batch = sorted();
+    const counts = store.commitBatch(run, batch.records, batch.bad);
+    run = { ...run, id: counts.runId };
     summary.fresh += counts.fresh;
     summary.repeats += batch.repeats + counts.repeats;
     summary.quarantined += batch.bad.length;
-    listed = [];
   };
   const consume = async (query: Record<string, string>): Promise<void> => {
     for await (const item of source.listItems(target.resource, query)) {
@@ -223,15 +266,21 @@ export async function pullTarget(
       mode.kind === 'incremental'
         ? nextWatermark(localStart, source.skewMs(), settings)
         : undefined;
-    flush(watermark);
-    summary.watermark = watermark;
-    summary.ok = true;
+    const last = sorted();
+    let outcome = summary;
+    store.commitBatch(run, last.records, last.bad, {
+      ...(watermark === undefined ? {} : { advanceTo: watermark }),
+      outcome: (counts) => (outcome = ended(summary, last, counts, clock.now(), watermark)),
+    });
+    return outcome;
   } catch (error) {
-    summary.error = errorMessage(error);
-    summary.cause = error;
-  } finally {
-    summary.finishedAt = clock.now().toISOString();
-    store.recordRun(summary);
+    const failed = {
+      ...summary,
+      error: errorMessage(error),
+      cause: error,
+      finishedAt: clock.now().toISOString(),
+    };
+    store.failRun(run, failed);
+    return failed;
   }
-  return summary;
 }

@@ -47,11 +47,13 @@ function logSummary(logger: Logger, summary: PullSummary): void {
 /**
  * Runs pulls so that no two runs of one resource overlap, whoever asks (the schedule, the
  * reconciliation, `sync --once`): a run that finds its resource busy is skipped, not queued.
+ * `observe` hears every finished run (the endpoint's metrics).
  */
 export function createPullRunner(
   deps: PullDeps,
   targets: readonly PullTarget[],
   logger: Logger,
+  observe: (summary: PullSummary) => void = () => undefined,
 ): PullRunner {
   const busy = new Set<ResourceName>();
   const byResource = new Map<ResourceName, PullTarget[]>();
@@ -74,6 +76,7 @@ export function createPullRunner(
       for (const target of (byResource.get(resource) ?? []).filter(which)) {
         const summary = await run(target);
         logSummary(logger, summary);
+        observe(summary);
         summaries.push(summary);
       }
       return summaries;

@@ -258,10 +258,8 @@ describe('a pull while outcomes gather (issue 10)', () => {
         (t) => t.resource === 'singleOrder' && t.filter === 'transmitted',
       );
       if (target === undefined) throw new Error('variant B lists no transmitted single orders');
-      const runId = pullStore.startRun(target, 'incremental');
       pullStore.commitBatch(
-        target,
-        runId,
+        { target, mode: 'incremental', startedAt: new Date().toISOString() },
         [{ id, version: String(echo.timestamp), record: echo, json: JSON.stringify(echo) }],
         [],
       );

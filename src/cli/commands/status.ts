@@ -12,6 +12,7 @@ import {
   deadLettersOf,
   openDeadLetterJobIds,
   countUndelivered,
+  type Run,
   type StoredJob,
   type Store,
 } from '../../store/index.js';
@@ -69,6 +70,15 @@ export function statusOf(store: Store) {
   };
 }
 
+/** A list's latest run as `status` prints it; a pull under way has a row from its first commit. */
+export function runOutcome(run: Run | undefined): string {
+  if (run === undefined) return 'no run yet';
+  if (run.finishedAt === undefined) return `running since ${run.startedAt}`;
+  return run.ok === true
+    ? `ok, ${run.fetched ?? 0} fetched, ${run.new ?? 0} new`
+    : `FAILED ${run.error ?? ''}`;
+}
+
 function text(status: ReturnType<typeof statusOf>): string {
   const lines = [
     `database ${status.database}`,
@@ -77,14 +87,8 @@ function text(status: ReturnType<typeof statusOf>): string {
   ];
   for (const c of status.checkpoints) {
     const run = c.lastRun;
-    const outcome =
-      run?.ok === false
-        ? `FAILED ${run.error ?? ''}`
-        : run?.ok
-          ? `ok, ${run.fetched ?? 0} fetched, ${run.new ?? 0} new`
-          : 'no run yet';
     lines.push(
-      `  ${c.resource.padEnd(22)} ${(c.filter || '-').padEnd(12)} ${(c.watermark ?? '-').padEnd(25)} ${run?.finishedAt ?? '-'} ${outcome}`,
+      `  ${c.resource.padEnd(22)} ${(c.filter || '-').padEnd(12)} ${(c.watermark ?? '-').padEnd(25)} ${run?.finishedAt ?? '-'} ${runOutcome(run)}`,
     );
   }
   const q = status.queue;
