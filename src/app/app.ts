@@ -145,7 +145,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     adapter,
     contract,
     logger,
-    fetchReference: referenceFetcher(client, store),
+    fetchReferences: referenceFetcher(client, store),
     filesOf: filesFetcher(client),
     batchSize: config.sync.batchSize,
   });

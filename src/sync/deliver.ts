@@ -15,8 +15,11 @@ export interface DeliverDeps {
   adapter: ErpAdapter;
   contract: Contract;
   logger: Logger;
-  /** Fetches a record the mirror lacks by its id and stores it in the mirror; false when it cannot. */
-  fetchReference(reference: Reference): Promise<boolean>;
+  /**
+   * Fetches the records the mirror lacks by their ids and stores those found in the mirror;
+   * answers the fetches that failed, by `mirrorKey`.
+   */
+  fetchReferences(references: readonly Reference[]): Promise<ReadonlyMap<string, unknown>>;
   /** The binary companions of a record (a document's PDF and XML, an attachment's file). */
   filesOf(
     resource: ResourceName,

@@ -12,7 +12,13 @@ import {
   type MirrorKeyOf,
 } from '../store/index.js';
 import type { DeliverDeps } from './deliver.js';
-import { enrich, referencesOf, type MirrorLookup } from './enrich.js';
+import {
+  enrich,
+  referencesOf,
+  type Enrichment,
+  type MirrorLookup,
+  type Reference,
+} from './enrich.js';
 
 /** The result a job fails with. */
 type Failed = { failed: { ok: false; error: unknown } };
@@ -85,44 +91,79 @@ function mirrorFor(store: Store, versions: readonly Version[]): MirrorLookup {
   return (resource, id) => found.get(mirrorKey(resource, id));
 }
 
+/** What enriching a version from the mirror gave, before any fetch. */
+interface Enriched {
+  version: Version;
+  first: Enrichment;
+}
+
 /**
- * The version enriched with the ERP's keys, with its files. A reference the mirror lacks is
- * fetched once; if it is still missing, the hand-over waits (a transient failure, with the
- * queue's back-off) and the message names what is missing.
+ * Fetches the references the mirror lacks for all these versions at once, each once. Answers
+ * the fetches that failed, by `mirrorKey`; when the fetching itself fails, every one did.
+ */
+async function fetchMissing(
+  deps: DeliverDeps,
+  enriched: readonly Enriched[],
+): Promise<ReadonlyMap<string, unknown>> {
+  const missing = new Map<string, Reference>();
+  for (const { first } of enriched) {
+    if (first.ok) continue;
+    for (const ref of first.missing) missing.set(mirrorKey(ref.resource, ref.id), ref);
+  }
+  if (missing.size === 0) return new Map();
+  try {
+    return await deps.fetchReferences([...missing.values()]);
+  } catch (error) {
+    return new Map([...missing.keys()].map((key) => [key, error]));
+  }
+}
+
+const waitsFor = (ref: VersionRef, missing: readonly Reference[]) =>
+  new TransientError(
+    `${ref.resource} ${ref.id} (${ref.version}) waits for ${missing.map((r) => `${r.resource} ${r.id}`).join(', ')}, not yet known; it is handed to the ERP once they are pulled`,
+    { resource: ref.resource, id: ref.id, code: 'DELIVERY_WAITS_FOR_REFERENCE' },
+  );
+
+const couldNotFetch = (ref: VersionRef, error: unknown): TransientError =>
+  error instanceof TransientError
+    ? error
+    : new TransientError(
+        `${ref.resource} ${ref.id} (${ref.version}): a reference or file could not be fetched: ${errorMessage(error)}`,
+        { resource: ref.resource, id: ref.id, cause: error },
+      );
+
+/**
+ * The version enriched with the ERP's keys, with its files. A reference the mirror lacked was
+ * fetched for the whole hand-over; if it is still missing, the hand-over waits (a transient
+ * failure, with the queue's back-off) and the message names what is missing.
  */
 async function outboundOf(
   deps: DeliverDeps,
-  version: Version,
-  mirror: MirrorLookup,
+  { version, first }: Enriched,
+  fetchFailures: ReadonlyMap<string, unknown>,
 ): Promise<OutboundRecord> {
   const { record, ...ref } = version;
   try {
-    let result = enrich(ref.resource, record, mirror);
+    let result = first;
     if (!result.ok) {
-      for (const reference of result.missing) await deps.fetchReference(reference);
+      for (const { resource, id } of result.missing) {
+        const failure = fetchFailures.get(mirrorKey(resource, id));
+        if (failure !== undefined) throw couldNotFetch(ref, failure);
+      }
       result = enrich(ref.resource, record, liveMirror(deps.store));
     }
-    if (!result.ok) {
-      const missing = result.missing.map((r) => `${r.resource} ${r.id}`).join(', ');
-      throw new TransientError(
-        `${ref.resource} ${ref.id} (${ref.version}) waits for ${missing}, not yet known; it is handed to the ERP once they are pulled`,
-        { resource: ref.resource, id: ref.id, code: 'DELIVERY_WAITS_FOR_REFERENCE' },
-      );
-    }
+    if (!result.ok) throw waitsFor(ref, result.missing);
     const files = await deps.filesOf(ref.resource, result.record);
     return { ...ref, record: result.record, ...(files ? { files } : {}) };
   } catch (error) {
-    if (error instanceof TransientError) throw error;
-    throw new TransientError(
-      `${ref.resource} ${ref.id} (${ref.version}): a reference or file could not be fetched: ${errorMessage(error)}`,
-      { resource: ref.resource, id: ref.id, cause: error },
-    );
+    throw couldNotFetch(ref, error);
   }
 }
 
 /**
  * The jobs' versions as the ERP gets them, in order: records and the mirrored records they
- * reference read in two queries for all of them. A version that cannot be prepared fails alone.
+ * reference read in two queries for all of them, the references the mirror lacks fetched
+ * together. A version that cannot be prepared fails alone.
  */
 export async function prepareHandOver(
   deps: DeliverDeps,
@@ -133,14 +174,23 @@ export async function prepareHandOver(
     deps.store,
     versions.filter((v): v is Version => !('failed' in v)),
   );
+  const enriched = versions.map((version): Enriched | Failed =>
+    'failed' in version
+      ? version
+      : { version, first: enrich(version.resource, version.record, mirror) },
+  );
+  const fetchFailures = await fetchMissing(
+    deps,
+    enriched.filter((one): one is Enriched => !('failed' in one)),
+  );
   const prepared: Prepared[] = [];
-  for (const version of versions) {
-    if ('failed' in version) {
-      prepared.push(version);
+  for (const one of enriched) {
+    if ('failed' in one) {
+      prepared.push(one);
       continue;
     }
     prepared.push(
-      await outboundOf(deps, version, mirror).then((outbound) => ({ outbound }), failed),
+      await outboundOf(deps, one, fetchFailures).then((outbound) => ({ outbound }), failed),
     );
   }
   return prepared;

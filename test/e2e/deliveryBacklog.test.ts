@@ -131,7 +131,7 @@ describe('ERP delivery as queue jobs', () => {
       adapter: app.adapter,
       contract: app.contract,
       logger: app.logger,
-      fetchReference: () => Promise.resolve(false),
+      fetchReferences: () => Promise.resolve(new Map()),
       filesOf: () => Promise.resolve(undefined),
       batchSize: app.config.sync.batchSize,
     })['deliver.article'];

@@ -37,7 +37,7 @@ describe('records per hand-over to the file adapter', () => {
       adapter,
       contract: contractFor('B'),
       logger: pino({ enabled: false }),
-      fetchReference: () => Promise.resolve(false),
+      fetchReferences: () => Promise.resolve(new Map()),
       filesOf: () => Promise.resolve(undefined),
       batchSize,
     })['deliver.singleOrder'];

@@ -39,17 +39,24 @@ describe('preparing a hand-over of several versions', () => {
     await folder.cleanup();
   });
 
-  it('enriches each from the mirror, fetches a missing reference, and fails only a version not kept', async () => {
+  it('enriches each from the mirror, fetches the missing references together, and fails only the versions that lack theirs', async () => {
     upsertMirror(store, 'patient', { _id: 'p1', customerId: 'K-1' }, V1);
     upsertMirror(store, 'article', { _id: 'a1', customerNumber: 'A-1', name: 'Pflaster' }, V1);
-    const pulled = [order('o1', 'p1'), order('o2', 'p1'), order('o3', 'p-new')];
+    const pulled = [
+      order('o1', 'p1'),
+      order('o2', 'p1'),
+      order('o3', 'p-new'),
+      order('o5', 'p-new'),
+      order('o6', 'p-unreachable'),
+      order('o7', 'p-unknown'),
+    ];
     for (const record of pulled) {
       recordVersion(store, 'singleOrder', record._id, V1, { json: JSON.stringify(record) });
     }
     // o4's V1 was noted without its text and the mirror holds V2 only: it cannot be handed over.
     recordVersion(store, 'singleOrder', 'o4', V1, { sha256: 'x' });
     upsertMirror(store, 'singleOrder', order('o4', 'p1', V2), V2);
-    const fetched: Reference[] = [];
+    const fetches: Reference[][] = [];
     const adapter = await createFileAdapter(
       { ...DEFAULT_FILE_ADAPTER_OPTIONS, outbox: join(folder.dir, 'outbox') },
       { clock },
@@ -59,17 +66,17 @@ describe('preparing a hand-over of several versions', () => {
       adapter,
       contract: contractFor('B'),
       logger: pino({ enabled: false }),
-      fetchReference: (reference) => {
-        fetched.push(reference);
-        upsertMirror(store, 'patient', { _id: reference.id, customerId: 'K-NEW' }, V1);
-        return Promise.resolve(true);
+      fetchReferences: (references) => {
+        fetches.push([...references]);
+        upsertMirror(store, 'patient', { _id: 'p-new', customerId: 'K-NEW' }, V1);
+        return Promise.resolve(new Map([['patient\u0000p-unreachable', new Error('HTTP 503')]]));
       },
       filesOf: () => Promise.resolve(undefined),
       batchSize: 10,
     })['deliver.singleOrder'];
     if (!isBatchHandler(handler)) throw new Error('the file adapter takes batches');
 
-    const jobs: Job[] = ['o1', 'o2', 'o3', 'o4'].map((id, n) => ({
+    const jobs: Job[] = ['o1', 'o2', 'o3', 'o4', 'o5', 'o6', 'o7'].map((id, n) => ({
       ...deliveryJob('singleOrder', id, V1),
       id: n + 1,
       attempts: 0,
@@ -77,11 +84,19 @@ describe('preparing a hand-over of several versions', () => {
     }));
     const results = await handler.run(jobs, 1, {} as HandlerContext);
 
-    expect(results.map((r) => r.ok)).toEqual([true, true, true, false]);
-    expect(results[3]?.ok === false && results[3].error).toMatchObject({
-      code: 'DELIVERY_RECORD_MISSING',
-    });
-    expect(fetched).toEqual([{ resource: 'patient', id: 'p-new' }]);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true, false, true, false, false]);
+    const error = (n: number) => (results[n]?.ok === false ? results[n].error : undefined);
+    expect(error(3)).toMatchObject({ code: 'DELIVERY_RECORD_MISSING' });
+    expect(error(5)).toBeInstanceOf(Error);
+    expect((error(5) as Error).message).toMatch(/o6 .*could not be fetched: HTTP 503/);
+    expect(error(6)).toMatchObject({ code: 'DELIVERY_WAITS_FOR_REFERENCE' });
+    expect(fetches).toEqual([
+      [
+        { resource: 'patient', id: 'p-new' },
+        { resource: 'patient', id: 'p-unreachable' },
+        { resource: 'patient', id: 'p-unknown' },
+      ],
+    ]);
     const written = async (id: string) =>
       JSON.parse(
         await readFile(
@@ -95,5 +110,6 @@ describe('preparing a hand-over of several versions', () => {
     });
     expect(await written('o2')).toMatchObject({ patientCustomerId: 'K-1' });
     expect(await written('o3')).toMatchObject({ patientCustomerId: 'K-NEW' });
+    expect(await written('o5')).toMatchObject({ patientCustomerId: 'K-NEW' });
   });
 });

@@ -64,7 +64,7 @@ describe('a pulled record stored once', () => {
       adapter,
       contract,
       logger,
-      fetchReference: () => Promise.resolve(false),
+      fetchReferences: () => Promise.resolve(new Map()),
       filesOf: () => Promise.resolve(undefined),
       batchSize: 10,
     })['deliver.doctor'];
