@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { contractFor, type Variant } from '../../src/contract/index.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { pullTarget, type PullStore, type PullSummary } from '../../src/sync/puller.js';
 import { sqlitePullStore } from '../../src/sync/pullStore.js';
 import { createPullRunner, type PullRunner } from '../../src/sync/runner.js';
 import { pullTargets } from '../../src/sync/targets.js';
@@ -60,4 +61,26 @@ export function startPullRig(
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One pull of variant B's created single orders from `url` at a time, by the real puller on a
+ * pull rig; `wrap` may stand between the puller and its store.
+ */
+export function createdOrdersPull(
+  url: string,
+  { batchSize = 500, wrap = (store: PullStore) => store } = {},
+): { rig: PullRig; pull: () => Promise<PullSummary> } {
+  const rig = startPullRig(url, 'B', { batchSize });
+  const target = pullTargets(rig.client.contract).find(
+    (t) => t.resource === 'singleOrder' && t.filter === 'created',
+  );
+  if (target === undefined) throw new Error('variant B lists no created single orders');
+  const deps = {
+    store: wrap(sqlitePullStore(rig.store)),
+    source: rig.client,
+    clock: rig.clock,
+    settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize },
+  };
+  return { rig, pull: () => pullTarget(deps, target) };
 }

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getLedgerEntry, listQuarantine, listStoredJobs } from '../../src/store/index.js';
-import { pullTarget, type PullSummary } from '../../src/sync/puller.js';
-import { sqlitePullStore } from '../../src/sync/pullStore.js';
-import { pullTargets } from '../../src/sync/targets.js';
-import { startPullRig, type PullRig } from '../support/daemon.js';
+import { createdOrdersPull, type PullRig } from '../support/daemon.js';
 import {
   startScriptedServer,
   type Handler,
@@ -33,19 +30,9 @@ describe('pulling versions the ledger holds and new ones', () => {
 
   async function start(texts: () => readonly string[], batchSize = 500) {
     server = await startScriptedServer(listOf(texts));
-    rig = startPullRig(server.url, 'B', { batchSize });
-    const target = pullTargets(rig.client.contract).find(
-      (t) => t.resource === 'singleOrder' && t.filter === 'created',
-    );
-    if (target === undefined) throw new Error('variant B lists no created single orders');
-    const { store, client, clock } = rig;
-    const deps = {
-      store: sqlitePullStore(store),
-      source: client,
-      clock,
-      settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize },
-    };
-    return { rig, pull: (): Promise<PullSummary> => pullTarget(deps, target) };
+    const started = createdOrdersPull(server.url, { batchSize });
+    rig = started.rig;
+    return started;
   }
 
   it('keeps and hashes each record as the platform wrote it, not as serialised again', async () => {

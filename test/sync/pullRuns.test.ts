@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getCheckpoint, getLedgerEntry, latestRuns } from '../../src/store/index.js';
-import { pullTarget, type PullStore, type PullSummary } from '../../src/sync/puller.js';
-import { sqlitePullStore } from '../../src/sync/pullStore.js';
-import { pullTargets } from '../../src/sync/targets.js';
-import { startPullRig, type PullRig } from '../support/daemon.js';
+import type { PullStore } from '../../src/sync/puller.js';
+import { createdOrdersPull, type PullRig } from '../support/daemon.js';
 import { emptyWal, walCommits } from '../support/walCommits.js';
 import {
   json,
@@ -35,21 +33,11 @@ describe('the bookkeeping of a pull run', () => {
     await server?.close();
   });
 
-  async function start(handlers: Handler[], wrap = (store: PullStore) => store, batchSize = 2) {
+  async function start(handlers: Handler[], wrap = (store: PullStore) => store) {
     server = await startScriptedServer(...handlers);
-    rig = startPullRig(server.url, 'B', { batchSize });
-    const target = pullTargets(rig.client.contract).find(
-      (t) => t.resource === 'singleOrder' && t.filter === 'created',
-    );
-    if (target === undefined) throw new Error('variant B lists no created single orders');
-    const { store, client, clock } = rig;
-    const deps = {
-      store: wrap(sqlitePullStore(store)),
-      source: client,
-      clock,
-      settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize },
-    };
-    return { rig, pull: (): Promise<PullSummary> => pullTarget(deps, target) };
+    const started = createdOrdersPull(server.url, { batchSize: 2, wrap });
+    rig = started.rig;
+    return started;
   }
 
   it('commits once for a pull that finds nothing new: row, checkpoint and outcome together', async () => {
