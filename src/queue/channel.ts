@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { errorMessage } from '../shared/errors.js';
 import type { KindFilter, StoredJob } from '../store/index.js';
 import { claimJobs, newBatch, readyJobs, releaseJobs, transaction } from '../store/index.js';
@@ -176,8 +177,17 @@ export function createChannel(options: ChannelOptions): Channel {
     return ran;
   }
 
+  /**
+   * Runs a pass on a turn of the event loop of its own. A pass whose jobs all end without I/O
+   * (hand-overs that fail before any request or file, waiting for a reference) resolves in
+   * microtasks alone; pass after pass would then keep everything else from running — the pull
+   * that would bring the reference, timers, the log's writes — for as long as jobs are ready.
+   */
   function runOnce(): Promise<number> {
-    pass = pass.catch(() => 0).then(onePass);
+    pass = pass
+      .catch(() => 0)
+      .then(() => nextTurn())
+      .then(onePass);
     return pass;
   }
 

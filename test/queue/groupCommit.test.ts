@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src/queue/handlers/index.js';
 import { createQueueWorker, enqueue, type Handler } from '../../src/queue/index.js';
 import { GROUP_MAX_WAIT_MS } from '../../src/queue/outcomeGroup.js';
+import { TransientError } from '../../src/shared/errors.js';
 import { countJobs } from '../../src/store/index.js';
 import { sqlitePullStore } from '../../src/sync/pullStore.js';
 import { pullTargets } from '../../src/sync/targets.js';
@@ -305,5 +306,34 @@ describe('wake-ups (issue 10)', () => {
     await within(worker.runOnce(), 10_000, 'the first pass');
     await worker.stop();
     expect(states(h.store)).toEqual({ 1: 'done', 2: 'done' });
+  });
+});
+
+describe('passes and the event loop', () => {
+  it('gives the event loop a turn between passes whose jobs end without any I/O', async () => {
+    queueOrders(1);
+    // Each try fails at once and may be tried again at once: pass after pass without I/O.
+    const retry = { maxAttempts: 1_000, baseDelayMs: 0, maxDelayMs: 0 };
+    let tries = 0;
+    let triesBeforeTurn: number | undefined;
+    setImmediate(() => (triesBeforeTurn = tries));
+    const handler: Handler = () => {
+      tries += 1;
+      // Bounded, so that the code before this fix ends too (it would hold the loop otherwise).
+      if (tries >= 200) return Promise.resolve();
+      return Promise.reject(new TransientError('waits for integratedCare ic-1'));
+    };
+    const worker = h.worker({ orderStatus: handler }, { retry });
+
+    worker.start(3_600_000);
+    await within(
+      new Promise<void>((resolve) => setImmediate(resolve)),
+      10_000,
+      'a turn of the loop',
+    );
+    await worker.stop();
+
+    // Timers, I/O and the pulls they feed get their turn after a pass, not after 200.
+    expect(triesBeforeTurn).toBeLessThan(3);
   });
 });
