@@ -176,22 +176,13 @@ function sortOut(store: PullStore, target: PullTarget, listed: readonly ListItem
   return batch;
 }
 
-/** The summary of a run whose last batch `counts` and `sorted` describe, ended `at`. */
-function ended(
-  summary: PullSummary,
-  sorted: SortedBatch,
-  counts: BatchCounts,
-  at: Date,
-  watermark: string | undefined,
-): PullSummary {
+/** The summary with one committed batch counted in. */
+function counted(summary: PullSummary, batch: SortedBatch, counts: BatchCounts): PullSummary {
   return {
     ...summary,
     fresh: summary.fresh + counts.fresh,
-    repeats: summary.repeats + sorted.repeats + counts.repeats,
-    quarantined: summary.quarantined + sorted.bad.length,
-    watermark,
-    ok: true,
-    finishedAt: at.toISOString(),
+    repeats: summary.repeats + batch.repeats + counts.repeats,
+    quarantined: summary.quarantined + batch.bad.length,
   };
 }
 
@@ -214,7 +205,7 @@ export async function pullTarget(
     mode.kind === 'reconcile'
       ? reconcileSince(source.platformNow(), mode.days)
       : pullSince(target, store.watermark(target), source.platformNow(), settings);
-  const summary: PullSummary = {
+  let summary: PullSummary = {
     resource: target.resource,
     filter: target.filter,
     mode: mode.kind,
@@ -230,18 +221,16 @@ export async function pullTarget(
   };
   let run: PullRun = { target, mode: mode.kind, startedAt: summary.startedAt };
   let listed: ListItem[] = [];
-  const sorted = (): SortedBatch => {
+  const takeBatch = (): SortedBatch => {
     const batch = sortOut(store, target, listed);
     listed = [];
     return batch;
   };
   const flush = (): void => {
-    const batch = sorted();
+    const batch = takeBatch();
     const counts = store.commitBatch(run, batch.records, batch.bad);
     run = { ...run, id: counts.runId };
-    summary.fresh += counts.fresh;
-    summary.repeats += batch.repeats + counts.repeats;
-    summary.quarantined += batch.bad.length;
+    summary = counted(summary, batch, counts);
   };
   const consume = async (query: Record<string, string>): Promise<void> => {
     for await (const item of source.listItems(target.resource, query)) {
@@ -266,11 +255,17 @@ export async function pullTarget(
       mode.kind === 'incremental'
         ? nextWatermark(localStart, source.skewMs(), settings)
         : undefined;
-    const last = sorted();
+    const last = takeBatch();
     let outcome = summary;
     store.commitBatch(run, last.records, last.bad, {
       ...(watermark === undefined ? {} : { advanceTo: watermark }),
-      outcome: (counts) => (outcome = ended(summary, last, counts, clock.now(), watermark)),
+      outcome: (counts) =>
+        (outcome = {
+          ...counted(summary, last, counts),
+          watermark,
+          ok: true,
+          finishedAt: clock.now().toISOString(),
+        }),
     });
     return outcome;
   } catch (error) {
