@@ -4,6 +4,7 @@ import type { KindFilter, StoredJob } from '../store/index.js';
 import { claimJobs, newBatch, readyJobs, releaseJobs, transaction } from '../store/index.js';
 import type { OutcomeGroup } from './outcomeGroup.js';
 import { runClaimedBatch, runClaimedJob, type JobRunner, type Outcome } from './runJob.js';
+import { isBatchHandler, type HandlerRegistry } from './types.js';
 import { workUnits, type WorkUnit } from './units.js';
 
 /**
@@ -12,6 +13,18 @@ import { workUnits, type WorkUnit } from './units.js';
  * long a claim holds the write lock.
  */
 export const PASS_CLAIM_LIMIT = 256;
+
+/**
+ * How many ready jobs a pass reads, oldest first: PASS_CLAIM_LIMIT and room for the largest
+ * batch beside them, so a batch fills as before. Never the whole backlog: a pass costs the same
+ * behind 100 or 100,000 jobs.
+ */
+export function readyWindow(handlers: HandlerRegistry): number {
+  const batchSizes = Object.values(handlers).map((handler) =>
+    isBatchHandler(handler) ? handler.maxJobs : 0,
+  );
+  return PASS_CLAIM_LIMIT + Math.max(0, ...batchSizes);
+}
 
 export interface ChannelOptions {
   /** Named in log lines: `deliveries`, `platform writes`. */
@@ -58,6 +71,7 @@ interface ClaimedUnit {
 export function createChannel(options: ChannelOptions): Channel {
   const { runner, kinds, inFlight } = options;
   const { store, clock, logger } = runner;
+  const readyLimit = readyWindow(runner.handlers);
   let pass: Promise<number> = Promise.resolve(0);
   let loop: { done: Promise<void>; abort: AbortController } | undefined;
   // Set by a job queued since the pass under way began; ends the wait between passes early.
@@ -111,7 +125,8 @@ export function createChannel(options: ChannelOptions): Channel {
    * or it is handed back.
    */
   function claim(): ClaimedUnit[] {
-    const ready = workUnits(readyJobs(store, clock.now().toISOString(), kinds), runner.handlers);
+    const now = clock.now().toISOString();
+    const ready = workUnits(readyJobs(store, now, kinds, readyLimit), runner.handlers);
     const taken: WorkUnit[] = [];
     let count = 0;
     for (const unit of ready) {

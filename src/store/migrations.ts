@@ -275,6 +275,15 @@ BEGIN
 END;
 `;
 
+/**
+ * The pending jobs in the order they were queued, so that a worker's pass reads the oldest
+ * ready ones and stops (readyJobs): without it each pass looked at every pending job, and a
+ * backlog of 100,000 hand-overs cost 0.1 s of blocked event loop per pass of 256 jobs.
+ */
+const pendingInOrder = `
+CREATE INDEX queue_pending ON queue (id) WHERE state = 'pending';
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', sql: initial },
   { name: 'ledger keeps each version and what it waits for', sql: ledgerRecords },
@@ -282,6 +291,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'delivery to the ERP as queue jobs', sql: deliveryJobs },
   { name: 'fingerprints of our own writes', sql: ownWrites },
   { name: 'each record stored once: the ledger keeps hashes', sql: recordsOnce },
+  { name: 'pending jobs in queue order', sql: pendingInOrder },
 ];
 
 /** The schema version this build writes and understands. */

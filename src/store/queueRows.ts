@@ -58,8 +58,6 @@ export interface KindFilter {
   inside: boolean;
 }
 
-const EVERY_KIND: KindFilter = { prefix: '', inside: true };
-
 /** Whether `kind` is one of `kinds`: in this process, as KIND_FILTER_SQL says it in a query. */
 export const inKinds = ({ prefix, inside }: KindFilter, kind: string): boolean =>
   kind.startsWith(prefix) === inside;
@@ -69,28 +67,51 @@ export const KIND_FILTER_SQL = '(substr(kind, 1, length(@prefix)) = @prefix) = @
 
 export const kindParams = ({ prefix, inside }: KindFilter) => ({ prefix, inside: inside ? 1 : 0 });
 
+/** Of pending jobs: due at `@now`, of the kinds, and first in line for their entity. */
+const READY_SQL = `next_attempt_at <= @now AND ${KIND_FILTER_SQL}
+  AND NOT EXISTS (SELECT 1 FROM queue AS earlier
+    WHERE earlier.entity_key = job.entity_key AND earlier.id < job.id
+      AND earlier.state IN ('pending', 'running'))`;
+
+interface ReadyRow {
+  id: number;
+  kind: string;
+  batch_id: number | null;
+}
+
 /**
- * The jobs of `kinds` that may run at `now`, oldest first: pending, due, and first in line for
- * their entity (no older job of the same key, of any kind, is pending or running). So at most
- * one per entity key, and a job never overtakes an older one of its entity that another worker
- * channel runs.
+ * The first `limit` jobs of `kinds` that may run at `now`, oldest first: pending, due, and
+ * first in line for their entity (no older job of the same key, of any kind, is pending or
+ * running). So at most one per entity key, and a job never overtakes an older one of its entity
+ * that another worker channel runs. Pending jobs are read in queue order until `limit` are
+ * found, so a pass costs the same over a backlog of any size. A batch that a crash left
+ * unfinished comes whole, including its ready jobs past the first `limit`: it goes out again
+ * as it went before.
  */
-export function readyJobs(store: Store, now: string, kinds: KindFilter = EVERY_KIND): ReadyJob[] {
-  return statement<
-    { now: string; prefix: string; inside: number },
-    { id: number; kind: string; batch_id: number | null }
-  >(
+export function readyJobs(store: Store, now: string, kinds: KindFilter, limit: number): ReadyJob[] {
+  const conditions = { now, ...kindParams(kinds) };
+  const first = statement<typeof conditions & { limit: number }, ReadyRow>(
     store.db,
-    `SELECT id, kind, batch_id FROM queue AS job
-     WHERE state = 'pending' AND next_attempt_at <= @now
-       AND ${KIND_FILTER_SQL}
-       AND NOT EXISTS (SELECT 1 FROM queue AS earlier
-         WHERE earlier.entity_key = job.entity_key AND earlier.id < job.id
-           AND earlier.state IN ('pending', 'running'))
-     ORDER BY id`,
-  )
-    .all({ now, ...kindParams(kinds) })
-    .map((row) => ({ id: row.id, kind: row.kind, batch: row.batch_id ?? undefined }));
+    `SELECT id, kind, batch_id FROM queue AS job INDEXED BY queue_pending
+     WHERE state = 'pending' AND ${READY_SQL} ORDER BY id LIMIT @limit`,
+  ).all({ ...conditions, limit });
+  const batches = new Set(first.flatMap((row) => (row.batch_id === null ? [] : [row.batch_id])));
+  const last = first.at(-1);
+  const rest =
+    batches.size === 0 || last === undefined || first.length < limit
+      ? []
+      : statement<typeof conditions & { after: number; batches: string }, ReadyRow>(
+          store.db,
+          `SELECT id, kind, batch_id FROM queue AS job INDEXED BY queue_pending
+           WHERE state = 'pending' AND id > @after
+             AND batch_id IN (SELECT value FROM json_each(@batches)) AND ${READY_SQL}
+           ORDER BY id`,
+        ).all({ ...conditions, after: last.id, batches: JSON.stringify([...batches]) });
+  return [...first, ...rest].map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    batch: row.batch_id ?? undefined,
+  }));
 }
 
 export function getStoredJob(store: Store, id: number): StoredJob | undefined {

@@ -1,0 +1,117 @@
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  APPLICATION_ID,
+  claimJobs,
+  insertJob,
+  MIGRATIONS,
+  newBatch,
+  readyJobs,
+  releaseJobs,
+  sha256Of,
+  type Store,
+} from '../../src/store/index.js';
+import { tempStores, type TempStores } from './tempStore.js';
+
+let temp: TempStores;
+beforeEach(() => {
+  temp = tempStores();
+});
+afterEach(() => temp.cleanup());
+
+const DELIVERIES = { prefix: 'deliver.', inside: true };
+
+let serial = 0;
+
+/** A job for article `entity`; ids grow in the order jobs are queued. */
+function queued(store: Store, entity: string, kind = 'deliver.article'): number {
+  serial += 1;
+  return insertJob(store, {
+    kind,
+    entityKey: `article:${entity}`,
+    payload: { resource: 'article', id: entity, version: 'v1' },
+    idempotencyKey: `${kind}:${entity}:${serial}`,
+    supersedes: false,
+  }).id;
+}
+
+const ready = (store: Store, limit: number) =>
+  readyJobs(store, temp.clock.now().toISOString(), DELIVERIES, limit);
+
+/** Jobs handed over together in a batch, then given back by a stop: pending, in the batch. */
+function leftInBatch(store: Store, ids: number[]): number {
+  const batch = newBatch(store, 'deliver.article');
+  claimJobs(store, ids, temp.clock.now().toISOString(), batch);
+  releaseJobs(store, ids);
+  return batch;
+}
+
+describe('readyJobs', () => {
+  it('gives the oldest ready jobs up to the limit, passing over those not ready', () => {
+    const store = temp.open();
+    const a = queued(store, 'a');
+    queued(store, 'a'); // behind the one before it
+    queued(store, 'b', 'ack.singleOrder'); // another channel's kind
+    const c = queued(store, 'c');
+    const d = queued(store, 'd');
+    queued(store, 'e');
+
+    expect(ready(store, 3).map((job) => job.id)).toEqual([a, c, d]);
+  });
+
+  it('gives a batch left unfinished whole, with its jobs past the limit', () => {
+    const store = temp.open();
+    const ids = ['1', '2', '3', '4', '5', '6'].map((entity) => queued(store, entity));
+    const [j1, j2, j3, , j5, j6] = ids as [number, number, number, number, number, number];
+    const batch = leftInBatch(store, [j2, j5, j6]);
+
+    const found = ready(store, 3);
+    expect(found.map((job) => job.id)).toEqual([j1, j2, j3, j5, j6]);
+    expect(found.filter((job) => job.batch === batch).map((job) => job.id)).toEqual([j2, j5, j6]);
+    expect(ready(store, 10).map((job) => job.id)).toEqual(ids);
+  });
+
+  it('reads pending jobs in queue order and stops, never sorting the whole backlog', () => {
+    const store = temp.open();
+    const prepared: string[] = [];
+    const prepare = store.db.prepare.bind(store.db);
+    vi.spyOn(store.db, 'prepare').mockImplementation((sql: string) => {
+      prepared.push(sql);
+      return prepare(sql);
+    });
+    const [first, second] = [queued(store, 'x'), queued(store, 'y')];
+    leftInBatch(store, [first, second]);
+    expect(ready(store, 1)).toHaveLength(2);
+
+    const reads = prepared.filter((sql) => sql.includes('FROM queue AS job'));
+    expect(reads).toHaveLength(2);
+    for (const sql of reads) {
+      const plan = store.db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all({ now: '', prefix: '', inside: 1, limit: 1, after: 0, batches: '[]' })
+        .map((row) => (row as { detail: string }).detail);
+      expect(plan.join('\n')).toMatch(/(SCAN|SEARCH) job USING INDEX queue_pending/);
+      expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
+  it('works on a database made before pending jobs had their index', () => {
+    const path = join(temp.folder, 'homecare-sync.db');
+    const db = new Sqlite(path);
+    db.function('sha256', (value: unknown) => (typeof value === 'string' ? sha256Of(value) : null));
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.exec(
+      'CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT',
+    );
+    MIGRATIONS.slice(0, 6).forEach((migration, index) => {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(index + 1, migration.name, '');
+    });
+    db.close();
+    const store = temp.open();
+    const id = queued(store, 'old');
+
+    expect(ready(store, 5).map((job) => job.id)).toEqual([id]);
+  });
+});
