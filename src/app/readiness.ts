@@ -81,19 +81,21 @@ export function daemonHealth(app: App, startedAt: Date): DaemonHealth {
     databaseAnswers(app.store) ? { ok: true } : { ok: false, problem: 'does not answer' };
 
   function pulls(): CheckResult {
-    const last = lastSuccessfulPulls(app.store);
+    const enabled = app.resources.filter((r) => r.enabled);
+    const last = lastSuccessfulPulls(
+      app.store,
+      enabled.map((r) => r.resource),
+    );
     return pullFreshness({
       now: app.clock.now(),
       startedAt,
       timeZone: timezone,
       toleratedIntervals: http.readyToleratedIntervals,
-      resources: app.resources
-        .filter((r) => r.enabled)
-        .map((r) => ({
-          resource: r.resource,
-          schedule: r.schedule,
-          lastSuccessAt: last[r.resource],
-        })),
+      resources: enabled.map((r) => ({
+        resource: r.resource,
+        schedule: r.schedule,
+        lastSuccessAt: last[r.resource],
+      })),
     });
   }
 

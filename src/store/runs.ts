@@ -138,11 +138,23 @@ function toRun(row: RunRow): Run {
   };
 }
 
-/** When each resource last had a successful pull (any of its filters), for readiness. */
-export function lastSuccessfulPulls(store: Store): Record<string, string> {
-  const rows = plainStatement<{ resource: string; at: string }>(
+/**
+ * When each of `resources` last had a successful pull (any of its filters), for readiness: one
+ * index look-up each (runs_succeeded), however many runs the table holds.
+ */
+export function lastSuccessfulPulls(
+  store: Store,
+  resources: readonly string[],
+): Record<string, string> {
+  const last = statement<{ resource: string }, { at: string | null }>(
     store.db,
-    `SELECT resource, max(finished_at) AS at FROM runs WHERE ok = 1 AND kind = 'pull' GROUP BY resource`,
-  ).all();
-  return Object.fromEntries(rows.map((row) => [row.resource, row.at]));
+    `SELECT max(finished_at) AS at FROM runs
+     WHERE resource = @resource AND ok = 1 AND kind = 'pull'`,
+  );
+  return Object.fromEntries(
+    resources.flatMap((resource) => {
+      const at = last.get({ resource })?.at ?? null;
+      return at === null ? [] : [[resource, at]];
+    }),
+  );
 }

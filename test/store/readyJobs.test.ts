@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   APPLICATION_ID,
   claimJobs,
@@ -12,6 +12,7 @@ import {
   sha256Of,
   type Store,
 } from '../../src/store/index.js';
+import { queryPlansOf } from '../support/queryPlans.js';
 import { tempStores, type TempStores } from './tempStore.js';
 
 let temp: TempStores;
@@ -74,25 +75,14 @@ describe('readyJobs', () => {
 
   it('reads pending jobs in queue order and stops, never sorting the whole backlog', () => {
     const store = temp.open();
-    const prepared: string[] = [];
-    const prepare = store.db.prepare.bind(store.db);
-    vi.spyOn(store.db, 'prepare').mockImplementation((sql: string) => {
-      prepared.push(sql);
-      return prepare(sql);
-    });
     const [first, second] = [queued(store, 'x'), queued(store, 'y')];
     leftInBatch(store, [first, second]);
-    expect(ready(store, 1)).toHaveLength(2);
+    const plans = queryPlansOf(store, () => expect(ready(store, 1)).toHaveLength(2));
 
-    const reads = prepared.filter((sql) => sql.includes('FROM queue AS job'));
-    expect(reads).toHaveLength(2);
-    for (const sql of reads) {
-      const plan = store.db
-        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-        .all({ now: '', prefix: '', inside: 1, limit: 1, after: 0, batches: '[]' })
-        .map((row) => (row as { detail: string }).detail);
-      expect(plan.join('\n')).toMatch(/(SCAN|SEARCH) job USING INDEX queue_pending/);
-      expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);
+    expect(plans).toHaveLength(2);
+    for (const plan of plans) {
+      expect(plan).toMatch(/(SCAN|SEARCH) job USING INDEX queue_pending/);
+      expect(plan).not.toMatch(/TEMP B-TREE/);
     }
   });
 
