@@ -1,15 +1,12 @@
 import { join } from 'node:path';
-import Sqlite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  APPLICATION_ID,
   deadLettersOf,
   getLedgerEntry,
   listStoredJobs,
-  MIGRATIONS,
   type StoredJob,
 } from '../../src/store/index.js';
-import { tempStores, type TempStores } from './tempStore.js';
+import { databaseAtVersion, tempStores, type TempStores } from './tempStore.js';
 
 let temp: TempStores;
 beforeEach(() => {
@@ -21,15 +18,7 @@ const AT = '2026-01-15T07:00:00.000Z';
 
 /** A database as the build before delivery jobs left it: schema version 3, with deliveries. */
 function databaseAtVersion3(path: string): void {
-  const db = new Sqlite(path);
-  db.pragma(`application_id = ${APPLICATION_ID}`);
-  db.exec(
-    'CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT',
-  );
-  MIGRATIONS.slice(0, 3).forEach((migration, index) => {
-    db.exec(migration.sql);
-    db.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(index + 1, migration.name, AT);
-  });
+  const db = databaseAtVersion(path, 3);
   const ledger = db.prepare(
     `INSERT INTO ledger (resource, _id, version, seen_at, delivered_at, json, waiting_for,
        delivery_attempts, next_delivery_at, rejection) VALUES (?, ?, 'v1', ?, ?, '{}', ?, ?, ?, ?)`,

@@ -1,19 +1,15 @@
 import { join } from 'node:path';
-import Sqlite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  APPLICATION_ID,
   claimJobs,
   insertJob,
-  MIGRATIONS,
   newBatch,
   readyJobs,
   releaseJobs,
-  sha256Of,
   type Store,
 } from '../../src/store/index.js';
 import { queryPlansOf } from '../support/queryPlans.js';
-import { tempStores, type TempStores } from './tempStore.js';
+import { databaseAtVersion, tempStores, type TempStores } from './tempStore.js';
 
 let temp: TempStores;
 beforeEach(() => {
@@ -87,17 +83,7 @@ describe('readyJobs', () => {
   });
 
   it('works on a database made before pending jobs had their index', () => {
-    const path = join(temp.folder, 'homecare-sync.db');
-    const db = new Sqlite(path);
-    db.function('sha256', (value: unknown) => (typeof value === 'string' ? sha256Of(value) : null));
-    db.pragma(`application_id = ${APPLICATION_ID}`);
-    db.exec(
-      'CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT',
-    );
-    MIGRATIONS.slice(0, 6).forEach((migration, index) => {
-      db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(index + 1, migration.name, '');
-    });
+    const db = databaseAtVersion(join(temp.folder, 'homecare-sync.db'), 6);
     db.close();
     const store = temp.open();
     const id = queued(store, 'old');

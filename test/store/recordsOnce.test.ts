@@ -1,19 +1,16 @@
 import { join } from 'node:path';
-import Sqlite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  APPLICATION_ID,
   completeJob,
   getLedgerEntry,
   insertJob,
   markDelivered,
-  MIGRATIONS,
   recordVersion,
   sha256Of,
   upsertMirror,
   type Store,
 } from '../../src/store/index.js';
-import { tempStores, type TempStores } from './tempStore.js';
+import { databaseAtVersion, tempStores, type TempStores } from './tempStore.js';
 
 let temp: TempStores;
 beforeEach(() => {
@@ -90,15 +87,7 @@ describe('when the mirror moves on from a version', () => {
 
 /** A database as the build before this step left it (schema version 5), with its rows. */
 function databaseAtVersion5(path: string): void {
-  const db = new Sqlite(path);
-  db.pragma(`application_id = ${APPLICATION_ID}`);
-  db.exec(
-    'CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT',
-  );
-  MIGRATIONS.slice(0, 5).forEach((migration, index) => {
-    db.exec(migration.sql);
-    db.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(index + 1, migration.name, AT);
-  });
+  const db = databaseAtVersion(path, 5);
   const ledger = db.prepare(
     `INSERT INTO ledger (resource, _id, version, seen_at, delivered_at, json)
      VALUES ('singleOrder', ?, ?, ?, ?, ?)`,

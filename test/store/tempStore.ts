@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStore } from '../../src/store/index.js';
-import type { Store } from '../../src/store/index.js';
+import Sqlite from 'better-sqlite3';
+import { APPLICATION_ID, MIGRATIONS, openStore, sha256Of } from '../../src/store/index.js';
+import type { Database, Store } from '../../src/store/index.js';
 import { FakeClock } from '../support/fakeClock.js';
 
 /** A temporary folder removed again by cleanup(); stores opened through it are closed first. */
@@ -30,4 +31,27 @@ export function tempStores(): TempStores {
       fs.rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A database file as an older build left it at `path`: ours (its application id), with the
+ * first `version` migrations applied and recorded. The open connection is for that build's
+ * rows; close it before the store opens the file.
+ */
+export function databaseAtVersion(path: string, version: number): Database {
+  const db = new Sqlite(path);
+  db.function('sha256', (text: unknown) => (typeof text === 'string' ? sha256Of(text) : null));
+  db.pragma(`application_id = ${APPLICATION_ID}`);
+  db.exec(
+    'CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT',
+  );
+  MIGRATIONS.slice(0, version).forEach((migration, index) => {
+    db.exec(migration.sql);
+    db.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(
+      index + 1,
+      migration.name,
+      '2026-01-15T07:00:00.000Z',
+    );
+  });
+  return db;
 }
