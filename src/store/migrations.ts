@@ -293,6 +293,16 @@ const lastSuccess = `
 CREATE INDEX runs_succeeded ON runs (resource, finished_at) WHERE ok = 1 AND kind = 'pull';
 `;
 
+/**
+ * The open jobs of each entity, so that whether a job is first in line for its entity is one
+ * look-up (readyJobs) however many done jobs the entity has behind it: an article the ERP sends
+ * every day has hundreds after a year, and reading them all for each job made a pass 25 ms at
+ * 100 per entity.
+ */
+const openPerEntity = `
+CREATE INDEX queue_open ON queue (entity_key, id) WHERE state IN ('pending', 'running');
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', sql: initial },
   { name: 'ledger keeps each version and what it waits for', sql: ledgerRecords },
@@ -302,6 +312,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'each record stored once: the ledger keeps hashes', sql: recordsOnce },
   { name: 'pending jobs in queue order', sql: pendingInOrder },
   { name: 'last successful pull of each resource', sql: lastSuccess },
+  { name: 'open jobs of each entity', sql: openPerEntity },
 ];
 
 /** The schema version this build writes and understands. */

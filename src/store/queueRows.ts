@@ -69,7 +69,7 @@ export const kindParams = ({ prefix, inside }: KindFilter) => ({ prefix, inside:
 
 /** Of pending jobs: due at `@now`, of the kinds, and first in line for their entity. */
 const READY_SQL = `next_attempt_at <= @now AND ${KIND_FILTER_SQL}
-  AND NOT EXISTS (SELECT 1 FROM queue AS earlier
+  AND NOT EXISTS (SELECT 1 FROM queue AS earlier INDEXED BY queue_open
     WHERE earlier.entity_key = job.entity_key AND earlier.id < job.id
       AND earlier.state IN ('pending', 'running'))`;
 

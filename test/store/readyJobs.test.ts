@@ -69,7 +69,7 @@ describe('readyJobs', () => {
     expect(ready(store, 10).map((job) => job.id)).toEqual(ids);
   });
 
-  it('reads pending jobs in queue order and stops, never sorting the whole backlog', () => {
+  it('reads pending jobs in queue order and stops, never reading the whole backlog or history', () => {
     const store = temp.open();
     const [first, second] = [queued(store, 'x'), queued(store, 'y')];
     leftInBatch(store, [first, second]);
@@ -79,6 +79,10 @@ describe('readyJobs', () => {
     for (const plan of plans) {
       expect(plan).toMatch(/(SCAN|SEARCH) job USING INDEX queue_pending/);
       expect(plan).not.toMatch(/TEMP B-TREE/);
+      // Whether an older job of the entity is open: its open jobs only, not its done ones.
+      expect(plan).toMatch(
+        /SEARCH earlier USING (COVERING )?INDEX queue_open \(entity_key=\? AND id<\?\)/,
+      );
     }
   });
 
