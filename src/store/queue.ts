@@ -62,8 +62,10 @@ export function insertJob(store: Store, job: JobToInsert): InsertedJob {
 function supersedeOlder(store: Store, id: number, job: JobToInsert, now: string): number[] {
   return statement<Record<string, string | number>, { id: number }>(
     store.db,
-    `UPDATE queue SET state = @to, superseded_by = @id, updated_at = @now
-     WHERE kind = @kind AND entity_key = @entityKey AND state = @from AND id < @id
+    // Through the open jobs of the entity only (queue_open), not every job it ever had.
+    `UPDATE queue INDEXED BY queue_open SET state = @to, superseded_by = @id, updated_at = @now
+     WHERE kind = @kind AND entity_key = @entityKey AND state = @from
+       AND state IN ('pending', 'running') AND id < @id
      RETURNING id`,
   )
     .all({
@@ -96,7 +98,8 @@ export function claimJobs(
   if (ids.length === 0) return [];
   const rows = statement<Record<string, string | number | null>, JobRow>(
     store.db,
-    `UPDATE queue SET state = @to, lease_until = @leaseUntil, updated_at = @now,
+    // By id (NOT INDEXED keeps SQLite from reading every pending job through queue_claim).
+    `UPDATE queue NOT INDEXED SET state = @to, lease_until = @leaseUntil, updated_at = @now,
        batch_id = coalesce(@batch, batch_id)
      WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @from RETURNING ${columns}`,
   ).all({

@@ -95,3 +95,26 @@ describe('readyJobs', () => {
     expect(ready(store, 5).map((job) => job.id)).toEqual([id]);
   });
 });
+
+describe('the queue at the size it grows to', () => {
+  it('claims jobs by their ids, not by reading every pending job', () => {
+    const store = temp.open();
+    const id = queued(store, 'claimed');
+    const plans = queryPlansOf(store, () =>
+      claimJobs(store, [id], temp.clock.now().toISOString(), undefined),
+    );
+
+    expect(plans).toEqual([expect.stringMatching(/^SEARCH queue USING INTEGER PRIMARY KEY/)]);
+  });
+
+  it("replaces a record's older jobs through its open jobs, not every job it had", () => {
+    const store = temp.open();
+    const job = { kind: 'article', entityKey: 'article:a-1', payload: { id: 'a-1' } };
+    const older = insertJob(store, { ...job, supersedes: false }).id;
+    const plans = queryPlansOf(store, () => {
+      expect(insertJob(store, { ...job, supersedes: true }).superseded).toEqual([older]);
+    });
+
+    expect(plans).toEqual([expect.stringMatching(/^SEARCH queue USING INDEX queue_open/)]);
+  });
+});
