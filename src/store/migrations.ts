@@ -303,6 +303,17 @@ const openPerEntity = `
 CREATE INDEX queue_open ON queue (entity_key, id) WHERE state IN ('pending', 'running');
 `;
 
+/**
+ * One index of the jobs by state in queue order serves what queue_claim (by state and next
+ * try) and queue_pending (the pending jobs in queue order) did: no query reads jobs by their
+ * next try, and every index is written with each job queued (a pull queues one per record).
+ */
+const jobsByState = `
+DROP INDEX queue_claim;
+DROP INDEX queue_pending;
+CREATE INDEX queue_state ON queue (state, id);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', sql: initial },
   { name: 'ledger keeps each version and what it waits for', sql: ledgerRecords },
@@ -313,6 +324,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'pending jobs in queue order', sql: pendingInOrder },
   { name: 'last successful pull of each resource', sql: lastSuccess },
   { name: 'open jobs of each entity', sql: openPerEntity },
+  { name: 'jobs by state in queue order', sql: jobsByState },
 ];
 
 /** The schema version this build writes and understands. */

@@ -98,7 +98,7 @@ export function claimJobs(
   if (ids.length === 0) return [];
   const rows = statement<Record<string, string | number | null>, JobRow>(
     store.db,
-    // By id (NOT INDEXED keeps SQLite from reading every pending job through queue_claim).
+    // By id (NOT INDEXED keeps SQLite from reading every pending job through queue_state).
     `UPDATE queue NOT INDEXED SET state = @to, lease_until = @leaseUntil, updated_at = @now,
        batch_id = coalesce(@batch, batch_id)
      WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @from RETURNING ${columns}`,

@@ -92,7 +92,7 @@ export function readyJobs(store: Store, now: string, kinds: KindFilter, limit: n
   const conditions = { now, ...kindParams(kinds) };
   const first = statement<typeof conditions & { limit: number }, ReadyRow>(
     store.db,
-    `SELECT id, kind, batch_id FROM queue AS job INDEXED BY queue_pending
+    `SELECT id, kind, batch_id FROM queue AS job INDEXED BY queue_state
      WHERE state = 'pending' AND ${READY_SQL} ORDER BY id LIMIT @limit`,
   ).all({ ...conditions, limit });
   const batches = new Set(first.flatMap((row) => (row.batch_id === null ? [] : [row.batch_id])));
@@ -102,7 +102,7 @@ export function readyJobs(store: Store, now: string, kinds: KindFilter, limit: n
       ? []
       : statement<typeof conditions & { after: number; batches: string }, ReadyRow>(
           store.db,
-          `SELECT id, kind, batch_id FROM queue AS job INDEXED BY queue_pending
+          `SELECT id, kind, batch_id FROM queue AS job INDEXED BY queue_state
            WHERE state = 'pending' AND id > @after
              AND batch_id IN (SELECT value FROM json_each(@batches)) AND ${READY_SQL}
            ORDER BY id`,

@@ -77,7 +77,7 @@ describe('readyJobs', () => {
 
     expect(plans).toHaveLength(2);
     for (const plan of plans) {
-      expect(plan).toMatch(/(SCAN|SEARCH) job USING INDEX queue_pending/);
+      expect(plan).toMatch(/(SCAN|SEARCH) job USING (COVERING )?INDEX queue_state/);
       expect(plan).not.toMatch(/TEMP B-TREE/);
       // Whether an older job of the entity is open: its open jobs only, not its done ones.
       expect(plan).toMatch(
