@@ -1,16 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { referenceFetcher } from '../../src/app/references.js';
-import { getMirror, mirrorKey, openStore, type Store } from '../../src/store/index.js';
+import { getMirror, mirrorKey } from '../../src/store/index.js';
 import { clientFor } from '../platform/clientFor.js';
 import {
   startScriptedServer,
   type Handler,
   type ScriptedServer,
 } from '../platform/scriptedServer.js';
-import { FakeClock } from '../support/fakeClock.js';
+import { tempStores, type TempStores } from '../store/tempStore.js';
 
 const V1 = '2026-01-15T07:00:00.000Z';
 
@@ -38,20 +35,18 @@ function patientsAnsweredTogether(together: number): Handler {
 
 describe('fetching the references a hand-over lacks', () => {
   let server: ScriptedServer | undefined;
-  let store: Store | undefined;
-  let folder: string | undefined;
+  let temp: TempStores | undefined;
 
   afterEach(async () => {
-    store?.close();
+    temp?.cleanup();
     await server?.close();
-    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
   });
 
   it('reads them side by side, keeps those found in the mirror, answers the failures', async () => {
     server = await startScriptedServer(patientsAnsweredTogether(2));
     const { client } = clientFor(server.url, 'B');
-    folder = mkdtempSync(join(tmpdir(), 'homecare-sync-refs-'));
-    store = openStore({ path: join(folder, 'sync.db'), clock: new FakeClock() });
+    temp = tempStores();
+    const store = temp.open();
     const fetchReferences = referenceFetcher(client, store);
 
     const failures = await fetchReferences([
