@@ -4,17 +4,20 @@ import {
   SERIES_STATUS_TRANSMITTED,
 } from '../../contract/index.js';
 import { PermanentError } from '../../shared/errors.js';
-import { getMirrorField } from '../../store/index.js';
+import { getMirror, type MirrorRecord } from '../../store/index.js';
 import type { Handler, HandlerContext } from '../types.js';
 import { about } from './failures.js';
 import { checkTransition, orderLabel, patchOrder, type OrderResource } from './orders.js';
 import { requiredText } from './payload.js';
 import { remember } from './remember.js';
 
-/** The mirrored record's `field`; read alone, as the record itself is not needed here. */
-function mirrored(context: HandlerContext, resource: string, id: string, field: string): unknown {
-  const entry = getMirrorField(context.store, resource, id, field);
-  if (entry) return entry.value;
+/**
+ * The mirrored record, read once: its status decides whether to send, and it is the record as
+ * known before the write, which the fingerprint of the write compares against (remember).
+ */
+function mirrored(context: HandlerContext, resource: string, id: string): MirrorRecord {
+  const entry = getMirror(context.store, resource, id);
+  if (entry) return entry.record;
   const hint = `reset the ${resource} checkpoint so it is pulled again, then retry this job`;
   throw new PermanentError(
     `${resource} ${id} is not in the local mirror, so it cannot be acknowledged safely; ${hint}`,
@@ -26,7 +29,8 @@ function mirrored(context: HandlerContext, resource: string, id: string, field: 
 export function acknowledgeOrder(resource: OrderResource): Handler {
   return async (job, context) => {
     const id = requiredText(job, 'id');
-    const status = mirrored(context, resource, id, 'status');
+    const before = mirrored(context, resource, id);
+    const { status } = before;
     if (typeof status === 'number' && status !== ORDER_STATUS.Created) {
       context.logger.debug({ resource, id, status }, 'already acknowledged; nothing sent');
       return;
@@ -36,7 +40,7 @@ export function acknowledgeOrder(resource: OrderResource): Handler {
     const answer = await about(`acknowledging ${orderLabel(resource)} ${id}`, () =>
       patchOrder(context.client, resource, id, body),
     );
-    return remember(context, resource, answer, { body });
+    return remember(context, resource, answer, { body, before });
   };
 }
 
@@ -58,7 +62,8 @@ export const acknowledgeIntegratedCare: Handler = async (job, context) => {
       { resource: 'integratedCare', id, code: 'CONTRACT_REFUSAL' },
     );
   }
-  const seriesStatus = mirrored(context, 'integratedCare', id, 'seriesStatus');
+  const before = mirrored(context, 'integratedCare', id);
+  const { seriesStatus } = before;
   const unset = seriesStatus === undefined || seriesStatus === null;
   if (!unset && seriesStatus !== SERIES_STATUS_NOT_TRANSMITTED) {
     context.logger.debug(
@@ -71,5 +76,5 @@ export const acknowledgeIntegratedCare: Handler = async (job, context) => {
   const answer = await about(`acknowledging integrated care ${id}`, () =>
     context.client.patchIntegratedCare(id, body),
   );
-  return remember(context, 'integratedCare', answer, { body });
+  return remember(context, 'integratedCare', answer, { body, before });
 };

@@ -1,6 +1,6 @@
 import type { ResourceName } from '../../contract/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
-import { getMirror, recordOwnWrite, upsertMirror } from '../../store/index.js';
+import { getMirror, recordOwnWrite, upsertMirror, type MirrorRecord } from '../../store/index.js';
 import { fingerprintOf } from '../../sync/ownEcho.js';
 import type { Completion, HandlerContext } from '../types.js';
 import type { Body } from './payload.js';
@@ -18,6 +18,8 @@ export interface Written {
   body: Body;
   /** The answer is short (`{_id, updated}`): the mirror takes the rest from the body. */
   shortAnswer?: boolean;
+  /** The mirrored record before the write, when the handler has read it already. */
+  before?: MirrorRecord;
 }
 
 /**
@@ -42,9 +44,16 @@ export function remember(
   const { store } = context;
   // The answer's own stamp: the ERP's message may carry an older one of its own.
   const version = versionOf(answer, context);
+  // Worked out now, while the job's lane has it, so the group commit only writes rows: the
+  // commit holds the event loop, and every answer arriving meanwhile waits for it. The mirror
+  // cannot change in between: the job's record has no other job running, and a pull commits
+  // gathered outcomes before it stores anything (commitGatheredOutcomes).
+  const before = written.before ?? getMirror(store, resource, id)?.record;
+  const ownWrite = fingerprintOf(written.body, record, before);
+  const mirrored = { ...record, _id: id };
+  const json = JSON.stringify(mirrored);
   return () => {
-    const before = getMirror(store, resource, id)?.record;
-    recordOwnWrite(store, resource, id, fingerprintOf(written.body, record, before));
-    upsertMirror(store, resource, { ...record, _id: id }, version);
+    recordOwnWrite(store, resource, id, ownWrite);
+    upsertMirror(store, resource, mirrored, version, json);
   };
 }
