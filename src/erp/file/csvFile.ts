@@ -1,18 +1,17 @@
-import type * as Iconv from 'iconv-lite';
 import type * as CsvStringify from 'csv-stringify/sync';
 import type { ResourceName } from '../../contract/index.js';
 import { lazyPackage } from '../../shared/lazyPackage.js';
+import { encodeWindows1252 } from '../windows1252.js';
 import { formatCell } from './csvValues.js';
 import type { CsvEncoding, CsvOptions } from './options.js';
 import { numericColumns, resourceColumns } from './csvColumns.js';
 import { cellValue, rowsOf } from './rows.js';
 
-// Loaded when a config writes CSV, or windows-1252, not at every start.
+// Loaded when a config writes CSV, not at every start.
 const csvStringify = lazyPackage<typeof CsvStringify>('csv-stringify/sync');
-const iconv = lazyPackage<typeof Iconv>('iconv-lite');
 
 export function encodeText(text: string, encoding: CsvEncoding): Buffer {
-  if (encoding === 'windows-1252') return iconv().encode(text, 'windows-1252');
+  if (encoding === 'windows-1252') return encodeWindows1252(text);
   return Buffer.from(encoding === 'utf-8-bom' ? `\uFEFF${text}` : text, 'utf8');
 }
 

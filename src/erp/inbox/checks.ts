@@ -1,10 +1,6 @@
-import type * as Iconv from 'iconv-lite';
 import type { InboxKind } from '../adapter.js';
 import type { CsvEncoding } from '../file/options.js';
-import { lazyPackage } from '../../shared/lazyPackage.js';
-
-/** Loaded for the first windows-1252 file, not at every start. */
-const iconv = lazyPackage<typeof Iconv>('iconv-lite');
+import { decodeWindows1252 } from '../windows1252.js';
 
 /**
  * Why a file name is refused, or undefined. A name must stay inside its folder wherever it is
@@ -37,8 +33,7 @@ export function decode(
   bytes: Uint8Array,
   charset: 'utf-8' | 'windows-1252' | CsvEncoding,
 ): Decoded {
-  if (charset === 'windows-1252')
-    return { ok: true, text: iconv().decode(Buffer.from(bytes), 'windows-1252') };
+  if (charset === 'windows-1252') return { ok: true, text: decodeWindows1252(bytes) };
   try {
     return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
