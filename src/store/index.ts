@@ -1,4 +1,4 @@
-export { openStore } from './open.js';
+export { openStore, WAL_CHECKPOINT_PAGES } from './open.js';
 export type { OpenStoreOptions } from './open.js';
 export type { Store, Database } from './store.js';
 export { storedTime } from './store.js';

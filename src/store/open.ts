@@ -15,6 +15,16 @@ export interface OpenStoreOptions {
 const memory = ':memory:';
 
 /**
+ * WAL pages after which a commit copies the WAL into the database file (SQLite's checkpoint;
+ * its default is 1,000). A checkpoint holds the event loop: a large pull (~1.4 WAL pages a
+ * record) paid one every one or two of its commits, 3.5 ms each; one every ~15 commits copies a
+ * page written again in between only once and costs 21-26 ms. The pull of 200,000 records ran
+ * 12-15 % faster; the cycle, the push and a restart after kill -9 the same. The WAL file grows
+ * to ~40 MiB instead of ~4 MiB.
+ */
+export const WAL_CHECKPOINT_PAGES = 10_000;
+
+/**
  * Opens (creating when missing) the homecare-sync database: file mode 0600, WAL with
  * synchronous=FULL, foreign keys on, schema migrated. Refuses, with a SetupError saying what to
  * do, a path that is a folder, an empty file, a file that is not SQLite or is damaged, another
@@ -44,6 +54,7 @@ function openConnection(path: string, clock: Clock, file: 'new' | 'existing'): S
     if (file === 'existing') checkOwnership(db, path);
     useWal(db, path);
     db.pragma('synchronous = FULL');
+    db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     db.pragma('foreign_keys = ON');
     migrate(db, path, clock.now());
   } catch (error) {

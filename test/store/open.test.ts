@@ -6,6 +6,7 @@ import { SetupError } from '../../src/shared/errors.js';
 import {
   APPLICATION_ID,
   SCHEMA_VERSION,
+  WAL_CHECKPOINT_PAGES,
   checkIntegrity,
   openStore,
   schemaVersion,
@@ -60,6 +61,21 @@ describe('openStore on a new file', () => {
 
     store.db.prepare("INSERT INTO lease VALUES ('x', 'y', 'z', 'w')").run();
     expect(fs.statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
+  });
+
+  it('leaves up to WAL_CHECKPOINT_PAGES pages in the WAL before a commit copies them over', () => {
+    const store = temp.open();
+    const file = path.join(temp.folder, 'homecare-sync.db');
+    const pageSize = Number(store.db.pragma('page_size', { simple: true }));
+    const insert = store.db.prepare("INSERT INTO lease VALUES (?, 'holder', 'since', ?)");
+    const pages = () => fs.statSync(file).size / pageSize;
+    const before = pages();
+    // Rows of a few kB, one commit each: ~3,000 pages, three times SQLite's default threshold.
+    for (let n = 0; n < 1_500; n += 1) insert.run(`lease-${n}`, 'x'.repeat(6_000));
+
+    expect(fs.statSync(`${file}-wal`).size / pageSize).toBeGreaterThan(3_000);
+    expect(pages()).toBe(before);
+    expect(WAL_CHECKPOINT_PAGES).toBeGreaterThan(3_000);
   });
 
   it('creates every table and records the schema version', () => {
