@@ -1,6 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { CachedProbe } from '../http/probe.js';
 import {
   deliveryStalls,
@@ -9,7 +6,6 @@ import {
   type CheckResult,
   type Readiness,
 } from '../http/readiness.js';
-import { errorMessage } from '../shared/errors.js';
 import { HAND_OVERS, PLATFORM_WRITES } from '../queue/index.js';
 import { databaseAnswers, lastSuccessfulPulls, oldestOpenJob } from '../store/index.js';
 import type { App } from './app.js';
@@ -25,48 +21,11 @@ export interface DaemonHealth {
   refresh: () => Promise<void>;
 }
 
-/** A hidden file written and removed: what the adapter does, short of a record. */
-async function outboxWritable(outbox: string): Promise<void> {
-  const path = join(outbox, `.readyz-${randomBytes(6).toString('hex')}`);
-  try {
-    await writeFile(path, '');
-    await unlink(path);
-  } catch (error) {
-    throw new Error(`the outbox ${outbox} is not writable: ${errorMessage(error)}`, {
-      cause: error,
-    });
-  }
-}
-
-/** Any answer below 500 means the ERP is there; its own auth is checked by each delivery. */
-async function restErpAnswers(baseUrl: string, timeoutMs: number): Promise<void> {
-  let status: number;
-  try {
-    const response = await fetch(baseUrl, {
-      method: 'HEAD',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    status = response.status;
-  } catch (error) {
-    const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
-    throw new Error(`the ERP at ${baseUrl} does not answer: ${errorMessage(cause)}`, { cause });
-  }
-  if (status >= 500) throw new Error(`the ERP at ${baseUrl} answered HTTP ${status}`);
-}
-
-function erpProbe(app: App): () => Promise<void> {
-  const { erp } = app.config;
-  if (erp.adapter === 'rest' && erp.rest?.baseUrl !== undefined) {
-    const { baseUrl, timeoutMs } = erp.rest;
-    return () => restErpAnswers(baseUrl, timeoutMs);
-  }
-  return () => outboxWritable(erp.file.outbox);
-}
-
 /**
  * The daemon's health for `/healthz` and `/readyz`. The platform and the ERP are probed at most
  * every `http.readyCheckSeconds`: an authorised GET /region (every variant has it, no
- * parameters, a short list) and a write into the outbox or a HEAD to the REST ERP.
+ * parameters, a short list) and the ERP adapter's probe: a file made and removed in the
+ * outbox, or a HEAD to the REST ERP over the adapter's own connections.
  */
 export function daemonHealth(app: App, startedAt: Date): DaemonHealth {
   const { http, timezone } = app.config;
@@ -76,7 +35,7 @@ export function daemonHealth(app: App, startedAt: Date): DaemonHealth {
     intervalMs,
     app.clock,
   );
-  const erp = new CachedProbe(erpProbe(app), intervalMs, app.clock);
+  const erp = new CachedProbe(() => app.adapter.probe(), intervalMs, app.clock);
   const database = (): CheckResult =>
     databaseAnswers(app.store) ? { ok: true } : { ok: false, problem: 'does not answer' };
 

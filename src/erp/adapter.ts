@@ -45,6 +45,11 @@ export interface ErpAdapter {
    * batch file named by it is written once and recognised when written again.
    */
   deliver(records: readonly OutboundRecord[], batch: number): Promise<DeliveryOutcome[]>;
+  /**
+   * Whether the ERP can take records now, short of handing one over (`/readyz`): resolves when
+   * it can, rejects with why not. Goes the way deliveries go (the same folder, the same agent).
+   */
+  probe(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../contract/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { SetupError, errorMessage } from '../../shared/errors.js';
@@ -112,6 +114,19 @@ async function sweep(fs: OutboxFs, outbox: string): Promise<void> {
   }
 }
 
+/** A hidden file made and removed in the outbox: what a hand-over does, short of a record. */
+async function outboxWritable(fs: OutboxFs, outbox: string): Promise<void> {
+  const path = join(outbox, `.readyz-${randomBytes(6).toString('hex')}`);
+  try {
+    await (await fs.open(path, 'wx')).close();
+    await fs.unlink(path);
+  } catch (error) {
+    throw new Error(`the outbox ${outbox} is not writable: ${errorMessage(error)}`, {
+      cause: error,
+    });
+  }
+}
+
 /**
  * The file-drop ERP adapter. Opening it creates the outbox and removes temp files a crash left
  * behind; then `deliver` writes each record version (or each batch) once, atomically.
@@ -154,6 +169,7 @@ export async function createFileAdapter(
     batches: true,
     ...(batchFile ? {} : { batchLimit: RECORD_FILES_PER_CALL }),
     deliver,
+    probe: () => outboxWritable(fs, options.outbox),
     close: () => Promise.resolve(),
   };
 }

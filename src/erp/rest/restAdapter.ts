@@ -6,7 +6,7 @@ import { authHeaders, secretsOf } from './auth.js';
 import { checkRestOptions } from './checks.js';
 import { DEFAULT_REST_TIMEOUT_MS, type RestAdapterOptions } from './options.js';
 import { outcomeOfAnswer, outcomeOfFailure, type Attempt } from './outcome.js';
-import { createErpAgent, sendToErp } from './send.js';
+import { askHead, createErpAgent, sendToErp } from './send.js';
 import { expandUrl, shownUrl, targetOf } from './urls.js';
 
 export interface RestAdapterDeps {
@@ -111,5 +111,17 @@ export function createRestAdapter(options: RestAdapterOptions, deps: RestAdapter
     return outcomes;
   }
 
-  return { name: 'rest', batches: false, deliver, close: () => agent.close() };
+  /** Any answer below 500 means the ERP is there; its own auth is checked by each delivery. */
+  async function probe(): Promise<void> {
+    const where = `the ERP at ${shownUrl(new URL(options.baseUrl))}`;
+    let status: number;
+    try {
+      status = await askHead(agent, options.baseUrl);
+    } catch (error) {
+      throw new Error(`${where} does not answer: ${errorMessage(error)}`, { cause: error });
+    }
+    if (status >= 500) throw new Error(`${where} answered HTTP ${status}`);
+  }
+
+  return { name: 'rest', batches: false, deliver, probe, close: () => agent.close() };
 }

@@ -50,3 +50,10 @@ export async function sendToErp(
     body,
   };
 }
+
+/** The status of a HEAD request to `url`, the body left unread. */
+export async function askHead(dispatcher: Dispatcher, url: string): Promise<number> {
+  const response = await request(url, { dispatcher, method: 'HEAD' });
+  await discard(response.body);
+  return response.statusCode;
+}
