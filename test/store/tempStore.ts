@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { APPLICATION_ID, MIGRATIONS, openStore, sha256Of } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
+import { migrate } from '../../src/store/migrate.js';
 import type { Database, Store } from '../../src/store/index.js';
 import { FakeClock } from '../support/fakeClock.js';
 
@@ -40,18 +41,6 @@ export function tempStores(): TempStores {
  */
 export function databaseAtVersion(path: string, version: number): Database {
   const db = new Sqlite(path);
-  db.function('sha256', (text: unknown) => (typeof text === 'string' ? sha256Of(text) : null));
-  db.pragma(`application_id = ${APPLICATION_ID}`);
-  db.exec(
-    'CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT',
-  );
-  MIGRATIONS.slice(0, version).forEach((migration, index) => {
-    db.exec(migration.sql);
-    db.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(
-      index + 1,
-      migration.name,
-      '2026-01-15T07:00:00.000Z',
-    );
-  });
+  migrate(db, path, new Date('2026-01-15T07:00:00.000Z'), version);
   return db;
 }
