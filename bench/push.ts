@@ -4,6 +4,7 @@ import { createLogger } from '../src/log/index.js';
 import { createPlatformClient, type PlatformClient } from '../src/platform/index.js';
 import type { Contract } from '../src/contract/index.js';
 import { createQueueWorker, enqueue } from '../src/queue/index.js';
+import { PASS_CLAIM_LIMIT } from '../src/queue/channel.js';
 import { GROUP_MAX_OUTCOMES } from '../src/queue/outcomeGroup.js';
 import { createHandlers } from '../src/queue/handlers/index.js';
 import { systemClock } from '../src/shared/clock.js';
@@ -63,9 +64,8 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
 /** CPU milliseconds per 1,000 PATCHes. */
 const cpuPerThousand = (cpuMs: number) => `cpu ${((cpuMs * 1000) / ORDERS).toFixed(0)} ms/1,000`;
 
-/** The raw limit: undici PATCHes {status: 1}, `CONCURRENCY` at a time, nothing stored. */
-async function rawPatches(sim: SimulatorProcess, ids: readonly string[]) {
-  const pool = new Pool(sim.url, { connections: CONCURRENCY });
+/** PATCHes {status: 1} to each of `ids`, `CONCURRENCY` at a time; `done` hears of each. */
+async function patchAll(pool: Pool, ids: readonly string[], done?: (id: string) => void) {
   const headers = { 'service-api-key': API_KEY, 'content-type': 'application/json' };
   let next = 0;
   const lane = async () => {
@@ -79,13 +79,72 @@ async function rawPatches(sim: SimulatorProcess, ids: readonly string[]) {
       });
       await body.dump();
       if (statusCode !== 200) throw new Error(`raw PATCH ${id} answered ${statusCode}`);
+      done?.(id);
     }
   };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+}
+
+/** Runs `use` with an undici pool of `CONCURRENCY` connections to the simulator. */
+async function withPool<T>(sim: SimulatorProcess, use: (pool: Pool) => Promise<T>): Promise<T> {
+  const pool = new Pool(sim.url, { connections: CONCURRENCY });
   try {
-    return await timed(() => Promise.all(Array.from({ length: CONCURRENCY }, lane)));
+    return await use(pool);
   } finally {
     await pool.close();
   }
+}
+
+/** The raw limit: undici PATCHes {status: 1}, `CONCURRENCY` at a time, nothing stored. */
+function rawPatches(sim: SimulatorProcess, ids: readonly string[]) {
+  return withPool(sim, (pool) => timed(() => patchAll(pool, ids)));
+}
+
+/**
+ * The floor of any durable queue: the raw loop's PATCHes, with only a job row per PATCH in a
+ * database opened as the daemon opens its own: claimed PASS_CLAIM_LIMIT at a time in one
+ * commit, marked done GROUP_MAX_OUTCOMES to a commit. No mirror, no fingerprint, no status read:
+ * a queue that also keeps those cannot drain faster than this.
+ */
+async function floorPatches(sim: SimulatorProcess, ids: readonly string[]) {
+  return withTempFolder(async (folder) => {
+    const store = openStore({ path: join(folder, 'floor.db'), clock: systemClock });
+    const pool = new Pool(sim.url, { connections: CONCURRENCY });
+    try {
+      const { db } = store;
+      db.exec(`CREATE TABLE floor_jobs (id INTEGER PRIMARY KEY, order_id TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending') STRICT;
+        CREATE INDEX floor_jobs_state ON floor_jobs (state, id)`);
+      const queue = db.prepare<[string]>('INSERT INTO floor_jobs (order_id) VALUES (?)');
+      transaction(store, () => ids.forEach((id) => queue.run(id)));
+      const claim = db.prepare<[number], { id: number; order_id: string }>(
+        `UPDATE floor_jobs SET state = 'running' WHERE id IN
+           (SELECT id FROM floor_jobs WHERE state = 'pending' ORDER BY id LIMIT ?)
+         RETURNING id, order_id`,
+      );
+      const markDone = db.prepare<[number]>("UPDATE floor_jobs SET state = 'done' WHERE id = ?");
+      let ended: number[] = [];
+      const commit = () => {
+        transaction(store, () => ended.forEach((id) => markDone.run(id)));
+        ended = [];
+      };
+      return await timed(async () => {
+        for (;;) {
+          const claimed = transaction(store, () => claim.all(PASS_CLAIM_LIMIT));
+          if (claimed.length === 0) return;
+          const jobOf = new Map(claimed.map((job) => [job.order_id, job.id]));
+          await patchAll(pool, [...jobOf.keys()], (orderId) => {
+            ended.push(jobOf.get(orderId) ?? 0);
+            if (ended.length === GROUP_MAX_OUTCOMES) commit();
+          });
+          commit();
+        }
+      });
+    } finally {
+      await pool.close();
+      store.close();
+    }
+  });
 }
 
 /** The orders into the mirror by the real puller, as the daemon has them before acknowledging. */
@@ -187,10 +246,12 @@ export const pushBenchmark: Benchmark = {
       // 10,900-11,900/s in the second (the queue's drain the same in both), so the first
       // round's ratio read 0.7-0.9× for a queue no faster.
       await rawPatches(sim, await createdOrders(sim));
+      await floorPatches(sim, await createdOrders(sim));
       await queuedPatches(sim, await createdOrders(sim), 0);
       for (let round = 1; round <= ROUNDS; round++) {
         const raw = await rawPatches(sim, await createdOrders(sim));
         const rawMs = raw.ms;
+        const floor = await floorPatches(sim, await createdOrders(sim));
         const { enqueueMs, drainMs, drainCpuMs } = await queuedPatches(
           sim,
           await createdOrders(sim),
@@ -199,13 +260,16 @@ export const pushBenchmark: Benchmark = {
         const rawRate = (ORDERS * 1000) / rawMs;
         const drained = ratio((ORDERS * 1000) / drainMs, rawRate);
         const whole = ratio((ORDERS * 1000) / (enqueueMs + drainMs), rawRate);
+        const floored = ratio((ORDERS * 1000) / floor.ms, rawRate);
         print(
           `round ${round}: raw ${seconds(rawMs)}, ${rate(ORDERS, rawMs)}, ${cpuPerThousand(raw.cpuMs)}; ` +
+            `durable floor (a job row claimed and marked done, nothing else) ${seconds(floor.ms)}, ` +
+            `${rate(ORDERS, floor.ms)}, ${cpuPerThousand(floor.cpuMs)}, ${floored}; ` +
             `queue: enqueue ${seconds(enqueueMs)} (in the deliveries' commits, as the daemon queues them), ` +
             `drain ${seconds(drainMs)}, ${rate(ORDERS, drainMs)}, ${cpuPerThousand(drainCpuMs)}; ` +
             `ratio drain ${drained}, enqueue + drain ${whole}`,
         );
-        ratios.push(`${drained} (${whole} with enqueue)`);
+        ratios.push(`${drained} (${whole} with enqueue; durable floor ${floored})`);
       }
     } finally {
       await sim.stop();

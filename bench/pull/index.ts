@@ -1,6 +1,6 @@
 import type { Benchmark } from '../support/benchmark.js';
 import { count, mib, rate, ratio, seconds } from '../support/format.js';
-import { clientRead, rawRead, RAW_LIMIT_BYTES, type ReadFigures } from './limits.js';
+import { clientRead, floorRead, rawRead, RAW_LIMIT_BYTES, type ReadFigures } from './limits.js';
 import { startOrderServer } from './orderProcess.js';
 import type { PullFigures } from './pullOnce.js';
 import { pullInProcess, type ChildWay } from './pullProcess.js';
@@ -45,6 +45,7 @@ interface SizeFigures {
   /** The raw limit read before and after the pull; empty past RAW_UP_TO. */
   raw: ReadFigures[];
   client: ReadFigures;
+  floor: ReadFigures;
 }
 
 const perSecond = (figures: { count: number; ms: number }) => (figures.count * 1000) / figures.ms;
@@ -76,6 +77,11 @@ async function measureSize(size: number, print: (line: string) => void): Promise
     print(
       `client list alone (streamed, no storage): ${seconds(client.ms)}, ${rate(size, client.ms)}`,
     );
+    const floor = await floorRead(server.url, 'B');
+    if (floor.count !== size) throw new Error(`the floor read ${floor.count} of ${size}`);
+    print(
+      `storing floor (the client's list, one SQLite row a record, nothing else): ${seconds(floor.ms)}, ${rate(size, floor.ms)}`,
+    );
     const pull = await pullInProcess(server, 'B', size, CHILD_WAY, print);
     describe(pull, print);
     // Last, as a whole body in memory raises the rss for good: twice, for the range.
@@ -88,11 +94,11 @@ async function measureSize(size: number, print: (line: string) => void): Promise
       );
     } else {
       print(
-        `ratio to the raw limit: pull ${ratio(perSecond(pull), best)}, client list ${ratio(perSecond(client), best)}` +
+        `ratio to the raw limit: pull ${ratio(perSecond(pull), best)}, storing floor ${ratio(perSecond(floor), best)}, client list ${ratio(perSecond(client), best)}` +
           ` (raw ${raw.map((r) => rate(size, r.ms)).join(' and ')}; the faster one counts)`,
       );
     }
-    return { pull, raw, client };
+    return { pull, raw, client, floor };
   } finally {
     await server.stop();
   }
@@ -109,9 +115,12 @@ export const pullBenchmark: Benchmark = {
         'BENCH_PULL_MILLION=1 adds a 1,000,000-record pull (5 to 10 minutes, 6 GB of temp disk)',
       );
     return runs
-      .map(({ pull, raw }) => {
+      .map(({ pull, raw, floor }) => {
         const best = bestRaw(raw);
-        const against = best === undefined ? '' : `, ${ratio(perSecond(pull), best)} of raw`;
+        const against =
+          best === undefined
+            ? ''
+            : `, ${ratio(perSecond(pull), best)} of raw (storing floor ${ratio(perSecond(floor), best)})`;
         const live = mib(pull.marks.at(-1)?.liveHeap);
         return `${count(pull.count)}: ${rate(pull.count, pull.ms)}${against}, live heap at 90% ${live}, peak rss ${mib(pull.peaks.peakRss)}`;
       })

@@ -1,8 +1,11 @@
+import { join } from 'node:path';
 import { request } from 'undici';
 import type { Variant } from '../../src/contract/index.js';
-import { createPlatformClient } from '../../src/platform/index.js';
+import { createPlatformClient, type PlatformRecord } from '../../src/platform/index.js';
 import { systemClock } from '../../src/shared/clock.js';
+import { openStore, transaction } from '../../src/store/index.js';
 import { readMemory } from '../support/memory.js';
+import { withTempFolder } from '../support/tempFolder.js';
 
 /** One reading of a way to read the list: how many records, how long, the highest rss. */
 export interface ReadFigures {
@@ -31,8 +34,12 @@ export async function rawRead(url: string): Promise<ReadFigures> {
   return { count: list.length, ms, bytes: Buffer.byteLength(text), peakRss: readMemory().rss };
 }
 
-/** The platform client's streamed list (undici, the array cut and parsed as it comes), nothing stored. */
-export async function clientRead(url: string, variant: Variant): Promise<ReadFigures> {
+/** Reads the list through the platform client, streamed, handing each record to `take`. */
+async function streamList(
+  url: string,
+  variant: Variant,
+  take: (record: PlatformRecord) => void,
+): Promise<ReadFigures> {
   const client = createPlatformClient({
     baseUrl: url,
     apiKey: 'bench-key',
@@ -50,10 +57,57 @@ export async function clientRead(url: string, variant: Variant): Promise<ReadFig
       updatedAfter: new Date(0),
     })) {
       if (typeof record['_id'] === 'string') count += 1;
+      take(record);
       if (count % 10_000 === 0) peakRss = Math.max(peakRss, readMemory().rss);
     }
     return { count, ms: performance.now() - started, bytes: 0, peakRss };
   } finally {
     await client.close();
   }
+}
+
+/** The platform client's streamed list (undici, the array cut and parsed as it comes), nothing stored. */
+export function clientRead(url: string, variant: Variant): Promise<ReadFigures> {
+  return streamList(url, variant, () => undefined);
+}
+
+/** Records to a commit in the floor, as a pull commits them by default (`sync.batchSize`). */
+const FLOOR_BATCH = 500;
+
+/**
+ * The floor of any pull that keeps what it reads: the client's streamed list, each record one row
+ * (key, version, text) of a table of its own in a database opened as the daemon opens its own
+ * (WAL, synchronous=FULL, the same checkpoints), FLOOR_BATCH to a commit. No ledger, no
+ * delivery job, no check: a pull that also does those cannot be faster than this.
+ */
+export async function floorRead(url: string, variant: Variant): Promise<ReadFigures> {
+  return withTempFolder(async (folder) => {
+    const store = openStore({ path: join(folder, 'floor.db'), clock: systemClock });
+    try {
+      store.db.exec(`CREATE TABLE floor (_id TEXT PRIMARY KEY, version TEXT NOT NULL,
+        json TEXT NOT NULL) STRICT`);
+      const insert = store.db.prepare<[string, string, string]>(
+        `INSERT INTO floor VALUES (?, ?, ?)
+         ON CONFLICT DO UPDATE SET version = excluded.version, json = excluded.json`,
+      );
+      let batch: PlatformRecord[] = [];
+      const commit = () => {
+        transaction(store, () => {
+          for (const record of batch) {
+            insert.run(String(record['_id']), String(record['updatedAt']), JSON.stringify(record));
+          }
+        });
+        batch = [];
+      };
+      const figures = await streamList(url, variant, (record) => {
+        batch.push(record);
+        if (batch.length === FLOOR_BATCH) commit();
+      });
+      const lastCommit = performance.now();
+      commit();
+      return { ...figures, ms: figures.ms + performance.now() - lastCommit };
+    } finally {
+      store.close();
+    }
+  });
 }
