@@ -107,44 +107,45 @@ function rawPatches(sim: SimulatorProcess, ids: readonly string[]) {
  * a queue that also keeps those cannot drain faster than this.
  */
 async function floorPatches(sim: SimulatorProcess, ids: readonly string[]) {
-  return withTempFolder(async (folder) => {
-    const store = openStore({ path: join(folder, 'floor.db'), clock: systemClock });
-    const pool = new Pool(sim.url, { connections: CONCURRENCY });
-    try {
-      const { db } = store;
-      db.exec(`CREATE TABLE floor_jobs (id INTEGER PRIMARY KEY, order_id TEXT NOT NULL,
-        state TEXT NOT NULL DEFAULT 'pending') STRICT;
-        CREATE INDEX floor_jobs_state ON floor_jobs (state, id)`);
-      const queue = db.prepare<[string]>('INSERT INTO floor_jobs (order_id) VALUES (?)');
-      transaction(store, () => ids.forEach((id) => queue.run(id)));
-      const claim = db.prepare<[number], { id: number; order_id: string }>(
-        `UPDATE floor_jobs SET state = 'running' WHERE id IN
-           (SELECT id FROM floor_jobs WHERE state = 'pending' ORDER BY id LIMIT ?)
-         RETURNING id, order_id`,
-      );
-      const markDone = db.prepare<[number]>("UPDATE floor_jobs SET state = 'done' WHERE id = ?");
-      let ended: number[] = [];
-      const commit = () => {
-        transaction(store, () => ended.forEach((id) => markDone.run(id)));
-        ended = [];
-      };
-      return await timed(async () => {
-        for (;;) {
-          const claimed = transaction(store, () => claim.all(PASS_CLAIM_LIMIT));
-          if (claimed.length === 0) return;
-          const jobOf = new Map(claimed.map((job) => [job.order_id, job.id]));
-          await patchAll(pool, [...jobOf.keys()], (orderId) => {
-            ended.push(jobOf.get(orderId) ?? 0);
-            if (ended.length === GROUP_MAX_OUTCOMES) commit();
-          });
-          commit();
-        }
-      });
-    } finally {
-      await pool.close();
-      store.close();
-    }
-  });
+  return withTempFolder((folder) =>
+    withPool(sim, async (pool) => {
+      const store = openStore({ path: join(folder, 'floor.db'), clock: systemClock });
+      try {
+        const { db } = store;
+        db.exec(`CREATE TABLE floor_jobs (id INTEGER PRIMARY KEY, order_id TEXT NOT NULL,
+          state TEXT NOT NULL DEFAULT 'pending') STRICT;
+          CREATE INDEX floor_jobs_state ON floor_jobs (state, id)`);
+        const queue = db.prepare<[string]>('INSERT INTO floor_jobs (order_id) VALUES (?)');
+        transaction(store, () => ids.forEach((id) => queue.run(id)));
+        const claim = db.prepare<[number], { id: number; order_id: string }>(
+          `UPDATE floor_jobs SET state = 'running' WHERE id IN
+             (SELECT id FROM floor_jobs WHERE state = 'pending' ORDER BY id LIMIT ?)
+           RETURNING id, order_id`,
+        );
+        const markDone = db.prepare<[number]>("UPDATE floor_jobs SET state = 'done' WHERE id = ?");
+        let ended: number[] = [];
+        const commit = () => {
+          transaction(store, () => ended.forEach((id) => markDone.run(id)));
+          ended = [];
+        };
+        return await timed(async () => {
+          for (;;) {
+            const claimed = transaction(store, () => claim.all(PASS_CLAIM_LIMIT));
+            if (claimed.length === 0) return;
+            const jobOf = new Map(claimed.map((job) => [job.order_id, job.id]));
+            await patchAll(pool, [...jobOf.keys()], (orderId) => {
+              const job = jobOf.get(orderId);
+              if (job !== undefined) ended.push(job);
+              if (ended.length === GROUP_MAX_OUTCOMES) commit();
+            });
+            commit();
+          }
+        });
+      } finally {
+        store.close();
+      }
+    }),
+  );
 }
 
 /** The orders into the mirror by the real puller, as the daemon has them before acknowledging. */
