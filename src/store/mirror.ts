@@ -84,6 +84,14 @@ export function getMirror(store: Store, resource: string, id: string): MirrorEnt
   return row === undefined ? undefined : toEntry(row);
 }
 
+/** The version of the mirrored record, read alone; undefined when it is not in the mirror. */
+export function getMirrorVersion(store: Store, resource: string, id: string): string | undefined {
+  return statement<{ resource: string; id: string }, { version: string }>(
+    store.db,
+    'SELECT version FROM mirror WHERE resource = @resource AND _id = @id',
+  ).get({ resource, id })?.version;
+}
+
 /**
  * One top-level field of a mirrored record, read without parsing the whole record (which runs
  * to kilobytes): `{ value }`, the value undefined when the record lacks the field; undefined when

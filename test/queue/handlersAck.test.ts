@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { contractFor, VARIANTS } from '../../src/contract/index.js';
 import { createHandlers } from '../../src/queue/handlers/index.js';
 import { PermanentError } from '../../src/shared/errors.js';
-import { getMirror, transaction } from '../../src/store/index.js';
+import { getMirror, getOwnWrite, transaction, upsertMirror } from '../../src/store/index.js';
+import { isOwnEcho } from '../../src/sync/ownEcho.js';
 import { startHandlerRig, type HandlerRig } from './handlersRig.js';
 
 let rig: HandlerRig | undefined;
@@ -50,6 +51,36 @@ describe.each(VARIANTS)('acknowledgements in variant %s', (variant) => {
     expect(complete).toBeTypeOf('function');
     transaction(rig.store, () => complete?.());
     expect(getMirror(rig.store, 'singleOrder', id)?.record.status).toBe(1);
+  });
+
+  it('fingerprints the write against a version a pull stored while the PATCH was on its way', async () => {
+    rig = await startHandlerRig(variant);
+    const order = await rig.platformRecord('singleOrder', { status: 0 }, true);
+    const id = String(order._id);
+    const handler = createHandlers()['ack.singleOrder'];
+    const job = {
+      id: 1,
+      kind: 'ack.singleOrder' as const,
+      entityKey: `singleOrder:${id}`,
+      payload: { resource: 'singleOrder', id, version: String(order.timestamp) },
+      attempts: 0,
+      createdAt: '2026-03-01T08:00:00.000Z',
+    };
+    rig.simClock.advance(60_000);
+    // A platform user's change just before our write, which a pull brings in before our write's
+    // outcome commits (and hands over to the ERP itself).
+    const changed = await rig.sim.control.patchRecord('singleOrder', id, {
+      deliveryNote: 'back door',
+    });
+    rig.simClock.advance(60_000);
+
+    const complete = await handler?.(job, rig.context);
+    upsertMirror(rig.store, 'singleOrder', { ...changed, _id: id }, String(changed.timestamp));
+    transaction(rig.store, () => complete?.());
+
+    const echo = await rig.stored('singleOrder', id);
+    expect(echo).toMatchObject({ status: 1, deliveryNote: 'back door' });
+    expect(isOwnEcho(getOwnWrite(rig.store, 'singleOrder', id), echo)).toBe(true);
   });
 
   it('sends nothing for an order the mirror shows past Created', async () => {

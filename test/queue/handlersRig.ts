@@ -25,6 +25,8 @@ const SIM_START = '2026-03-01T08:00:00.000Z';
 /** A simulator of one variant, a store on disk and the handlers, called directly with jobs. */
 export interface HandlerRig {
   sim: TestSimulator;
+  /** The simulator's clock: the platform stamps its records with it. */
+  simClock: FakeClock;
   store: Store;
   context: HandlerContext;
   /** Runs one job of `kind`; `attempts` are the tries before this one. */
@@ -51,7 +53,8 @@ export async function startHandlerRig(
   variant: Variant,
   options: { apiKey?: string } = {},
 ): Promise<HandlerRig> {
-  const sim = await startTestSimulator({ variant, clock: new FakeClock(SIM_START) });
+  const simClock = new FakeClock(SIM_START);
+  const sim = await startTestSimulator({ variant, clock: simClock });
   const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-handlers-'));
   const clock = new FakeClock(SIM_START);
   const store = openStore({ path: join(folder, 'sync.db'), clock });
@@ -90,6 +93,7 @@ export async function startHandlerRig(
   };
   return {
     sim,
+    simClock,
     store,
     context,
     run,

@@ -4,7 +4,7 @@ import {
   SERIES_STATUS_TRANSMITTED,
 } from '../../contract/index.js';
 import { PermanentError } from '../../shared/errors.js';
-import { getMirror, type MirrorRecord } from '../../store/index.js';
+import { getMirror, type MirrorEntry } from '../../store/index.js';
 import type { Handler, HandlerContext } from '../types.js';
 import { about } from './failures.js';
 import { checkTransition, orderLabel, patchOrder, type OrderResource } from './orders.js';
@@ -12,12 +12,12 @@ import { requiredText } from './payload.js';
 import { remember } from './remember.js';
 
 /**
- * The mirrored record, read once: its status decides whether to send, and it is the record as
+ * The mirror's entry, read once: its status decides whether to send, and it is the record as
  * known before the write, which the fingerprint of the write compares against (remember).
  */
-function mirrored(context: HandlerContext, resource: string, id: string): MirrorRecord {
+function mirrored(context: HandlerContext, resource: string, id: string): MirrorEntry {
   const entry = getMirror(context.store, resource, id);
-  if (entry) return entry.record;
+  if (entry) return entry;
   const hint = `reset the ${resource} checkpoint so it is pulled again, then retry this job`;
   throw new PermanentError(
     `${resource} ${id} is not in the local mirror, so it cannot be acknowledged safely; ${hint}`,
@@ -30,7 +30,7 @@ export function acknowledgeOrder(resource: OrderResource): Handler {
   return async (job, context) => {
     const id = requiredText(job, 'id');
     const before = mirrored(context, resource, id);
-    const { status } = before;
+    const { status } = before.record;
     if (typeof status === 'number' && status !== ORDER_STATUS.Created) {
       context.logger.debug({ resource, id, status }, 'already acknowledged; nothing sent');
       return;
@@ -63,7 +63,7 @@ export const acknowledgeIntegratedCare: Handler = async (job, context) => {
     );
   }
   const before = mirrored(context, 'integratedCare', id);
-  const { seriesStatus } = before;
+  const { seriesStatus } = before.record;
   const unset = seriesStatus === undefined || seriesStatus === null;
   if (!unset && seriesStatus !== SERIES_STATUS_NOT_TRANSMITTED) {
     context.logger.debug(

@@ -1,6 +1,12 @@
 import type { ResourceName } from '../../contract/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
-import { getMirror, recordOwnWrite, upsertMirror, type MirrorRecord } from '../../store/index.js';
+import {
+  getMirror,
+  getMirrorVersion,
+  recordOwnWrite,
+  upsertMirror,
+  type MirrorEntry,
+} from '../../store/index.js';
 import { fingerprintOf } from '../../sync/ownEcho.js';
 import type { Completion, HandlerContext } from '../types.js';
 import type { Body } from './payload.js';
@@ -18,8 +24,8 @@ export interface Written {
   body: Body;
   /** The answer is short (`{_id, updated}`): the mirror takes the rest from the body. */
   shortAnswer?: boolean;
-  /** The mirrored record before the write, when the handler has read it already. */
-  before?: MirrorRecord;
+  /** The mirror's entry before the write, when the handler has read it already. */
+  before?: MirrorEntry;
 }
 
 /**
@@ -45,15 +51,19 @@ export function remember(
   // The answer's own stamp: the ERP's message may carry an older one of its own.
   const version = versionOf(answer, context);
   // Worked out now, while the job's lane has it, so the group commit only writes rows: the
-  // commit holds the event loop, and every answer arriving meanwhile waits for it. The mirror
-  // cannot change in between: the job's record has no other job running, and a pull commits
-  // gathered outcomes before it stores anything (commitGatheredOutcomes).
-  const before = written.before ?? getMirror(store, resource, id)?.record;
-  const ownWrite = fingerprintOf(written.body, record, before);
+  // commit holds the event loop, and every answer arriving meanwhile waits for it.
+  const seen = written.before ?? getMirror(store, resource, id);
+  const ownWrite = fingerprintOf(written.body, record, seen?.record);
   const mirrored = { ...record, _id: id };
   const json = JSON.stringify(mirrored);
   return () => {
-    recordOwnWrite(store, resource, id, ownWrite);
+    // A pull may have stored a newer version since it was read (while the write was on its
+    // way): the fingerprint then compares against that one, which the pull has handed over.
+    const fingerprint =
+      getMirrorVersion(store, resource, id) === seen?.version
+        ? ownWrite
+        : fingerprintOf(written.body, record, getMirror(store, resource, id)?.record);
+    recordOwnWrite(store, resource, id, fingerprint);
     upsertMirror(store, resource, mirrored, version, json);
   };
 }
