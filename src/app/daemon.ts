@@ -71,6 +71,7 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
     token: http.token,
     bodyLimitBytes: http.bodyLimitBytes,
     requestTimeoutMs: http.requestTimeoutMs,
+    headersTimeoutMs: http.headersTimeoutMs,
     maxConnections: http.maxConnections,
   };
   const health = daemonHealth(app, startedAt);
@@ -86,6 +87,8 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
         body: await metrics.registry.metrics(),
       }),
       inbound: app.inbound,
+      refused: (status, route) => metrics.refused(status, route),
+      now: () => app.clock.now().getTime(),
     });
   } catch (error) {
     throw listenProblem(error, http.host, http.port);

@@ -152,8 +152,13 @@ export const httpSchema = z.strictObject({
   bodyLimitBytes: integer(1, 1_048_576),
   /** Headers and body of one request must arrive within this. */
   requestTimeoutMs: integer(100, 30_000),
-  /** Connections open at once; the ERP needs few, so slow clients cannot use up the process. */
-  maxConnections: integer(1, 64, 10_000),
+  /** A request's headers must arrive within this (at most requestTimeoutMs). */
+  headersTimeoutMs: integer(100, 5_000, 30_000),
+  /**
+   * Connections open at once; more are answered 503. Far above what the ERP and the probes
+   * need, so that slow clients holding connections until headersTimeoutMs lock no one out.
+   */
+  maxConnections: integer(1, 1_024, 10_000),
   /** How many schedule intervals a pull may be late before /readyz says not ready. */
   readyToleratedIntervals: integer(1, 3),
   /** How often /readyz asks the platform and the ERP (at most; answers come from the last look). */

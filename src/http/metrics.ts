@@ -78,6 +78,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly refusedRequests = new Counter({
+    name: 'homecare_sync_http_refused_total',
+    help: 'Requests the endpoint refused, by HTTP status and matched route (unmatched, connection: beyond the connection budget)',
+    labelNames: ['status', 'route'] as const,
+    registers: [this.registry],
+  });
+
   constructor(build: BuildInfo, counts?: StoredCounts) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
@@ -135,6 +142,11 @@ export class Metrics {
     messages = 1,
   ): void {
     this.inboundMessages.inc(labels, messages);
+  }
+
+  /** A request the endpoint refused (401, 400, 404, 409, 413, 415, 503 beyond the budget). */
+  refused(status: number, route: string): void {
+    this.refusedRequests.inc({ status: String(status), route });
   }
 
   private registerStoredCounts(counts: StoredCounts): void {

@@ -97,3 +97,59 @@ export function readinessOf(checks: Record<string, CheckResult>): Readiness {
     .map(([name, check]) => `${name}: ${check.problem ?? 'failed'}`);
   return { ready: problems.length === 0, problems, checks };
 }
+
+/**
+ * What each check's failure is called without the token: the detailed problems name files and
+ * URLs of the installation, which are no one's business who merely reaches the port.
+ */
+const SHORT_PROBLEMS: Record<string, string> = {
+  database: 'the database does not answer',
+  platform: 'the platform does not answer as expected',
+  erp: 'the ERP cannot be reached',
+  pulls: 'pulls are late',
+  delivery: 'work has waited too long',
+};
+
+/** `readiness` with short problems only; the details are in the log and behind the token. */
+export function publicReadiness(readiness: Readiness): Readiness {
+  const checks = Object.fromEntries(
+    Object.entries(readiness.checks).map(([name, check]): [string, CheckResult] => [
+      name,
+      check.ok ? { ok: true } : { ok: false, problem: SHORT_PROBLEMS[name] ?? 'failing' },
+    ]),
+  );
+  return readinessOf(checks);
+}
+
+/** A check whose problem changes (counts, times) is logged again at most this often. */
+const RELOG_MS = 60_000;
+
+/**
+ * Logs each check of a readiness answer when it turns failing (with its full problem), when its
+ * problem changes (at most once a minute per check), and when it recovers, so the details the
+ * public answer leaves out are in the log.
+ */
+export function readinessChanges(
+  log: (change: { check: string; ok: boolean; problem?: string }) => void,
+  now: () => number,
+) {
+  const failing = new Map<string, { problem: string; at: number }>();
+  return (readiness: Readiness): void => {
+    for (const [check, result] of Object.entries(readiness.checks)) {
+      const before = failing.get(check);
+      if (result.ok) {
+        if (before === undefined) continue;
+        failing.delete(check);
+        log({ check, ok: true });
+        continue;
+      }
+      const problem = result.problem ?? 'failed';
+      const at = now();
+      const changed = before !== undefined && before.problem !== problem;
+      if (before === undefined || (changed && at - before.at >= RELOG_MS)) {
+        failing.set(check, { problem, at });
+        log({ check, ok: false, problem });
+      }
+    }
+  };
+}

@@ -1,10 +1,19 @@
-import { timingSafeEqual } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { INBOX_KINDS, type InboxKind } from '../erp/adapter.js';
 import { isTransient } from '../shared/errors.js';
-import { nestingProblem } from '../shared/jsonDepth.js';
-import type { CheckResult, Readiness } from './readiness.js';
+import { PUBLIC, tokenMatches, type RouteAccess } from './access.js';
+import { limitConnections } from './connectionBudget.js';
+import { idempotencyKeyOf } from './idempotencyKey.js';
+import { BodyRefused, checkedJsonBodies } from './jsonBody.js';
+import {
+  publicReadiness,
+  readinessChanges,
+  type CheckResult,
+  type Readiness,
+} from './readiness.js';
+import { RefusalLog } from './refusals.js';
 
 export type InboundResult =
   | { status: 'accepted' | 'repeat'; id: number | string }
@@ -30,17 +39,23 @@ export interface HttpEndpointDeps {
     body: unknown,
     idempotencyKey: string | undefined,
   ): InboundResult | Promise<InboundResult>;
+  /** Counts a refused request by status and route (a metric); each is logged here too. */
+  refused?(status: number, route: string): void;
+  /** Milliseconds since the epoch; the refusal log's minute is measured with it. */
+  now?(): number;
 }
 
 export interface HttpEndpointOptions {
   host: string;
   port: number;
-  /** Bearer token for POST /erp/<kind>; without one, inbound messages are refused. */
+  /** Bearer token for every route that is not public; without one, those are refused. */
   token: string | undefined;
   bodyLimitBytes: number;
   /** Headers and body of a request must arrive within this; a connection idle as long is closed. */
   requestTimeoutMs: number;
-  /** Connections open at once; more are closed at once, so that slow clients cannot use up file descriptors. */
+  /** A request's headers must arrive within this, so slow clients give their connection back soon. */
+  headersTimeoutMs: number;
+  /** Connections open at once; more are answered 503 and closed. */
   maxConnections: number;
 }
 
@@ -49,91 +64,157 @@ export interface HttpEndpoint {
   close(): Promise<void>;
 }
 
-function tokenMatches(header: string | undefined, token: string | undefined): boolean {
-  if (token === undefined || header === undefined || !header.startsWith('Bearer ')) return false;
-  const given = Buffer.from(header.slice('Bearer '.length));
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
 function isInboxKind(kind: string): kind is InboxKind {
   return (INBOX_KINDS as readonly string[]).includes(kind);
 }
 
-/** Refuses a request to /erp/ without the token before its body is read. */
-function requireToken(app: FastifyInstance, token: string | undefined): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/erp/')) return;
-    if (tokenMatches(request.headers.authorization, token)) return;
+type Refuse = (
+  reply: FastifyReply,
+  status: number,
+  reason: string,
+  message: string,
+  extra?: Record<string, unknown>,
+) => FastifyReply;
+
+function refuser(refusals: RefusalLog): Refuse {
+  return (reply, status, reason, message, extra = {}) => {
+    const { request } = reply;
+    refusals.refused({
+      status,
+      route: request.routeOptions.url ?? 'unmatched',
+      reason,
+      client: request.ip,
+    });
+    return reply.code(status).send({ error: STATUS_CODES[status], message, ...extra });
+  };
+}
+
+/**
+ * Access by the route the router matched, never by the raw URL (which may spell a path in
+ * other ways, or be absolute): a route is public only when its config says so, and every other
+ * request, matched or not, needs the token. A client that waits for `100 Continue` before it
+ * sends its body gets it only once the token was checked.
+ */
+function requireToken(app: FastifyInstance, token: string | undefined, refuse: Refuse): void {
+  app.server.on('checkContinue', (request, response) =>
+    app.server.emit('request', request, response),
+  );
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const access = request.routeOptions.config as RouteAccess | undefined;
+    if (access?.public === true || tokenMatches(request.headers.authorization, token)) {
+      if (request.headers.expect?.toLowerCase() === '100-continue') reply.raw.writeContinue();
+      return;
+    }
     const message =
       token === undefined
-        ? 'inbound messages are off: set http.token (or http.tokenFile) in the config'
+        ? 'this route is off: set http.token (or http.tokenFile) in the config'
         : 'a valid "Authorization: Bearer <http.token>" header is required';
     // The body is not read: close the connection rather than wait for it.
-    return reply.code(401).header('connection', 'close').send({ error: 'Unauthorized', message });
+    void reply.header('connection', 'close').header('www-authenticate', 'Bearer');
+    return refuse(
+      reply,
+      401,
+      token === undefined ? 'no token configured' : 'no valid token',
+      message,
+    );
   });
 }
 
-/** JSON bodies as fastify parses them, but refused with 400 when they nest too deep. */
-function limitNesting(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    const problem = nestingProblem(text);
-    if (problem === undefined) return parse(request, text, done);
-    done(Object.assign(new Error(`the body is refused: ${problem}`), { statusCode: 400 }));
-  });
-}
-
-function routes(app: FastifyInstance, deps: HttpEndpointDeps): void {
-  app.get('/healthz', async (_request, reply) => {
+function healthRoutes(app: FastifyInstance, deps: HttpEndpointDeps, token: string | undefined) {
+  const logChange = readinessChanges(
+    (change) =>
+      change.ok
+        ? deps.logger.info({ check: change.check }, `readiness: ${change.check} ok again`)
+        : deps.logger.warn(change, `readiness: ${change.check} failing: ${change.problem ?? ''}`),
+    () => deps.now?.() ?? Date.now(),
+  );
+  const readyRoute =
+    (readiness: () => Readiness) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const result = readiness();
+      logChange(result);
+      const shown = tokenMatches(request.headers.authorization, token)
+        ? result
+        : publicReadiness(result);
+      return reply.code(result.ready ? 200 : 503).send(shown);
+    };
+  app.get('/healthz', PUBLIC, async (_request, reply) => {
     const live = deps.liveness();
     if (live.ok) return reply.send({ status: 'ok' });
     return reply.code(503).send({ status: 'down', problem: `database: ${live.problem ?? ''}` });
   });
-  app.get('/readyz', async (_request, reply) => {
-    const result = deps.readiness();
-    return reply.code(result.ready ? 200 : 503).send(result);
-  });
-  app.get('/readyz/inbound', async (_request, reply) => {
-    const result = deps.inboundReadiness();
-    return reply.code(result.ready ? 200 : 503).send(result);
-  });
-  app.get('/metrics', async (_request, reply) => {
+  app.get(
+    '/readyz',
+    PUBLIC,
+    readyRoute(() => deps.readiness()),
+  );
+  app.get(
+    '/readyz/inbound',
+    PUBLIC,
+    readyRoute(() => deps.inboundReadiness()),
+  );
+  app.get('/metrics', PUBLIC, async (_request, reply) => {
     const { contentType, body } = await deps.metrics();
     return reply.type(contentType).send(body);
   });
+}
+
+function inboundRoute(app: FastifyInstance, deps: HttpEndpointDeps, refuse: Refuse): void {
   app.post(
     '/erp/:kind',
     async (request: FastifyRequest<{ Params: { kind: string } }>, reply: FastifyReply) => {
       const { kind } = request.params;
       if (!isInboxKind(kind)) {
-        return reply.code(404).send({
-          error: 'Not Found',
-          message: `unknown kind "${kind}"; kinds: ${INBOX_KINDS.join(', ')}`,
-        });
+        return refuse(reply, 404, 'unknown kind', `unknown kind; kinds: ${INBOX_KINDS.join(', ')}`);
       }
-      const key = request.headers['idempotency-key'];
-      const result = await deps.inbound(
-        kind,
-        request.body,
-        typeof key === 'string' ? key : undefined,
-      );
+      const key = idempotencyKeyOf(request.raw.headersDistinct['idempotency-key']);
+      if (!key.ok) return refuse(reply, 400, 'bad Idempotency-Key', key.problem);
+      const result = await deps.inbound(kind, request.body, key.key);
       if (result.status === 'invalid') {
-        return reply.code(400).send({
-          error: 'Bad Request',
-          message: `the ${kind} message is not valid`,
+        return refuse(reply, 400, 'message not valid', `the ${kind} message is not valid`, {
           problems: result.problems,
         });
       }
       if (result.status === 'conflict') {
-        return reply.code(409).send({
-          error: 'Conflict',
-          message: `Idempotency-Key "${result.id}" was used before for a ${kind} message with another body; send a new key for a new message, or the same body to repeat one`,
-        });
+        return refuse(
+          reply,
+          409,
+          'Idempotency-Key used for another body',
+          `Idempotency-Key "${result.id}" was used before for a ${kind} message with another body; send a new key for a new message, or the same message to repeat one`,
+        );
       }
       return reply.code(202).send({ id: result.id, repeat: result.status === 'repeat' });
+    },
+  );
+}
+
+/** Why fastify refused a request, in words that hold none of the request's content. */
+function reasonOf(error: { code?: string }, status: number): string {
+  if (error instanceof BodyRefused) return error.reason;
+  if (error instanceof SyntaxError) return 'body not JSON';
+  return error.code ?? `HTTP ${status}`;
+}
+
+function errorAnswers(
+  app: FastifyInstance,
+  deps: HttpEndpointDeps,
+  options: HttpEndpointOptions,
+  refuse: Refuse,
+): void {
+  app.setNotFoundHandler((_request, reply) =>
+    refuse(reply, 404, 'no such route', 'no such route; the ERP posts to /erp/<kind>'),
+  );
+  app.setErrorHandler(
+    (error: { statusCode?: number; code?: string; message: string }, _request, reply) => {
+      // A transient failure (the database's disk is full) asks the ERP to send again later.
+      const status = error.statusCode ?? (isTransient(error) ? 503 : 500);
+      if (status >= 500) {
+        deps.logger.error({ err: error }, 'http endpoint error');
+        if (status === 503) void reply.header('retry-after', '60');
+        return reply.code(status).send({ error: STATUS_CODES[status], message: error.message });
+      }
+      const message =
+        status === 413 ? `the body is larger than ${options.bodyLimitBytes} bytes` : error.message;
+      return refuse(reply, status, reasonOf(error, status), message);
     },
   );
 }
@@ -144,6 +225,8 @@ export async function startHttpEndpoint(
   deps: HttpEndpointDeps,
 ): Promise<HttpEndpoint> {
   const timeout = options.requestTimeoutMs;
+  // Node refuses a header time-out longer than the request's.
+  const headersTimeout = Math.min(options.headersTimeoutMs, timeout);
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimitBytes,
@@ -151,30 +234,30 @@ export async function startHttpEndpoint(
     // Idle sockets are cut later than slow requests, so that those get their 408 first.
     connectionTimeout: 2 * timeout,
     http: {
-      headersTimeout: timeout,
+      headersTimeout,
       // Node checks the request time-outs only this often (every 30 s unless told).
-      connectionsCheckingInterval: Math.min(1_000, Math.ceil(timeout / 4)),
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeout / 4)),
     },
   });
-  app.server.maxConnections = options.maxConnections;
-  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
-    // A transient failure (the database's disk is full) asks the ERP to send again later.
-    const status = error.statusCode ?? (isTransient(error) ? 503 : 500);
-    if (status >= 500) deps.logger.error({ err: error }, 'http endpoint error');
-    if (status === 503) void reply.header('retry-after', '60');
-    const message =
-      status === 413 ? `the body is larger than ${options.bodyLimitBytes} bytes` : error.message;
-    const label =
-      status === 503
-        ? 'Service Unavailable'
-        : status >= 500
-          ? 'Internal Server Error'
-          : 'Bad Request';
-    return reply.code(status).send({ error: label, message });
-  });
-  requireToken(app, options.token);
-  limitNesting(app);
-  routes(app, deps);
+  const refusals = new RefusalLog(
+    deps.logger,
+    (status, route) => deps.refused?.(status, route),
+    () => deps.now?.() ?? Date.now(),
+  );
+  limitConnections(app.server, options.maxConnections, (socket) =>
+    refusals.refused({
+      status: 503,
+      route: 'connection',
+      reason: 'connection budget used up',
+      client: socket.remoteAddress,
+    }),
+  );
+  const refuse = refuser(refusals);
+  errorAnswers(app, deps, options, refuse);
+  requireToken(app, options.token, refuse);
+  checkedJsonBodies(app);
+  healthRoutes(app, deps, options.token);
+  inboundRoute(app, deps, refuse);
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;

@@ -65,6 +65,22 @@ describe('the daemon endpoint', () => {
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({
       ready: false,
+      problems: ['platform: the platform does not answer as expected'],
+      checks: {
+        database: { ok: true },
+        platform: { ok: false, problem: 'the platform does not answer as expected' },
+      },
+    });
+  });
+
+  it('shows the details of /readyz only to a caller with the token', async () => {
+    ready = false;
+    const response = await fetch(`${endpoint.url}/readyz`, {
+      headers: { authorization: 'Bearer erp-secret' },
+    });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      ready: false,
       problems: ['platform: GET /region answered HTTP 503'],
       checks: { database: { ok: true }, platform: platformDown },
     });

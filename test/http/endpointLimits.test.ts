@@ -61,12 +61,13 @@ describe('the daemon endpoint under slow and many connections', () => {
     expect(answers.every((answer) => answer.startsWith('HTTP/1.1 401'))).toBe(true);
   });
 
-  it('closes connections beyond maxConnections and ends a body that does not arrive in requestTimeoutMs', async () => {
+  it('answers 503 to connections beyond maxConnections and ends a body that does not arrive in requestTimeoutMs', async () => {
     const { port } = await start({ maxConnections: 5, requestTimeoutMs: 1_000 });
     const slow = Array.from({ length: 5 }, () => slowPost(port, 'erp-secret', '{"order'));
     // The server takes connections in the order they came, so the sixth is the one beyond.
     const extra = await withinBound(slowPost(port, 'erp-secret'), 'closing the sixth connection');
-    expect(extra).toBe('');
+    expect(extra).toMatch(/^HTTP\/1.1 503 Service Unavailable\r\n/);
+    expect(extra).toMatch(/\r\nRetry-After: 5\r\n/);
     const timedOut = await withinBound(Promise.all(slow), 'ending the slow bodies');
     expect(timedOut.every((answer) => answer.startsWith('HTTP/1.1 408'))).toBe(true);
     const after = await fetch(`http://127.0.0.1:${port}/healthz`);

@@ -23,7 +23,8 @@ export function startTestEndpoint(
       token: 'erp-secret',
       bodyLimitBytes: 4096,
       requestTimeoutMs: 30_000,
-      maxConnections: 64,
+      headersTimeoutMs: 5_000,
+      maxConnections: 1_024,
       ...options,
     },
     {

@@ -1,0 +1,46 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** How long a refused connection may take to read its 503 before it is cut. */
+const LINGER_MS = 2_000;
+
+const BODY = JSON.stringify({
+  error: 'Service Unavailable',
+  message: 'too many connections are open; try again in a few seconds',
+});
+const ANSWER =
+  'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n' +
+  `Content-Length: ${Buffer.byteLength(BODY)}\r\nRetry-After: 5\r\nConnection: close\r\n\r\n${BODY}`;
+
+/**
+ * Keeps at most `budget` connections open at once. Node's own `maxConnections` closes the ones
+ * beyond without a word, which a client cannot tell from a crash; here they get a 503 with
+ * `Retry-After` before they are closed. The HTTP server is a listener of its own `connection`
+ * event (documented: emitting it injects a connection), so the gate takes its place and passes
+ * on the connections within the budget.
+ */
+export function limitConnections(
+  server: Server,
+  budget: number,
+  onRefused: (socket: Socket) => void,
+): void {
+  const serve = server.listeners('connection') as Array<(socket: Socket) => void>;
+  server.removeAllListeners('connection');
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (open >= budget) {
+      refuse(socket);
+      onRefused(socket);
+      return;
+    }
+    open += 1;
+    socket.once('close', () => (open -= 1));
+    for (const listener of serve) listener.call(server, socket);
+  });
+}
+
+function refuse(socket: Socket): void {
+  socket.on('error', () => undefined);
+  socket.end(ANSWER);
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
