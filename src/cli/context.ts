@@ -43,11 +43,12 @@ export async function withApp<T>(
   options: ConfigOption,
   work: (app: App) => Promise<T>,
 ): Promise<T> {
-  const { config, source } = loadConfig({
+  const { config, source, warnings } = loadConfig({
     path: options.config,
     env: process.env,
     cwd: process.cwd(),
   });
+  warnAbout(warnings);
   const app = await createApp(config, {
     clock: systemClock,
     env: process.env,

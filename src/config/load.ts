@@ -4,6 +4,7 @@ import { ConfigError } from './errors.js';
 import { issueProblems } from './issues.js';
 import { problemText, withoutRepeats, type Problem } from './problems.js';
 import { configSchema, type Config } from './schema.js';
+import { shortApiKeyWarning, weakHttpTokenProblems } from './secretStrength.js';
 import { holdsSecret, readSecretFiles, secretFiles, skipSecrets } from './secrets.js';
 import { displayPath, readConfigTree, resolveConfigPath, worldReadableWarning } from './source.js';
 import { substituteEnv, type Env } from './substitute.js';
@@ -23,14 +24,14 @@ export interface LoadedConfig {
   source: string;
   /**
    * Not wrong enough to refuse, but to tell: a secret file, or a config file with a secret
-   * written in it, that every user may read.
+   * written in it, that every user may read; a short platform API key.
    */
   warnings: string[];
 }
 
 /**
  * Reads, substitutes, validates and fills in defaults. Collects every problem of every stage
- * (environment, secret files, schema) and throws them together as one ConfigError.
+ * (environment, secret files, secret strength, schema) and throws them together as one ConfigError.
  */
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const location = resolveConfigPath(options.path, options.env, options.cwd);
@@ -40,7 +41,11 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 
   const substituted = substituteEnv(raw, options.env);
   const secretProblems = readSecretFiles(substituted.value, options.cwd);
-  const early = [...substituted.problems, ...secretProblems];
+  const secretsRead = [...substituted.problems, ...secretProblems];
+  const early = [
+    ...secretsRead,
+    ...withoutRepeats(weakHttpTokenProblems(substituted.value), secretsRead),
+  ];
 
   const parsed = configSchema.safeParse(substituted.value, { reportInput: true });
   const schemaProblems = parsed.success ? [] : issueProblems(parsed.error.issues, configSchema);
@@ -55,6 +60,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     ...secretFiles(substituted.value, options.cwd).map(({ at, path }) =>
       worldReadableWarning(path, at),
     ),
+    shortApiKeyWarning(parsed.data.platform.apiKey),
   ].filter((warning): warning is string => warning !== undefined);
   return { config: parsed.data, source: location.path, warnings };
 }

@@ -17,7 +17,10 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface LoggerOptions {
   level: LevelWithSilentOrString;
-  /** Configured secret values (API key, tokens): removed wherever they occur in a line. */
+  /**
+   * Configured secret values (API key, tokens): removed wherever they occur in a line when they
+   * have at least MIN_SCRUBBED_SECRET_CHARS; shorter ones only as a sensitive field's value.
+   */
   secrets?: readonly string[];
   /** Where lines go; stdout when absent. */
   destination?: DestinationStream;

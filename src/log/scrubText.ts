@@ -36,9 +36,20 @@ export function scrubText(text: string, secrets: readonly string[]): string {
     .replace(bearer, `$1 ${REDACTED}`);
 }
 
-/** Longest first, so a secret that contains another is replaced whole; empty ones are ignored. */
+/**
+ * A configured secret shorter than this is not replaced inside other text: "t" or "k1" stands in
+ * ordinary words and paths, and replacing it there leaves no log line readable. Where it stands
+ * as a field's value (`apiKey`, `token`, `authorization`) the key-based redaction hides it.
+ */
+export const MIN_SCRUBBED_SECRET_CHARS = 8;
+
+/**
+ * The configured secrets to replace wherever they occur in a line (`scrubText`): those of at
+ * least MIN_SCRUBBED_SECRET_CHARS, longest first, so a secret that contains another is replaced
+ * whole.
+ */
 export function normaliseSecrets(secrets: readonly string[]): string[] {
-  return [...new Set(secrets.filter((secret) => secret.length > 0))].sort(
+  return [...new Set(secrets.filter((secret) => secret.length >= MIN_SCRUBBED_SECRET_CHARS))].sort(
     (a, b) => b.length - a.length,
   );
 }

@@ -67,6 +67,34 @@ describe('config check', () => {
     );
   });
 
+  it('refuses a placeholder http.token from a file, at config check and at start-up', async () => {
+    await writeFile(join(dir, 'endpoint.token'), 'changeme\n');
+    await writeFile(
+      join(dir, 'weak-token.yaml'),
+      'platform: { baseUrl: "https://platform.example/api", apiKey: key-1234, variant: B }\nhttp: { tokenFile: endpoint.token }\n',
+      { mode: 0o600 },
+    );
+    for (const command of [['config', 'check'], ['run']]) {
+      const result = await runCli([...command, '-c', 'weak-token.yaml'], { cwd: dir });
+      expect(result.code, command.join(' ')).toBe(1);
+      expect(result.stderr).toBe(
+        'config weak-token.yaml has 1 problem(s):\n' +
+          '  http.token: the token read from http.tokenFile is a well-known placeholder, the first value anyone tries; make one with: openssl rand -hex 32\n',
+      );
+    }
+  });
+
+  it('warns about a short platform API key and accepts the config', async () => {
+    await writeFile(
+      join(dir, 'short-key.yaml'),
+      'platform: { baseUrl: "https://platform.example/api", apiKey: k1, variant: B }\n',
+      { mode: 0o600 },
+    );
+    const result = await runCli(['config', 'check', '-c', 'short-key.yaml'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^warning: platform\.apiKey has only 2 characters: .*\n$/);
+  });
+
   it('accepts the demo config as it ships', async () => {
     const result = await runCli(['config', 'check', '-c', 'config/demo.yaml']);
     // Its demo key is written in it: a checkout every user may read is warned about.

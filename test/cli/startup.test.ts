@@ -22,7 +22,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => occupied.listen(0, '127.0.0.1', resolve));
   const address = occupied.address();
   port = typeof address === 'object' && address !== null ? address.port : 0;
-  f = cliFolder(sim.url, { http: { enabled: true, host: '127.0.0.1', port, token: 'tok-1' } });
+  f = cliFolder(sim.url, {
+    http: { enabled: true, host: '127.0.0.1', port, token: 'startup-token-3a9e51c7' },
+  });
 });
 afterAll(async () => {
   await killIfRunning(daemon);

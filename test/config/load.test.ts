@@ -66,7 +66,8 @@ describe('loadConfig defaults', () => {
       port: 9464,
       bodyLimitBytes: 1_048_576,
       requestTimeoutMs: 30_000,
-      maxConnections: 64,
+      headersTimeoutMs: 5_000,
+      maxConnections: 1_024,
       readyToleratedIntervals: 3,
       readyCheckSeconds: 30,
       readyStalledMinutes: 60,
@@ -150,7 +151,7 @@ http: { port: "\${PORT:-9000}", enabled: "\${HTTP_ON:-false}" }
 describe('secret files', () => {
   it('reads apiKeyFile, tokenFile and passwordFile, trimming the trailing newline', async () => {
     await dir.write('api.key', 'from-file\n');
-    await dir.write('http.token', 'http-secret\r\n');
+    await dir.write('http.token', 'http-secret-from-file\r\n');
     await dir.write('erp.password', 'erp-pass\n');
     const { config } = await load(`
 platform: { baseUrl: "https://p.example", apiKeyFile: api.key, variant: A }
@@ -162,7 +163,7 @@ erp:
 `);
     expect(config.platform.apiKey).toBe('from-file');
     expect(config.platform.apiKeyFile).toBe('api.key');
-    expect(config.http.token).toBe('http-secret');
+    expect(config.http.token).toBe('http-secret-from-file');
     expect(config.erp.rest?.auth?.password).toBe('erp-pass');
   });
 
@@ -202,7 +203,7 @@ erp:
     baseUrl: http://erp.local/api
     auth: { type: bearer, token: t }
     resources: { singleOrder: { url: "orders/{_id}", method: PUT } }
-http: { token: x }
+http: { token: inbound-token-5e0c7b19 }
 `);
     expect(config.erp.file.csv).toMatchObject({
       delimiter: ';',
@@ -262,7 +263,7 @@ storage: { path: "\${DATA_DIR:-/data}/sync.db" }
 describe('files every user may read', () => {
   it('warns about a world-readable config file and secret file, and not about owner-only ones', async () => {
     const key = await dir.write('api.key', 'from-file\n');
-    const yaml = `platform: { baseUrl: "https://p.example", apiKeyFile: api.key, variant: A }\nhttp: { token: abc }\n`;
+    const yaml = `platform: { baseUrl: "https://p.example", apiKeyFile: api.key, variant: A }\nhttp: { token: inbound-token-5e0c7b19 }\n`;
     const config = join(dir.path(), 'config.yaml');
     chmodSync(key, 0o644);
     await dir.write('config.yaml', yaml);
@@ -281,7 +282,11 @@ describe('files every user may read', () => {
   it('leaves a world-readable config alone when its secrets come from the environment', async () => {
     await dir.write('config.yaml', `${MINIMAL.replace('key-123', '${API_KEY}')}`);
     chmodSync(join(dir.path(), 'config.yaml'), 0o644);
-    const loaded = loadConfig({ path: 'config.yaml', env: { API_KEY: 'k' }, cwd: dir.path() });
+    const loaded = loadConfig({
+      path: 'config.yaml',
+      env: { API_KEY: 'key-from-env' },
+      cwd: dir.path(),
+    });
     expect(loaded.warnings).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ platform:
   baseUrl: https://sync:url-password-42@platform.example/api
   apiKeyFile: api.key
   variant: B
-http: { token: http-token-1234 }
+http: { token: http-token-1234-5678 }
 erp:
   adapter: rest
   rest:
@@ -27,7 +27,7 @@ erp:
     const { config } = loadConfig({ path: 'config.yaml', env: {}, cwd: dir.path() });
     const printed = stringify(maskSecrets(config));
 
-    for (const secret of ['api-key-from-file-4711', 'erp-password-0815', 'http-token-1234']) {
+    for (const secret of ['api-key-from-file-4711', 'erp-password-0815', 'http-token-1234-5678']) {
       expect(printed).not.toContain(secret);
     }
     expect(printed).not.toContain('url-password-42');

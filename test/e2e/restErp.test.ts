@@ -31,7 +31,7 @@ describe('the daemon with the REST adapter', () => {
         adapter: 'rest',
         rest: { baseUrl: `${erp.url}/api`, auth: { type: 'bearer', token: 'erp-secret' } },
       },
-      http: { enabled: true, port: 0, token: 'inbound-secret' },
+      http: { enabled: true, port: 0, token: 'inbound-secret-6d20f4b8' },
     });
     app = await rig.open();
   });
@@ -143,14 +143,14 @@ describe('the daemon with the REST adapter', () => {
           body: JSON.stringify(body),
         });
       expect((await post({ orderType: 'single', id: target._id, status: 3 })).status).toBe(401);
-      const bad = await post({ orderType: 'single', status: 3 }, 'inbound-secret');
+      const bad = await post({ orderType: 'single', status: 3 }, 'inbound-secret-6d20f4b8');
       expect(bad.status).toBe(400);
       expect(await bad.json()).toMatchObject({
         problems: [expect.stringMatching(/^id: /) as unknown],
       });
       const good = await post(
         { orderType: 'single', id: target._id, status: 3, salesId: 'SO-REST-1' },
-        'inbound-secret',
+        'inbound-secret-6d20f4b8',
       );
       expect(good.status).toBe(202);
       expect(

@@ -17,9 +17,12 @@ function capture(format: 'auto' | 'json' | 'pretty', isTerminal: boolean): strin
     format,
     isTerminal,
     destination,
-    secrets: ['s3cr3t'],
+    secrets: ['s3cr3t-4f9a1c0d'],
   });
-  logger.info({ apiKey: 's3cr3t', resource: 'singleOrder' }, 'pull finished with s3cr3t');
+  logger.info(
+    { apiKey: 's3cr3t-4f9a1c0d', resource: 'singleOrder' },
+    'pull finished with s3cr3t-4f9a1c0d',
+  );
   return out;
 }
 
@@ -29,7 +32,7 @@ describe('log format', () => {
     expect(() => JSON.parse(text) as unknown).toThrow();
     expect(text).toMatch(/INFO.*pull finished with \[redacted\]/);
     expect(text).toContain('resource: "singleOrder"');
-    expect(text).not.toContain('s3cr3t');
+    expect(text).not.toContain('s3cr3t-4f9a1c0d');
   });
 
   it('writes JSON lines when the output is no terminal, or when asked to', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scrubText } from '../../src/log/scrubText.js';
+import { normaliseSecrets, scrubText } from '../../src/log/scrubText.js';
 
 describe('scrubText', () => {
   it.each([
@@ -28,5 +28,13 @@ describe('scrubText', () => {
     expect(scrubText('key=abc-123 and abc-123-long at x', ['abc-123-long', 'abc-123'])).toBe(
       'key=[redacted] and [redacted] at x',
     );
+  });
+});
+
+describe('normaliseSecrets', () => {
+  it('keeps the secrets of 8 characters or more, longest first, once each', () => {
+    expect(
+      normaliseSecrets(['t', 'k1', 'pw-1234', 'pw-12345', 'hc-live-7f3a9c2e', 'pw-12345']),
+    ).toEqual(['hc-live-7f3a9c2e', 'pw-12345']);
   });
 });

@@ -1,0 +1,85 @@
+import { MIN_SCRUBBED_SECRET_CHARS } from '../log/scrubText.js';
+import type { Problem } from './problems.js';
+import { secretHolder } from './secrets.js';
+
+/**
+ * The shortest `http.token` taken: the endpoint answers anyone who can reach it, so a short
+ * bearer token is guessed in a handful of requests.
+ */
+const MIN_HTTP_TOKEN_CHARS = 16;
+
+const MAKE_ONE = 'make one with: openssl rand -hex 32';
+
+/** Spelled without case, `-`, `_` or spaces (see `spelledPlain`). */
+const PLACEHOLDERS = new Set([
+  'changeme',
+  'secret',
+  'password',
+  'token',
+  'demotoken',
+  'test',
+  'example',
+  'replaceme',
+  'yourtoken',
+  'yourtokenhere',
+  'placeholder',
+]);
+
+/** Placeholders written at length ("changeme-in-production", "replace-with-a-token"). */
+const PLACEHOLDER_STARTS = ['changeme', 'replaceme', 'replacewith'];
+
+function characters(count: number): string {
+  return count === 1 ? '1 character' : `${count} characters`;
+}
+
+function spelledPlain(value: string): string {
+  return value.toLowerCase().replace(/[-_\s]/g, '');
+}
+
+/** A value people write where a secret should go, and the first thing anyone guesses. */
+function isPlaceholderSecret(value: string): boolean {
+  const plain = spelledPlain(value);
+  return (
+    PLACEHOLDERS.has(plain) ||
+    PLACEHOLDER_STARTS.some((start) => plain.startsWith(start)) ||
+    // One character over and over: xxx, xxxxxxxxxxxxxxxx, 0000000000000000.
+    /^(.)\1{2,}$/.test(plain)
+  );
+}
+
+/**
+ * A weak `http.token`, checked on the config tree once the secret files are read (so a token
+ * from `http.tokenFile` is checked too) and before the schema: it is then listed with every
+ * other problem, which the schema's cross-section checks are not (they need a valid config).
+ */
+export function weakHttpTokenProblems(tree: unknown): Problem[] {
+  const http = secretHolder(tree, ['http', 'token']);
+  const token = http?.['token'];
+  if (typeof token !== 'string' || token === '') return [];
+  const weakness = httpTokenWeakness(token, http?.['tokenFile'] !== undefined);
+  return weakness === undefined ? [] : [{ at: 'http.token', message: weakness }];
+}
+
+/**
+ * Why `token` is no good as `http.token`, or undefined when it is. The token itself is never
+ * part of the text: the message goes to a terminal and into CI logs.
+ */
+function httpTokenWeakness(token: string, fromFile: boolean): string | undefined {
+  const what = fromFile ? 'the token read from http.tokenFile' : 'the token';
+  if (isPlaceholderSecret(token)) {
+    return `${what} is a well-known placeholder, the first value anyone tries; ${MAKE_ONE}`;
+  }
+  if (token.length < MIN_HTTP_TOKEN_CHARS) {
+    return `${what} has ${characters(token.length)}, at least ${MIN_HTTP_TOKEN_CHARS} are needed: a short bearer token is guessed in a handful of requests; ${MAKE_ONE}`;
+  }
+  return undefined;
+}
+
+/**
+ * The platform issues the API key, so a short one is only told about, never refused: it is
+ * easier to guess, and the log masks it only where it stands as a field's value.
+ */
+export function shortApiKeyWarning(apiKey: string): string | undefined {
+  if (apiKey.length >= MIN_SCRUBBED_SECRET_CHARS) return undefined;
+  return `platform.apiKey has only ${characters(apiKey.length)}: a key this short is easy to guess, and the log masks it only as the value of a field such as apiKey, not inside other text; ask the platform for a longer one if it can issue one`;
+}
