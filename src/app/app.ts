@@ -2,7 +2,13 @@ import { contractFor, type Contract } from '../contract/index.js';
 import { effectiveResourceSettings, type Config, type ResourceSettings } from '../config/index.js';
 import type { ErpAdapter } from '../erp/adapter.js';
 import { fileModeOf } from '../erp/file/index.js';
-import { createInbox, type CountInbound, type Inbox } from '../erp/inbox/index.js';
+import {
+  createInbox,
+  droppedFieldsLog,
+  type CountInbound,
+  type Inbox,
+  type InboundRules,
+} from '../erp/inbox/index.js';
 import type { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createPlatformClient, type PlatformClient } from '../platform/index.js';
@@ -163,6 +169,9 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   const accept = inboxAcceptor(store, contract, logger);
   const countInbound: CountInbound = (labels, messages) => metrics?.inbound(labels, messages);
   const file = config.erp.file;
+  // One log of dropped fields for the file inbox and the endpoint: each is named once.
+  const dropped = droppedFieldsLog(logger);
+  const inbound: InboundRules = { unknownFields: config.inbound.unknownFields, dropped };
   const inbox =
     config.erp.adapter === 'file'
       ? createInbox(
@@ -176,12 +185,14 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
             csvAllOrNothing: file.csvAllOrNothing,
             fileMode: fileModeOf(file.fileMode),
             timeZone: config.timezone,
+            unknownFields: inbound.unknownFields,
           },
           {
             clock,
             accept: (message) => Promise.resolve(accept(message)),
             logger,
             count: countInbound,
+            dropped,
           },
         )
       : undefined;
@@ -200,7 +211,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     resources,
     version,
     configPath: deps.configPath,
-    inbound: httpInbound(accept, countInbound),
+    inbound: httpInbound(accept, countInbound, inbound),
     async close() {
       await adapter.close();
       await client.close();

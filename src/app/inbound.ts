@@ -1,10 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Contract } from '../contract/index.js';
 import type { InboxKind, InboxMessage } from '../erp/adapter.js';
-import { parseInboxBody, type CountInbound } from '../erp/inbox/index.js';
+import {
+  DEFAULT_INBOUND_RULES,
+  parseInboxBody,
+  type CountInbound,
+  type InboundRules,
+} from '../erp/inbox/index.js';
 import type { InboundResult } from '../http/server.js';
 import type { Logger } from '../log/index.js';
 import { enqueue } from '../queue/index.js';
+import { canonicalJson } from '../shared/canonicalJson.js';
 import { jobFromInbox } from '../queue/jobs.js';
 import { insertInboxMessage, settleInboxMessage, transaction, type Store } from '../store/index.js';
 
@@ -41,15 +47,24 @@ export function inboxAcceptor(store: Store, contract: Contract, logger: Logger) 
     });
 }
 
-/** POST /erp/<kind>: the same validation as the file inbox, then the same hand-off. */
-export function httpInbound(accept: ReturnType<typeof inboxAcceptor>, count: CountInbound) {
+/**
+ * POST /erp/<kind>: the same validation as the file inbox (`rules`: `inbound` in the config),
+ * then the same hand-off. The body is hashed by its meaning (canonical JSON), so a client that
+ * sends the same message again with its keys in another order or other spacing gets `repeat`
+ * under its Idempotency-Key, not a conflict.
+ */
+export function httpInbound(
+  accept: ReturnType<typeof inboxAcceptor>,
+  count: CountInbound,
+  rules: InboundRules = DEFAULT_INBOUND_RULES,
+) {
   return (kind: InboxKind, body: unknown, idempotencyKey: string | undefined): InboundResult => {
-    const parsed = parseInboxBody(kind, body);
+    const parsed = parseInboxBody(kind, body, rules);
     if (!parsed.ok) {
       count({ kind, source: 'http', result: 'rejected' }, 1);
       return { status: 'invalid', problems: parsed.problems };
     }
-    const text = JSON.stringify(parsed.body);
+    const text = canonicalJson(parsed.body);
     const message: InboxMessage = {
       kind,
       source: 'http',

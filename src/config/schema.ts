@@ -23,6 +23,7 @@ import {
   timeZoneName,
 } from './fields.js';
 import { DEFAULT_CSV_OPTIONS } from '../erp/file/options.js';
+import { UNKNOWN_FIELDS } from '../erp/inbox/fields.js';
 import { LOG_FORMATS } from '../log/logger.js';
 
 /** Where `timezone` is not set. */
@@ -139,6 +140,8 @@ export const baseConfigSchema = z.strictObject({
     .strictObject({ concurrency: integer(1, 4), pollIntervalMs: integer(50, 1_000) })
     .prefault({}),
   http: httpSchema.prefault({}),
+  /** Messages from the ERP, by file and by `POST /erp/<kind>` alike. */
+  inbound: z.strictObject({ unknownFields: z.enum(UNKNOWN_FIELDS).default('refuse') }).prefault({}),
   /** How what the ERP has is acknowledged where the spec leaves it open (docs/readme/config.md). */
   ack: z
     .strictObject({

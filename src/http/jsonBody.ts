@@ -1,6 +1,7 @@
 import { parse as parseContentType } from 'content-type';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { nestingProblem } from '../shared/jsonDepth.js';
+import { ERP_MESSAGE_BOUNDS } from '../erp/inbox/bounds.js';
+import { jsonBoundsProblem } from '../shared/jsonBounds.js';
 import { invalidUtf8Offset } from '../shared/utf8.js';
 
 /** A refusal of the body, with the HTTP status that says why. */
@@ -53,17 +54,19 @@ function bodyText(request: FastifyRequest, bytes: Buffer): string {
 
 /**
  * JSON bodies as fastify parses them (which refuses `__proto__` and `constructor.prototype`),
- * after their bytes are checked: UTF-8 only, and no deeper nesting than ERP messages need.
+ * after their bytes are checked (UTF-8 only) and their shape is bounded (nesting, keys, items)
+ * before the parse, so that a hostile shape costs a scan, not a parse.
  */
 export function checkedJsonBodies(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  // Fastify also reads text/plain; the ERP's messages are JSON and nothing else.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
       const text = bodyText(request, body as Buffer);
-      const problem = nestingProblem(text);
+      const problem = jsonBoundsProblem(text, ERP_MESSAGE_BOUNDS);
       if (problem !== undefined) {
-        throw new BodyRefused(`the body is refused: ${problem}`, 400, 'body nests too deep');
+        throw new BodyRefused(`the body is refused: ${problem}`, 400, 'body beyond bounds');
       }
       void parse(request, text, done);
     } catch (error) {

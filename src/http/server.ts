@@ -194,6 +194,19 @@ function reasonOf(error: { code?: string }, status: number): string {
   return error.code ?? `HTTP ${status}`;
 }
 
+/** What fastify's own refusals tell the client, in this endpoint's words where they help. */
+function messageOf(
+  error: { message: string },
+  status: number,
+  options: HttpEndpointOptions,
+): string {
+  if (status === 413) return `the body is larger than ${options.bodyLimitBytes} bytes`;
+  if (status === 415 && !(error instanceof BodyRefused)) {
+    return 'messages are JSON: send Content-Type: application/json';
+  }
+  return error.message;
+}
+
 function errorAnswers(
   app: FastifyInstance,
   deps: HttpEndpointDeps,
@@ -212,9 +225,7 @@ function errorAnswers(
         if (status === 503) void reply.header('retry-after', '60');
         return reply.code(status).send({ error: STATUS_CODES[status], message: error.message });
       }
-      const message =
-        status === 413 ? `the body is larger than ${options.bodyLimitBytes} bytes` : error.message;
-      return refuse(reply, status, reasonOf(error, status), message);
+      return refuse(reply, status, reasonOf(error, status), messageOf(error, status, options));
     },
   );
 }

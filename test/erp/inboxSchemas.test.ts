@@ -24,11 +24,17 @@ describe('inbox schemas: orderStatus', () => {
     ).toEqual([
       'nothing to change: give status, erpOrderNumber, trackingInfo or, with id, salesId',
     ]);
-    const bad = { orderType: 'group', id: 'o', status: 11, staus: 3 };
-    const problems = problemsOf(parseInboxBody('orderStatus', bad));
-    expect(problems.some((p) => p.startsWith('orderType: '))).toBe(true);
-    expect(problems).toContain('status: must be an order status from -3 to 10');
-    expect(problems.some((p) => p.includes('staus'))).toBe(true);
+    const bad = { orderType: 'group', id: 'o', status: 11 };
+    expect(problemsOf(parseInboxBody('orderStatus', bad))).toEqual([
+      'orderType: Invalid option: expected one of "single"|"direct"',
+    ]);
+    // The schema's own checks (ranges) run once fields, types and options pass the field walk
+    // (test/erp/inboxFields.test.ts), which is what keeps a hostile message cheap.
+    expect(problemsOf(parseInboxBody('orderStatus', { ...bad, orderType: 'single' }))).toEqual([
+      'status: must be an order status from -3 to 10',
+    ]);
+    const misspelt = problemsOf(parseInboxBody('orderStatus', { ...bad, staus: 3 }));
+    expect(misspelt.some((p) => p.startsWith('staus: unknown field'))).toBe(true);
   });
 });
 

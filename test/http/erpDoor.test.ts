@@ -160,7 +160,7 @@ describe('the ERP door: bytes, keys and refusals', () => {
       body,
     );
 
-  it('refuses a body that is not valid UTF-8 with the byte offset, and another charset with 415', async () => {
+  it('refuses a body that is not valid UTF-8 with the byte offset, and another charset or type with 415', async () => {
     const before = storedMessages();
     const head = Buffer.from('{"orderType":"single","id":"o-1","erpOrderNumber":"M');
     const bad = Buffer.concat([head, Buffer.from([0xfc]), Buffer.from('ller"}')]);
@@ -170,6 +170,7 @@ describe('the ERP door: bytes, keys and refusals', () => {
     const latin1 = await post(STATUS, { 'Content-Type': 'application/json; charset=iso-8859-1' });
     expect(latin1.status).toBe(415);
     expect(latin1.text).toContain('charset=iso-8859-1');
+    expect((await post(STATUS, { 'Content-Type': 'text/plain' })).status).toBe(415);
     const utf8 = await post(STATUS.replace('FORGED', 'U-1'), {
       'Content-Type': 'application/json; charset=UTF-8',
     });
@@ -183,6 +184,44 @@ describe('the ERP door: bytes, keys and refusals', () => {
     expect((await post(STATUS, { 'Idempotency-Key': ['k-1', 'k-2'] })).status).toBe(400);
     expect((await post(STATUS, { 'Idempotency-Key': 'k'.repeat(201) })).status).toBe(400);
     expect(storedMessages()).toBe(before);
+  });
+
+  it('refuses fields the contract does not define, non-finite numbers and hostile shapes, naming the field', async () => {
+    const before = storedMessages();
+    const unknown = await post(
+      '{"orderType":"single","id":"o-1","erpOrdernumber":"E-1","constructor":1}',
+    );
+    expect(unknown.status).toBe(400);
+    const { problems } = JSON.parse(unknown.text.slice(unknown.text.indexOf('{'))) as {
+      problems: string[];
+    };
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^erpOrdernumber: unknown field \(did you mean "erpOrderNumber"\?\)/),
+        expect.stringMatching(/^constructor: unknown field/),
+      ]),
+    );
+    const huge = await post(`{"orderType":"single","id":"o-1","status":3,"x":1e400}`);
+    expect(huge.status).toBe(400);
+    const wide = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`f${i}`, 0]));
+    const hostile = await post(JSON.stringify({ orderType: 'single', id: 'o-1', ...wide }));
+    expect(hostile.status).toBe(400);
+    expect(hostile.text).toContain('more than 256 fields in one object');
+    expect(hostile.text.length).toBeLessThan(1_000);
+    expect(storedMessages()).toBe(before);
+  });
+
+  it('takes the same message under one Idempotency-Key as a repeat, whatever its key order and spacing', async () => {
+    const key = { 'Idempotency-Key': 'door-repeat-1' };
+    const first = await post('{"orderType":"single","id":"o-r","erpOrderNumber":"R-1"}', key);
+    const again = await post(
+      '{ "erpOrderNumber": "R-1",\n  "id": "o-r", "orderType": "single" }',
+      key,
+    );
+    expect([first.status, again.status]).toEqual([202, 202]);
+    expect(again.text).toContain('"repeat":true');
+    const other = await post('{"orderType":"single","id":"o-r","erpOrderNumber":"R-2"}', key);
+    expect(other.status).toBe(409);
   });
 
   it('logs each refusal once a minute per reason with a count, counts it, and never logs the token', async () => {

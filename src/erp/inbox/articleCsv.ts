@@ -6,7 +6,7 @@ import { lazyPackage } from '../../shared/lazyPackage.js';
 import { cellValue, fieldSchema } from './cells.js';
 import type { InboxOptions } from './options.js';
 import type { Problem } from './problems.js';
-import { inboxProblems } from './schemas.js';
+import { inboxProblems } from './validate.js';
 
 /** Loaded for the first article CSV the ERP drops, not at every start. */
 const csvParse = lazyPackage<typeof CsvParse>('csv-parse/sync');

@@ -3,10 +3,11 @@ import { copyFile, readFile, rename, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { TransientError, errorMessage } from '../../shared/errors.js';
-import { nestingProblem } from '../../shared/jsonDepth.js';
+import { jsonBoundsProblem } from '../../shared/jsonBounds.js';
 import { dayIn } from '../../shared/timeZone.js';
 import type { InboxKind, InboxMessage } from '../adapter.js';
 import { parseArticleCsv } from './articleCsv.js';
+import { ERP_MESSAGE_BOUNDS } from './bounds.js';
 import { decode, extensionProblem, fileNameProblem } from './checks.js';
 import {
   fittedName,
@@ -19,7 +20,8 @@ import {
 import type { InboxOptions } from './options.js';
 import type { Problem } from './problems.js';
 import type { FileResult } from './report.js';
-import { inboxProblems } from './schemas.js';
+import type { DroppedFields } from './droppedFields.js';
+import { checkMessage } from './validate.js';
 
 /** `conflict`: the store holds another message under this name and refuses this one. */
 export type Accept = (message: InboxMessage) => Promise<'accepted' | 'repeat' | 'conflict'>;
@@ -29,6 +31,8 @@ export interface HandleContext {
   options: InboxOptions;
   clock: Clock;
   accept: Accept;
+  /** Told of the unknown fields left out with `unknownFields: drop`. */
+  dropped?: DroppedFields;
 }
 
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
@@ -37,20 +41,28 @@ type Messages =
   | { ok: true; messages: InboxMessage[]; badRows: Problem[] }
   | { ok: false; reason: string; problems: Problem[] };
 
-function jsonMessages(kind: InboxKind, name: string, text: string, bytes: Buffer): Messages {
-  const tooDeep = nestingProblem(text);
-  if (tooDeep !== undefined) return { ok: false, reason: tooDeep, problems: [] };
+function jsonMessages(
+  ctx: HandleContext,
+  kind: InboxKind,
+  name: string,
+  text: string,
+  bytes: Buffer,
+): Messages {
+  const outside = jsonBoundsProblem(text, ERP_MESSAGE_BOUNDS);
+  if (outside !== undefined) return { ok: false, reason: outside, problems: [] };
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     return { ok: false, reason: `not valid JSON: ${errorMessage(error)}`, problems: [] };
   }
-  const problems = inboxProblems(kind, json);
-  if (problems.length > 0) {
-    return { ok: false, reason: `not a valid ${kind} message`, problems };
+  const checked = checkMessage(kind, json, ctx.options.unknownFields);
+  if (!checked.ok) {
+    return { ok: false, reason: `not a valid ${kind} message`, problems: checked.problems };
   }
-  const body = json as Record<string, unknown>;
+  if (checked.dropped.length > 0) ctx.dropped?.(kind, checked.dropped);
+  const body = checked.body;
+  // The file's bytes name the message: a file name may come again with new content.
   return {
     ok: true,
     messages: [{ kind, source: 'file', name, sha256: sha256(bytes), body }],
@@ -127,7 +139,7 @@ async function readMessages(ctx: HandleContext, kind: InboxKind, file: string): 
   if (!decoded.ok) return { ok: false, reason: decoded.reason, problems: [] };
   return isCsv
     ? csvMessages(file, decoded.text, ctx.options)
-    : jsonMessages(kind, file, decoded.text, bytes);
+    : jsonMessages(ctx, kind, file, decoded.text, bytes);
 }
 
 /** SQLite busy, locked, full or briefly unwritable: the same hand-off may pass next scan. */

@@ -1,5 +1,15 @@
 export { createInbox, type Inbox, type InboxDeps } from './scanner.js';
-export { parseInboxBody, inboxProblems, type InboxParse } from './schemas.js';
+export {
+  checkMessage,
+  DEFAULT_INBOUND_RULES,
+  inboxProblems,
+  parseInboxBody,
+  type InboundRules,
+  type InboxParse,
+  type MessageCheck,
+} from './validate.js';
+export { UNKNOWN_FIELDS, type UnknownFields } from './fields.js';
+export { droppedFieldsLog, type DroppedFields } from './droppedFields.js';
 export { parseArticleCsv, type ArticleCsv, type ArticleRow } from './articleCsv.js';
 export { fileNameProblem } from './checks.js';
 export type { Accept } from './handle.js';

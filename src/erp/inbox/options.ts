@@ -1,4 +1,5 @@
 import { DEFAULT_FILE_MODE, type CsvOptions } from '../file/options.js';
+import type { UnknownFields } from './fields.js';
 
 export interface InboxOptions {
   inbox: string;
@@ -16,6 +17,8 @@ export interface InboxOptions {
   fileMode: number;
   /** IANA time zone of the archive's date folders (`timezone` in the config). */
   timeZone: string;
+  /** A field the contract does not define: the file is refused, or the field left out. */
+  unknownFields: UnknownFields;
 }
 
 export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {
@@ -27,4 +30,5 @@ export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {
   csvAllOrNothing: false,
   fileMode: DEFAULT_FILE_MODE,
   timeZone: 'UTC',
+  unknownFields: 'refuse',
 };

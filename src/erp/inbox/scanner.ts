@@ -5,6 +5,7 @@ import type { Logger } from '../../log/index.js';
 import { SetupError, errorMessage } from '../../shared/errors.js';
 import { INBOX_KINDS, type InboxKind } from '../adapter.js';
 import { CompletenessTracker, type Completeness } from './completeness.js';
+import { droppedFieldsLog, type DroppedFields } from './droppedFields.js';
 import { handleClaimed, type Accept, type HandleContext } from './handle.js';
 import { ARCHIVE, ERROR, PROCESSING, layoutOf } from './layout.js';
 import type { InboxOptions } from './options.js';
@@ -25,6 +26,8 @@ export interface InboxDeps {
   logger?: Logger;
   /** Counts the messages in `inbound_messages_total`. */
   count?: CountInbound;
+  /** Told of fields left out with `unknownFields: drop`; else they are logged on `logger`. */
+  dropped?: DroppedFields;
 }
 
 export interface Inbox {
@@ -80,7 +83,14 @@ const there = (path: string) =>
  */
 export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
   const layout = layoutOf(options.inbox);
-  const context: HandleContext = { layout, options, clock: deps.clock, accept: deps.accept };
+  const dropped = deps.dropped ?? (deps.logger && droppedFieldsLog(deps.logger));
+  const context: HandleContext = {
+    layout,
+    options,
+    clock: deps.clock,
+    accept: deps.accept,
+    ...(dropped === undefined ? {} : { dropped }),
+  };
   const tracker = new CompletenessTracker(options.minFileAgeMs);
   const reportedUnknown = new Set<string>();
   /** Kind folder problems already logged, by path, with their reason. */

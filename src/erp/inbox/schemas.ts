@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { entitySchema, isOrderStatus } from '../../contract/index.js';
 import type { InboxKind } from '../adapter.js';
-import { uniqueProblems, zodProblems, type Problem, problemText } from './problems.js';
+import { uniqueProblems, zodProblems, type Problem } from './problems.js';
+import { merged, shapeOf, type Shape } from './shape.js';
 
 /**
  * What the ERP may send per inbox kind: the platform's entity schema (types) plus the minimum
- * our push-back needs (`MINIMUM`) plus rules across fields (`RULES`). All three are checked and
- * every problem is reported, so the ERP sees everything wrong with a message at once.
+ * our push-back needs (`MINIMUM`) plus rules across fields (`RULES`). The fields they define,
+ * with the ERP's own references (`ERP_FIELDS`), are all a message may carry (`knownShape`).
  */
 const text = z.string().min(1, 'must not be empty');
 const looseList = (what: string) => z.array(z.looseObject({})).min(1, `needs at least one ${what}`);
@@ -119,25 +120,48 @@ const RULES: Partial<Record<InboxKind, (body: Record<string, unknown>) => Proble
   insuranceContract: onCreate('name'),
 };
 
-function schemaProblems(schema: z.ZodType, body: unknown): Problem[] {
+/**
+ * Fields of the ERP's own that our handlers read and resolve before anything reaches the
+ * platform: a patient named by the ERP's customer number (resolved into `patientId`), and the
+ * article number variant A's create asks for (else taken from `customerNumber`).
+ */
+const ERP_FIELDS: Partial<Record<EntityKind, z.ZodRawShape>> = {
+  erpOrder: { patientCustomerId: z.string() },
+  patientNote: { patientCustomerId: z.string() },
+  device: { patientCustomerId: z.string() },
+  integratedCare: { patientCustomerId: z.string() },
+  attachment: { patientCustomerId: z.string() },
+  article: { articleNumber: z.string() },
+};
+
+function shapeOfKind(kind: InboxKind): Shape {
+  if (kind === 'orderStatus') return shapeOf(orderStatus);
+  const contract = merged(shapeOf(entitySchema(kind)), shapeOf(MINIMUM[kind]));
+  return merged(contract, shapeOf(z.object(ERP_FIELDS[kind] ?? {})));
+}
+
+const SHAPES = new Map<InboxKind, Shape>();
+
+/** Every field a message of `kind` may carry, at any depth, and the JSON type of each. */
+export function knownShape(kind: InboxKind): Shape {
+  const known = SHAPES.get(kind) ?? shapeOfKind(kind);
+  SHAPES.set(kind, known);
+  return known;
+}
+
+function problemsOf(schema: z.ZodType, body: unknown): Problem[] {
   const result = schema.safeParse(body);
   return result.success ? [] : zodProblems(result.error);
 }
 
-/** Every problem of `json` as a message of `kind`, by field path. */
-export function inboxProblems(kind: InboxKind, json: unknown): Problem[] {
-  if (!isObject(json)) return [{ path: '', message: 'the message must be a JSON object' }];
-  const schemas = kind === 'orderStatus' ? [orderStatus] : [entitySchema(kind), MINIMUM[kind]];
-  const problems = schemas.flatMap((schema) => schemaProblems(schema, json));
-  return uniqueProblems([...problems, ...(RULES[kind]?.(json) ?? [])]);
+/** What the rules across fields of `kind` find in `body`: cheap, they read a few fields. */
+export function ruleProblems(kind: InboxKind, body: Record<string, unknown>): Problem[] {
+  return RULES[kind]?.(body) ?? [];
 }
 
-export type InboxParse =
-  { ok: true; body: Record<string, unknown> } | { ok: false; problems: string[] };
-
-/** Validates one message from the ERP (inbox file or `POST /erp/<kind>`). */
-export function parseInboxBody(kind: InboxKind, json: unknown): InboxParse {
-  const problems = inboxProblems(kind, json);
-  if (problems.length > 0) return { ok: false, problems: problems.map(problemText) };
-  return { ok: true, body: json as Record<string, unknown> };
+/** Every problem the schemas and rules of `kind` find in the object `body`, by field path. */
+export function schemaProblems(kind: InboxKind, body: Record<string, unknown>): Problem[] {
+  const schemas = kind === 'orderStatus' ? [orderStatus] : [entitySchema(kind), MINIMUM[kind]];
+  const problems = schemas.flatMap((schema) => problemsOf(schema, body));
+  return uniqueProblems([...problems, ...ruleProblems(kind, body)]);
 }

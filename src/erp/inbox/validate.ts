@@ -1,0 +1,74 @@
+import type { InboxKind } from '../adapter.js';
+import type { DroppedFields } from './droppedFields.js';
+import { checkFields, type UnknownFields } from './fields.js';
+import { withoutUnknown } from './prune.js';
+import { listedProblems } from './problemList.js';
+import { problemText, type Problem } from './problems.js';
+import { knownShape, ruleProblems, schemaProblems } from './schemas.js';
+
+/** How messages from the ERP are taken, the same for the file inbox and `POST /erp/<kind>`. */
+export interface InboundRules {
+  unknownFields: UnknownFields;
+  /** Told of the fields left out in `drop` mode (it logs each once). */
+  dropped?: DroppedFields;
+}
+
+export const DEFAULT_INBOUND_RULES: InboundRules = { unknownFields: 'refuse' };
+
+export type MessageCheck =
+  | { ok: true; body: Record<string, unknown>; dropped: string[] }
+  | { ok: false; problems: Problem[] };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const notAnObject = (): MessageCheck => ({
+  ok: false,
+  problems: [{ path: '', message: 'the message must be a JSON object' }],
+});
+
+/**
+ * Checks one message of `kind`: first the cheap walk over its fields (unknown fields, finite
+ * numbers, JSON types, bounds); only a message that passes it goes through the schemas, so a
+ * hostile message never reaches zod, whose cost grows with every fault it puts into words.
+ * The body is the message without the dropped fields.
+ */
+export function checkMessage(
+  kind: InboxKind,
+  json: unknown,
+  unknownFields: UnknownFields = 'refuse',
+): MessageCheck {
+  if (!isObject(json)) return notAnObject();
+  const shape = knownShape(kind);
+  const fields = checkFields(shape, json, unknownFields);
+  if (fields.problems.size > 0) {
+    // The rules across fields still run (a few lookups), so the ERP learns those at once too.
+    for (const problem of ruleProblems(kind, json)) fields.problems.add(() => problem);
+    return { ok: false, problems: fields.problems.listed() };
+  }
+  const body = fields.dropped.length === 0 ? json : (withoutUnknown(shape, json) as typeof json);
+  const problems = schemaProblems(kind, body);
+  if (problems.length > 0) return { ok: false, problems: listedProblems(problems) };
+  return { ok: true, body, dropped: fields.dropped };
+}
+
+/** Every problem of `json` as a message of `kind` (the first ones and a count), by field path. */
+export function inboxProblems(kind: InboxKind, json: unknown): Problem[] {
+  const checked = checkMessage(kind, json);
+  return checked.ok ? [] : checked.problems;
+}
+
+export type InboxParse =
+  { ok: true; body: Record<string, unknown> } | { ok: false; problems: string[] };
+
+/** Validates one message from the ERP (inbox file or `POST /erp/<kind>`). */
+export function parseInboxBody(
+  kind: InboxKind,
+  json: unknown,
+  rules: InboundRules = DEFAULT_INBOUND_RULES,
+): InboxParse {
+  const checked = checkMessage(kind, json, rules.unknownFields);
+  if (!checked.ok) return { ok: false, problems: checked.problems.map(problemText) };
+  if (checked.dropped.length > 0) rules.dropped?.(kind, checked.dropped);
+  return { ok: true, body: checked.body };
+}

@@ -1,0 +1,113 @@
+/**
+ * Bounds on the shape of a JSON text, checked before it is parsed: a parser and every walker
+ * after it spend time and memory in proportion to the shape. `JSON.parse` of one object with
+ * 60,000 keys holds the event loop for 70-170 ms; a nesting of 100,000 levels exhausts the stack
+ * of whatever walks it recursively.
+ */
+export interface JsonBounds {
+  /** How deep objects and arrays may nest. */
+  depth: number;
+  /** Keys of one object. */
+  keys: number;
+  /** Items of one array. */
+  items: number;
+  /** Objects among the items of one array (each costs far more than a plain value). */
+  objectItems: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+/** One open object or array: its separators so far, and (objects) where its last key stands. */
+interface Level {
+  object: boolean;
+  commas: number;
+  objects: number;
+  keyStart: number;
+  keyEnd: number;
+}
+
+/** Whether the quote at `at` is escaped: an odd number of backslashes stands before it. */
+function escaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes += 1;
+  return backslashes % 2 === 1;
+}
+
+/** Where the string opened at `open` ends (its closing quote), or the text's end. */
+function closingQuote(text: string, open: number): number {
+  // indexOf runs natively: a long string value is skipped at memory speed.
+  let at = text.indexOf('"', open + 1);
+  while (at !== -1 && escaped(text, at)) at = text.indexOf('"', at + 1);
+  return at === -1 ? text.length : at;
+}
+
+/** A path's segments and whole are cut to these, so that a hostile key cannot fill an answer. */
+const MAX_SEGMENT = 64;
+const MAX_PATH = 200;
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** The field path of the innermost open container, e.g. `erpOrderedArticleLines.3.attributes`. */
+function pathOf(text: string, levels: readonly Level[]): string {
+  const segments = levels.map((level) =>
+    level.object ? cut(text.slice(level.keyStart + 1, level.keyEnd), MAX_SEGMENT) : level.commas,
+  );
+  return cut(segments.join('.'), MAX_PATH);
+}
+
+function where(text: string, levels: readonly Level[]): string {
+  const path = pathOf(text, levels);
+  return path === '' ? 'the message' : path;
+}
+
+/**
+ * Why `text` is outside `bounds`, naming the field, or undefined. One pass over the text without
+ * recursion; brackets and commas inside strings do not count. It does not check syntax: the
+ * parser does that afterwards.
+ */
+export function jsonBoundsProblem(text: string, bounds: JsonBounds): string | undefined {
+  const levels: Level[] = [];
+  let top: Level | undefined;
+  let lastStringStart = -1;
+  let lastStringEnd = -1;
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text.charCodeAt(at);
+    if (char === QUOTE) {
+      lastStringStart = at;
+      at = closingQuote(text, at);
+      lastStringEnd = at;
+    } else if (char === OPEN_OBJECT || char === OPEN_ARRAY) {
+      if (levels.length >= bounds.depth) {
+        return `${where(text, levels)}: objects and arrays nest deeper than ${bounds.depth} levels (at character ${at}); ERP messages need only a few levels`;
+      }
+      if (top?.object === false && char === OPEN_OBJECT && ++top.objects > bounds.objectItems) {
+        return `${where(text, levels.slice(0, -1))}: more than ${bounds.objectItems} objects in one list; split it over several messages`;
+      }
+      top = { object: char === OPEN_OBJECT, commas: 0, objects: 0, keyStart: -1, keyEnd: -1 };
+      levels.push(top);
+    } else if (char === CLOSE_OBJECT || char === CLOSE_ARRAY) {
+      levels.pop();
+      top = levels.at(-1);
+    } else if (char === COLON && top?.object === true) {
+      top.keyStart = lastStringStart;
+      top.keyEnd = lastStringEnd;
+    } else if (char === COMMA && top !== undefined) {
+      top.commas += 1;
+      const limit = top.object ? bounds.keys : bounds.items;
+      if (top.commas >= limit) {
+        const inside = where(text, levels.slice(0, -1));
+        return top.object
+          ? `${inside}: more than ${limit} fields in one object; no message of the contract has as many`
+          : `${inside}: more than ${limit} entries in one list; split it over several messages`;
+      }
+    }
+  }
+  return undefined;
+}
