@@ -4,6 +4,7 @@
  */
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { cycleBenchmark } from './cycle/index.js';
+import { endpointBenchmark } from './endpoint/index.js';
 import { pullBenchmark } from './pull/index.js';
 import { pushBenchmark } from './push.js';
 import { queueBenchmark } from './queue.js';
@@ -20,6 +21,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   simulatorBenchmark,
   queueBenchmark,
   restartBenchmark,
+  endpointBenchmark,
 ];
 
 function chosen(names: readonly string[]): Benchmark[] {
