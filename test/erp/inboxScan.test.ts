@@ -144,7 +144,9 @@ describe('inbox scanner', () => {
       { path: 'status', message: 'Invalid input: expected number, received string' },
     ]);
     expect((await errorReport('orderStatus', '1-invalid.json')).reason).toMatch(/^not valid JSON/);
-    expect((await errorReport('orderStatus', '3-bytes.json')).reason).toContain('not valid UTF-8');
+    expect((await errorReport('orderStatus', '3-bytes.json')).reason).toContain(
+      'not valid UTF-8 (first bad byte at offset 2)',
+    );
     expect((await errorReport('orderStatus', '4-large.json')).reason).toContain('maxFileBytes');
     expect((await errorReport('orderStatus', '..\\..\\5-escape.json')).reason).toContain(
       'path separator',

@@ -1,5 +1,6 @@
 import type { InboxKind } from '../adapter.js';
 import type { CsvEncoding } from '../file/options.js';
+import { invalidUtf8Offset } from '../../shared/utf8.js';
 import { decodeWindows1252 } from '../windows1252.js';
 
 /**
@@ -34,14 +35,12 @@ export function decode(
   charset: 'utf-8' | 'windows-1252' | CsvEncoding,
 ): Decoded {
   if (charset === 'windows-1252') return { ok: true, text: decodeWindows1252(bytes) };
-  try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
-  } catch {
-    return {
-      ok: false,
-      reason:
-        'the file is not valid UTF-8; save it as UTF-8, or set the inbox charset to windows-1252 ' +
-        'if the ERP writes that',
-    };
-  }
+  const offset = invalidUtf8Offset(bytes);
+  if (offset === undefined) return { ok: true, text: new TextDecoder('utf-8').decode(bytes) };
+  return {
+    ok: false,
+    reason:
+      `the file is not valid UTF-8 (first bad byte at offset ${offset}); save it as UTF-8, ` +
+      'or set the inbox charset to windows-1252 if the ERP writes that',
+  };
 }
