@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { CONFIG_FILE_MAX_BYTES, readBounded } from './boundedRead.js';
 import { ConfigError } from './errors.js';
 import { issueProblems } from './issues.js';
 import { problemText, withoutRepeats, type Problem } from './problems.js';
@@ -65,12 +65,21 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   return { config: parsed.data, source: location.path, warnings };
 }
 
+/**
+ * `platform.caFile` is read whole at start: a regular file of at most CONFIG_FILE_MAX_BYTES,
+ * so a FIFO or device given by mistake is named here rather than hanging the start.
+ */
 function caFileProblems(config: Config, cwd: string): Problem[] {
   const { caFile } = config.platform;
   if (caFile === undefined) return [];
-  const stat = statSync(resolve(cwd, caFile), { throwIfNoEntry: false });
-  if (stat?.isFile()) return [];
-  return [
-    { at: 'platform.caFile', message: `${caFile} is not a file; give the path of a PEM file` },
+  const refused = (why: string) => [
+    { at: 'platform.caFile', message: `${caFile} ${why}; give the path of a PEM file` },
   ];
+  try {
+    const read = readBounded(resolve(cwd, caFile), CONFIG_FILE_MAX_BYTES);
+    return read.ok ? [] : refused(`cannot be used: ${read.reason}`);
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    return refused(missing ? 'is not a file' : `cannot be read: ${(error as Error).message}`);
+  }
 }

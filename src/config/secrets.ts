@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { readBounded, SECRET_FILE_MAX_BYTES, type BoundedRead } from './boundedRead.js';
 import type { Problem } from './problems.js';
 
 /** Where a secret may stand, each beside a `<key>File` that reads it from a file instead. */
@@ -40,7 +40,7 @@ export function readSecretFiles(tree: unknown, cwd: string): Problem[] {
       problems.push({ at, message: `give either ${key} or ${key}File, not both` });
       continue;
     }
-    const read = readSecret(resolve(cwd, file));
+    const read = readSecret(resolve(cwd, file), `${at}File`);
     if (typeof read === 'string') parent[key] = read;
     else problems.push({ at, message: `cannot read ${at}File ${file}: ${read.reason}` });
   }
@@ -65,18 +65,29 @@ export function secretFiles(tree: unknown, cwd: string): { at: string; path: str
   });
 }
 
-function readSecret(path: string): string | { reason: string } {
-  let text: string;
+/** Says what `open` failed with, and what to do about it. */
+function openFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'the file does not exist; mount the secret there';
+  if (code === 'EACCES') return 'permission denied; make it readable for this user';
+  return (error as Error).message;
+}
+
+/**
+ * Reads a secret file of at most SECRET_FILE_MAX_BYTES: a secret is one line, and a bound read
+ * keeps `apiKeyFile: /dev/zero` or a FIFO from filling memory or hanging the start.
+ */
+function readSecret(path: string, keyFile: string): string | { reason: string } {
+  let read: BoundedRead;
   try {
-    text = readFileSync(path, 'utf8');
+    read = readBounded(path, SECRET_FILE_MAX_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { reason: 'the file does not exist; mount the secret there' };
-    if (code === 'EISDIR') return { reason: 'that is a directory, not a file' };
-    if (code === 'EACCES') return { reason: 'permission denied; make it readable for this user' };
-    return { reason: (error as Error).message };
+    return { reason: openFailure(error) };
   }
-  const secret = text.replace(/\r?\n$/, '');
+  if (!read.ok) {
+    return { reason: `${read.reason}; point ${keyFile} at a file that holds only the secret` };
+  }
+  const secret = read.bytes.toString('utf8').replace(/\r?\n$/, '');
   return secret === '' ? { reason: 'the file is empty' } : secret;
 }
 

@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
+import { CONFIG_FILE_MAX_BYTES, readBounded, type BoundedRead } from './boundedRead.js';
 import { ConfigError } from './errors.js';
 import type { Env } from './substitute.js';
 
@@ -54,10 +55,7 @@ export function readConfigTree(location: ConfigLocation, shown: string): Record<
   const fail = (...problems: string[]): never => {
     throw new ConfigError(shown, problems);
   };
-  const stat = statSync(location.path, { throwIfNoEntry: false });
-  if (stat === undefined) fail(`${shown}: the file does not exist (${HOW_CHOSEN[location.from]})`);
-  if (stat?.isDirectory()) fail(`${shown}: that is a directory; name the YAML file in it`);
-  const text = readText(location.path, shown);
+  const text = readText(location, shown);
   const document = parseDocument(text, { prettyErrors: true });
   if (document.errors.length > 0) fail(...yamlProblems(document.errors, text, shown));
   const tree = toTree(document, shown);
@@ -111,10 +109,28 @@ function yamlProblems(errors: readonly YamlIssue[], text: string, shown: string)
   });
 }
 
-function readText(path: string, shown: string): string {
+/** The config file's bytes, or the ConfigError that says why they cannot be had. */
+function readConfigBytes(location: ConfigLocation, shown: string): BoundedRead {
   try {
-    return readFileSync(path, 'utf8');
+    return readBounded(location.path, CONFIG_FILE_MAX_BYTES);
   } catch (error) {
-    throw new ConfigError(shown, [`${shown}: cannot read the file: ${(error as Error).message}`]);
+    const problem =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? `the file does not exist (${HOW_CHOSEN[location.from]})`
+        : `cannot read the file: ${(error as Error).message}`;
+    throw new ConfigError(shown, [`${shown}: ${problem}`]);
   }
+}
+
+/**
+ * The file's text, read with a bound (CONFIG_FILE_MAX_BYTES): a config is a few KiB, and a
+ * FIFO or device given by mistake must end in a message, not a hang or a full memory.
+ */
+function readText(location: ConfigLocation, shown: string): string {
+  const read = readConfigBytes(location, shown);
+  if (read.ok) return read.bytes.toString('utf8');
+  const problem = read.reason.startsWith('that is a directory')
+    ? 'that is a directory; name the YAML file in it'
+    : `${read.reason}; name the YAML config file`;
+  throw new ConfigError(shown, [`${shown}: ${problem}`]);
 }

@@ -1,4 +1,5 @@
 import type { InboxKind } from '../adapter.js';
+import type { OddEntry } from './oddEntries.js';
 import type { Problem } from './problems.js';
 
 /** What one scan did with one file. */
@@ -35,6 +36,8 @@ export interface ScanReport {
   /** Folders and files in the inbox root that are no inbox kind, sorted. */
   unknown: string[];
   folders: FolderProblem[];
+  /** Entries of kind folders that are no regular file, reported this scan (each only once). */
+  odd: OddEntry[];
 }
 
 /** How `inbound_messages_total` is counted: one call per outcome with the number of messages. */
@@ -47,6 +50,7 @@ export function scanReport(
   files: FileResult[],
   unknown: string[],
   folders: FolderProblem[],
+  odd: OddEntry[] = [],
 ): ScanReport {
   const counts: Record<FileStatus, number> = {
     accepted: 0,
@@ -57,5 +61,5 @@ export function scanReport(
     failed: 0,
   };
   for (const file of files) counts[file.status] += 1;
-  return { counts, files, unknown, folders };
+  return { counts, files, unknown, folders, odd };
 }

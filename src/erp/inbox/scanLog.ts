@@ -1,4 +1,5 @@
 import type { Logger } from '../../log/index.js';
+import type { OddEntry } from './oddEntries.js';
 import type { CountInbound, FileResult, FolderProblem, ScanReport } from './report.js';
 
 /**
@@ -44,6 +45,18 @@ function logFile(logger: Logger, result: FileResult): void {
   }
 }
 
+/**
+ * An entry that is no regular file, the first time it is seen: at warn, and counted as one
+ * rejected message, as a refused file is, so that the alert on refusals sees it too.
+ */
+function logOdd(logger: Logger, count: CountInbound | undefined, entry: OddEntry): void {
+  logger.warn(
+    { kind: entry.kind, file: entry.name, entry: entry.what, report: entry.report },
+    `inbox: ${entry.kind}/${entry.name} is ${entry.reason}; see ${entry.report}`,
+  );
+  count?.({ kind: entry.kind, source: 'file', result: 'rejected' }, 1);
+}
+
 /** Counts each file's messages in `inbound_messages_total`. */
 function countFile(count: CountInbound, result: FileResult): void {
   const labels = { kind: result.kind, source: 'file' } as const;
@@ -79,6 +92,7 @@ export function logScan(
     logFile(logger, result);
     if (count) countFile(count, result);
   }
+  for (const entry of report.odd) logOdd(logger, count, entry);
   for (const problem of news.folders) {
     logger.warn(
       { kind: problem.kind, folder: problem.path, reason: problem.reason },

@@ -1,4 +1,5 @@
-import { access, mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { access, lstat, mkdir, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../log/index.js';
@@ -8,6 +9,8 @@ import { CompletenessTracker, type Completeness } from './completeness.js';
 import { droppedFieldsLog, type DroppedFields } from './droppedFields.js';
 import { handleClaimed, type Accept, type HandleContext } from './handle.js';
 import { ARCHIVE, ERROR, PROCESSING, layoutOf } from './layout.js';
+import { refuseLinked } from './linked.js';
+import { OddEntries, type OddEntry } from './oddEntries.js';
 import type { InboxOptions } from './options.js';
 import {
   scanReport,
@@ -44,18 +47,18 @@ const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const isCandidate = (name: string) =>
   (!name.startsWith('.') || name.startsWith('..')) && !name.endsWith(MARKER);
 
-async function filesIn(dir: string): Promise<string[]> {
+async function entriesIn(dir: string): Promise<Dirent[]> {
   try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries
-      .filter((e) => e.isFile())
-      .map((e) => e.name)
-      .sort(byName);
+    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => byName(a.name, b.name));
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return [];
     throw error;
   }
 }
+
+/** Regular files only; `readdir` tells a link from its target, so no link is followed. */
+const filesIn = async (dir: string) =>
+  (await entriesIn(dir)).filter((e) => e.isFile()).map((e) => e.name);
 
 function errorPath(error: unknown): string | undefined {
   return error instanceof Error && 'path' in error && typeof error.path === 'string'
@@ -92,6 +95,7 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
     ...(dropped === undefined ? {} : { dropped }),
   };
   const tracker = new CompletenessTracker(options.minFileAgeMs);
+  const odd = new OddEntries(layout, deps.clock, options.fileMode);
   const reportedUnknown = new Set<string>();
   /** Kind folder problems already logged, by path, with their reason. */
   const reportedFolders = new Map<string, string>();
@@ -149,7 +153,7 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
   async function recover(kind: InboxKind): Promise<FileResult[]> {
     const results: FileResult[] = [];
     for (const file of await filesIn(layout.processing(kind))) {
-      results.push(await safely(kind, file, () => handleClaimed(context, kind, file)));
+      results.push(await safely(kind, file, () => claimed(kind, file)));
       const marker = join(layout.kind(kind), `${file}${MARKER}`);
       if (options.doneMarker && !(await there(join(layout.kind(kind), file)))) {
         await unlink(marker).catch(() => undefined);
@@ -173,7 +177,7 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
         ? { ready: true }
         : { ready: false, reason: `no ${MARKER} marker yet` };
     }
-    const { size, mtimeMs } = await stat(path);
+    const { size, mtimeMs } = await lstat(path);
     return tracker.check(path, { size, mtimeMs }, deps.clock.now().getTime());
   }
 
@@ -186,7 +190,24 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
     await rename(path, join(layout.processing(kind), file));
     tracker.forget(path);
     if (options.doneMarker) await unlink(`${path}${MARKER}`).catch(() => undefined);
-    return handleClaimed(context, kind, file);
+    return claimed(kind, file);
+  }
+
+  /** A claimed file is checked for hard links before anything reads it or sets its mode. */
+  async function claimed(kind: InboxKind, file: string): Promise<FileResult> {
+    return (await refuseLinked(context, kind, file)) ?? handleClaimed(context, kind, file);
+  }
+
+  /** Takes the kind's complete regular files; reports the entries that are none, once. */
+  async function takeKind(kind: InboxKind, live: Set<string>, found: OddEntry[]) {
+    const entries = (await entriesIn(layout.kind(kind))).filter((e) => isCandidate(e.name));
+    const others = entries.filter((e) => !e.isFile()).map((e) => e.name);
+    found.push(...(await odd.fresh(kind, others)));
+    const taken: FileResult[] = [];
+    for (const entry of entries.filter((e) => e.isFile())) {
+      taken.push(await safely(kind, entry.name, () => take(kind, entry.name, live)));
+    }
+    return taken;
   }
 
   /** The problems not logged before; forgets the ones that went away. */
@@ -210,18 +231,13 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
     }
     const unknown = await unknownEntries();
     const live = new Set<string>();
+    const found: OddEntry[] = [];
     for (const kind of usable) {
-      const problem = await kindProblem(kind, results, async () => {
-        const taken: FileResult[] = [];
-        for (const file of (await filesIn(layout.kind(kind))).filter(isCandidate)) {
-          taken.push(await safely(kind, file, () => take(kind, file, live)));
-        }
-        return taken;
-      });
+      const problem = await kindProblem(kind, results, (k) => takeKind(k, live, found));
       if (problem) folders.push(problem);
     }
     tracker.keepOnly(live);
-    const report = scanReport(results, unknown, folders);
+    const report = scanReport(results, unknown, folders, found);
     if (deps.logger)
       logScan(deps.logger, deps.count, report, { unknown, folders: freshFolderProblems(folders) });
     return report;
