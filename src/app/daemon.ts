@@ -1,7 +1,8 @@
 import type { HttpEndpoint } from '../http/server.js';
-import { errorMessage, SetupError } from '../shared/errors.js';
+import { errorMessage, failureLevel, SetupError } from '../shared/errors.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../sync/scheduler.js';
 import type { App } from './app.js';
+import { STORE_FULL } from '../store/index.js';
 import { takeWriterLock, type WriterLock } from './writerLock.js';
 
 export interface RunningDaemon {
@@ -101,11 +102,44 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
 /** How often the daemon looks whether its database file is still there. */
 const WATCH_MS = 5_000;
 
+/** While the disk stays full, it is said again this often. */
+const ROOM_RELOG_MS = 60_000;
+
 /**
- * Every WATCH_MS: stops the daemon when its database was deleted or replaced under it, and puts
- * back to pending the jobs whose outcome could not be written (a full disk); they run again.
+ * Logs the database's room as a state: one error line when writes begin to fail for want of
+ * room, one a minute while they still do, one info line when they pass again. The operations
+ * that meet the full disk log it only at debug (a watched failure), so an outage of hours is a
+ * few lines, not one per pull, job and scan.
+ */
+function roomLog(app: App): () => void {
+  let said: { since: string; at: number } | undefined;
+  return () => {
+    const { fullSince, problem } = app.store.room;
+    const now = app.clock.now().getTime();
+    if (fullSince === undefined) {
+      if (said !== undefined) {
+        app.logger.info(
+          { fullSince: said.since },
+          `database ${app.store.path} can be written again (full since ${said.since}); the work goes on`,
+        );
+      }
+      said = undefined;
+      return;
+    }
+    if (said !== undefined && now - said.at < ROOM_RELOG_MS) return;
+    const still = said === undefined ? '' : 'still: ';
+    app.logger.error({ fullSince, code: STORE_FULL }, `${still}${problem ?? 'the disk is full'}`);
+    said = { since: said?.since ?? fullSince, at: now };
+  };
+}
+
+/**
+ * Every WATCH_MS: stops the daemon when its database was deleted or replaced under it, puts
+ * back to pending the jobs whose outcome could not be written (a full disk; they run again), and
+ * logs the full disk's state (roomLog).
  */
 function watchDatabase(app: App, lock: WriterLock, stopOnItsOwn: () => void): NodeJS.Timeout {
+  const logRoom = roomLog(app);
   return setInterval(() => {
     if (!lock.stillInPlace()) {
       app.logger.fatal(
@@ -117,8 +151,12 @@ function watchDatabase(app: App, lock: WriterLock, stopOnItsOwn: () => void): No
     try {
       app.worker.recover();
     } catch (error) {
-      app.logger.error(`queue: could not free jobs left running: ${errorMessage(error)}`);
+      app.logger[failureLevel(error)](
+        { err: error },
+        `queue: could not free jobs left running: ${errorMessage(error)}`,
+      );
     }
+    logRoom();
   }, WATCH_MS);
 }
 
@@ -138,7 +176,7 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     throw error;
   });
   const logFailure = (what: string) => (error: unknown) =>
-    logger.error({ err: error }, `${what} failed: ${errorMessage(error)}`);
+    logger[failureLevel(error)]({ err: error }, `${what} failed: ${errorMessage(error)}`);
   // The queue worker wakes when a job is queued in this process (deliveries, acknowledgements,
   // inbox messages) and polls every queue.pollIntervalMs for the rest: it needs no nudge.
   const scan = serial(async () => app.inbox?.scanOnce(), logFailure('inbox scan'));

@@ -1,6 +1,7 @@
 import { CachedProbe } from '../http/probe.js';
 import {
   deliveryStalls,
+  roomCheck,
   pullFreshness,
   readinessOf,
   type CheckResult,
@@ -38,6 +39,7 @@ export function daemonHealth(app: App, startedAt: Date): DaemonHealth {
   const erp = new CachedProbe(() => app.adapter.probe(), intervalMs, app.clock);
   const database = (): CheckResult =>
     databaseAnswers(app.store) ? { ok: true } : { ok: false, problem: 'does not answer' };
+  const storage = (): CheckResult => roomCheck(app.store.room);
 
   function pulls(): CheckResult {
     const enabled = app.resources.filter((r) => r.enabled);
@@ -72,13 +74,14 @@ export function daemonHealth(app: App, startedAt: Date): DaemonHealth {
       if (!db.ok) return readinessOf({ database: db });
       return readinessOf({
         database: db,
+        storage: storage(),
         platform: platform.status(),
         erp: erp.status(),
         pulls: pulls(),
         delivery: delivery(),
       });
     },
-    inboundReady: () => readinessOf({ database: database() }),
+    inboundReady: () => readinessOf({ database: database(), storage: storage() }),
     refresh: async () => {
       await Promise.all([platform.refresh(), erp.refresh()]);
     },

@@ -90,6 +90,12 @@ export function deliveryStalls(now: Date, stalledMs: number, open: readonly Open
   };
 }
 
+/** Whether the database can be written: not while writes fail for want of room. */
+export function roomCheck(room: { fullSince: string | undefined; problem: string | undefined }) {
+  if (room.fullSince === undefined) return OK;
+  return { ok: false, problem: `since ${room.fullSince}: ${room.problem ?? 'the disk is full'}` };
+}
+
 /** Ready when every check is ok; the problems name the checks that are not. */
 export function readinessOf(checks: Record<string, CheckResult>): Readiness {
   const problems = Object.entries(checks)
@@ -104,6 +110,7 @@ export function readinessOf(checks: Record<string, CheckResult>): Readiness {
  */
 const SHORT_PROBLEMS: Record<string, string> = {
   database: 'the database does not answer',
+  storage: 'the disk is full',
   platform: 'the platform does not answer as expected',
   erp: 'the ERP cannot be reached',
   pulls: 'pulls are late',

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { errorMessage } from '../shared/errors.js';
+import { errorMessage, failureLevel } from '../shared/errors.js';
 import type { KindFilter, StoredJob } from '../store/index.js';
 import { claimJobs, newBatch, readyJobs, releaseJobs, transaction } from '../store/index.js';
 import type { OutcomeGroup } from './outcomeGroup.js';
@@ -90,7 +90,7 @@ export function createChannel(options: ChannelOptions): Channel {
   ): Promise<{ recorded: Promise<void> }> {
     const unrecorded = (error: unknown) => {
       const ids = jobs.map((job) => job.id).join(', ');
-      logger.error(
+      logger[failureLevel(error)](
         { jobIds: jobs.map((job) => job.id), err: error },
         `queue: could not record the outcome of job(s) ${ids}: ${errorMessage(error)}; they run again after a restart`,
       );
@@ -233,7 +233,7 @@ export function createChannel(options: ChannelOptions): Channel {
       try {
         ran = await runOnce();
       } catch (error) {
-        logger.error(
+        logger[failureLevel(error)](
           { err: error },
           `queue: ${options.name}: pass failed: ${errorMessage(error)}; trying again`,
         );

@@ -39,15 +39,26 @@ export class TransientError extends HomecareError {
   readonly retryAfterMs: number | undefined;
   /** Tried again, but it passes only once a person acts (frees disk space), not on its own. */
   readonly needsOperator: boolean;
+  /**
+   * A state the daemon watches and logs itself, once when it starts, once a minute while it
+   * lasts and once when it ends (a full disk): where one operation meets it, it is no news.
+   */
+  readonly watched: boolean;
 
   constructor(
     message: string,
-    context: ErrorContext & { code?: string; retryAfterMs?: number; needsOperator?: boolean } = {},
+    context: ErrorContext & {
+      code?: string;
+      retryAfterMs?: number;
+      needsOperator?: boolean;
+      watched?: boolean;
+    } = {},
   ) {
     super(message, context);
     this.code = context.code ?? 'TRANSIENT';
     this.retryAfterMs = context.retryAfterMs;
     this.needsOperator = context.needsOperator ?? false;
+    this.watched = context.watched ?? false;
   }
 }
 
@@ -81,10 +92,13 @@ export class SetupError extends HomecareError {
 
 /**
  * How loud a failure is logged: `warn` for one that passes on its own (a 503, a time-out: the
- * next try is already planned), `error` for one that needs a person.
+ * next try is already planned), `error` for one that needs a person, `debug` for a watched
+ * state's failure (its watch tells the person).
  */
-export function failureLevel(error: unknown): 'warn' | 'error' {
-  return error instanceof TransientError && !error.needsOperator ? 'warn' : 'error';
+export function failureLevel(error: unknown): 'debug' | 'warn' | 'error' {
+  if (!(error instanceof TransientError)) return 'error';
+  if (error.watched) return 'debug';
+  return error.needsOperator ? 'error' : 'warn';
 }
 
 export function isTransient(error: unknown): boolean {

@@ -1,7 +1,8 @@
 export { openStore, WAL_CHECKPOINT_PAGES } from './open.js';
 export type { OpenStoreOptions } from './open.js';
 export type { Store, Database } from './store.js';
-export { storedTime } from './store.js';
+export { ROOM_QUIET_MS, storedTime } from './store.js';
+export { STORE_FULL } from './diskFull.js';
 export { transaction } from './transaction.js';
 export { APPLICATION_ID, checkIntegrity, schemaVersion } from './migrate.js';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';

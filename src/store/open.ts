@@ -61,7 +61,8 @@ function openConnection(path: string, clock: Clock, file: 'new' | 'existing'): S
     db.close();
     throw asSetupError(error, path);
   }
-  return { db, clock, path, close: () => db.close() };
+  const room = { fullSince: undefined, lastFullAt: undefined, problem: undefined };
+  return { db, clock, path, room, close: () => db.close() };
 }
 
 function connect(path: string): Database {

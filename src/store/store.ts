@@ -12,8 +12,27 @@ export interface Store {
   readonly clock: Clock;
   /** Absolute path of the database file, or `:memory:`. */
   readonly path: string;
+  /** Whether the last write transaction failed for want of room (see `transaction`). */
+  readonly room: Room;
   close(): void;
 }
+
+/**
+ * A full disk as a state, not only as errors: set when a write transaction fails for want of
+ * room, cleared by a commit once none has failed so for ROOM_QUIET_MS (a small write still fits
+ * in the free pages of a full disk, so one commit proves nothing). Readiness reads it; the
+ * daemon logs its changes.
+ */
+export interface Room {
+  /** When writes began to fail for want of room (stored time), while they still do. */
+  fullSince: string | undefined;
+  /** When one last failed so (ms since the epoch, the store's clock). */
+  lastFullAt: number | undefined;
+  /** The last such failure, naming the file and what to do. */
+  problem: string | undefined;
+}
+
+export const ROOM_QUIET_MS = 30_000;
 
 /** The current time as stored: ISO 8601 UTC, which sorts as text. */
 export function storedNow(store: Store): string {

@@ -1,5 +1,6 @@
-import { whenDiskFull } from './diskFull.js';
-import type { Store } from './store.js';
+import { TransientError } from '../shared/errors.js';
+import { STORE_FULL, whenDiskFull } from './diskFull.js';
+import { ROOM_QUIET_MS, storedNow, type Store } from './store.js';
 
 /**
  * Runs `work` in one write transaction: everything it wrote commits together, or, when it
@@ -7,12 +8,30 @@ import type { Store } from './store.js';
  * waits its turn instead of failing half way. Nested calls become savepoints. `work` must be
  * synchronous (better-sqlite3 refuses a function that returns a promise): a transaction is
  * never held open across an await. A full disk, met inside or at the commit, is the store's one
- * clear error (see whenDiskFull).
+ * clear error (see whenDiskFull), and the store's `room` holds it as a state (see Room).
  */
 export function transaction<T>(store: Store, work: () => T): T {
+  let result: T;
   try {
-    return store.db.transaction(work).immediate();
+    result = store.db.transaction(work).immediate();
   } catch (error) {
-    throw whenDiskFull(error, store.path);
+    const reported = whenDiskFull(error, store.path);
+    if (reported instanceof TransientError && reported.code === STORE_FULL) {
+      store.room.fullSince ??= storedNow(store);
+      store.room.lastFullAt = store.clock.now().getTime();
+      store.room.problem = reported.message;
+    }
+    throw reported;
   }
+  roomBack(store);
+  return result;
+}
+
+/** After a commit: the disk has room again once no write failed for want of it for a while. */
+function roomBack(store: Store): void {
+  const { room } = store;
+  if (room.fullSince === undefined) return;
+  if (store.clock.now().getTime() - (room.lastFullAt ?? 0) < ROOM_QUIET_MS) return;
+  room.fullSince = undefined;
+  room.lastFullAt = undefined;
 }

@@ -1,6 +1,7 @@
 import cron, { type Logger as CronLogger } from 'node-cron';
 import type { Logger } from 'pino';
 import type { ResourceName } from '../contract/index.js';
+import { failureLevel } from '../shared/errors.js';
 import type { PullRunner } from './runner.js';
 
 export interface ScheduleEntry {
@@ -78,7 +79,7 @@ export function startScheduler(
         try {
           await entry.run();
         } catch (error) {
-          logger.error({ err: error, task: entry.name }, 'scheduled run failed');
+          logger[failureLevel(error)]({ err: error, task: entry.name }, 'scheduled run failed');
         }
       },
       {

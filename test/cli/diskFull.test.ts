@@ -20,11 +20,15 @@ import {
   type DaemonProcess,
 } from './daemonProcess.js';
 
-/** Mounts a 16 MB tmpfs on a temp folder; undefined where this process may not mount. */
+/**
+ * Mounts a 64 MB tmpfs on a temp folder; undefined where this process may not mount. Larger than
+ * the WAL may grow before SQLite copies it into the database (WAL_CHECKPOINT_PAGES, 40 MB): on a
+ * smaller disk the WAL alone fills it up again once the filler is gone.
+ */
 function mountSmallDisk(): string | undefined {
   const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-full-'));
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m,mode=0700', 'tmpfs', folder], {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m,mode=0700', 'tmpfs', folder], {
       stdio: 'ignore',
     });
     return folder;
@@ -36,6 +40,13 @@ function mountSmallDisk(): string | undefined {
 }
 
 const disk = mountSmallDisk();
+const TOKEN = 'disk-full-test-token-0123456789';
+
+/** The daemon's readiness checks, as a caller with the token sees them. */
+async function readiness(url: string): Promise<Record<string, { ok: boolean; problem?: string }>> {
+  const response = await fetch(`${url}/readyz`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  return ((await response.json()) as { checks: Record<string, { ok: boolean }> }).checks;
+}
 const LEFT_FREE = 1024 * 1024;
 
 let sim: TestSimulator;
@@ -59,6 +70,7 @@ beforeAll(async () => {
       reconcile: { enabled: false },
       resources: Object.fromEntries(resources.map((resource) => [resource, everyTwoSeconds])),
     },
+    http: { enabled: true, port: 0, token: TOKEN },
   });
 });
 afterAll(async () => {
@@ -83,7 +95,8 @@ describe.skipIf(disk === undefined)('a full disk under the database (tmpfs)', ()
     if (disk === undefined) return;
     const filler = fill(disk, LEFT_FREE);
     daemon = startDaemonProcess(f.configPath, f.folder);
-    await daemon.waitForLog('homecare-sync started');
+    const started = await daemon.waitForLog('homecare-sync started');
+    const url = String(started['url']);
     const full = `database ${join(disk, 'sync.db')} cannot be written: the disk (or its quota) is full; free space there`;
     await eventually('the full disk to be logged', () =>
       daemon?.stdout().includes(full) ? true : undefined,
@@ -91,8 +104,20 @@ describe.skipIf(disk === undefined)('a full disk under the database (tmpfs)', ()
     const fullLines = daemon
       .stdout()
       .split('\n')
-      .filter((line) => line.includes(full));
+      .filter((line) => line.includes(full) && !line.includes('"level":"debug"'));
     for (const line of fullLines) expect(JSON.parse(line)).toMatchObject({ level: 'error' });
+    await eventually('/readyz to say the disk is full', async () =>
+      (await readiness(url))['storage']?.problem?.includes(full) === true ? true : undefined,
+    );
+    // Said once when it starts and once a minute while it lasts; the pulls, jobs and scans that
+    // meet it every two seconds do not say it again.
+    const saidFull = () =>
+      daemon
+        ?.stdout()
+        .split('\n')
+        .filter((line) => line.includes(full) && line.includes('"level":"error"')).length ?? 0;
+    await eventually('the full disk to be said', () => (saidFull() >= 1 ? true : undefined));
+    expect(saidFull()).toBe(1);
     // Still running: the full disk paused the work (a small write may still have fitted).
     const state = await Promise.race([
       daemon.exited.then(() => 'exited'),
@@ -115,7 +140,15 @@ describe.skipIf(disk === undefined)('a full disk under the database (tmpfs)', ()
       },
       90_000,
     );
+    const back = `database ${join(disk, 'sync.db')} can be written again`;
+    await eventually(
+      'the room to be said back',
+      () => (daemon?.stdout().includes(back) ? true : undefined),
+      60_000,
+    );
+    expect((await readiness(url))['storage']).toEqual({ ok: true });
+    expect(saidFull()).toBeLessThanOrEqual(3);
     daemon.signal('SIGTERM');
     expect(await withinBound(daemon.exited, 'the daemon to stop')).toBe(0);
-  }, 150_000);
+  }, 240_000);
 });

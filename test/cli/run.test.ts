@@ -66,6 +66,7 @@ describe('run: the daemon process', () => {
     expect(Object.keys(body).sort()).toEqual(['checks', 'problems', 'ready']);
     expect(Object.keys(body.checks as object)).toEqual([
       'database',
+      'storage',
       'platform',
       'erp',
       'pulls',

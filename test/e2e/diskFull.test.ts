@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app/app.js';
+import { daemonHealth } from '../../src/app/readiness.js';
+import { publicReadiness } from '../../src/http/readiness.js';
 import type { HttpEndpoint } from '../../src/http/server.js';
 import { startTestEndpoint } from '../support/endpoint.js';
-import { countInboxMessages } from '../../src/store/index.js';
+import { countInboxMessages, ROOM_QUIET_MS } from '../../src/store/index.js';
 import { appRig, type AppRig } from '../support/appRig.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 
@@ -61,6 +63,31 @@ describe('a full disk under the database', () => {
     const summaries = await app.runner.runResource('patient');
     expect(summaries?.every((s) => s.ok)).toBe(true);
     expect(ledgerRows()).toBeGreaterThan(0);
+  });
+
+  it('holds the full disk as a readiness state until a write passes again', async () => {
+    const health = daemonHealth(app, new Date(START));
+    const storageCheck = () => health.ready().checks['storage'];
+    expect(storageCheck()).toEqual({ ok: true });
+    diskFull();
+    await app.runner.runResource('patient');
+    expect(app.store.room.fullSince).toBe(START);
+    expect(storageCheck()).toEqual({ ok: false, problem: `since ${START}: ${fullText()}` });
+    expect(health.inboundReady().checks['storage']?.ok).toBe(false);
+    expect(publicReadiness(health.ready()).checks['storage']).toEqual({
+      ok: false,
+      problem: 'the disk is full',
+    });
+
+    spaceBack();
+    expect(storageCheck()?.ok).toBe(false);
+    // A commit right after the failure proves nothing: a small write fits into free pages.
+    await app.runner.runResource('patient');
+    expect(storageCheck()?.ok).toBe(false);
+    rig.clock.advance(ROOM_QUIET_MS);
+    await app.runner.runResource('patient');
+    expect(app.store.room.fullSince).toBeUndefined();
+    expect(storageCheck()).toEqual({ ok: true });
   });
 
   it('keeps an inbox file in .processing, and accepts it at the next scan once there is room', async () => {

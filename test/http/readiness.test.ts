@@ -100,7 +100,14 @@ describe('readiness of a daemon against the simulator', () => {
     await health.refresh();
     const ready = health.ready();
     expect(ready.problems).toEqual([]);
-    expect(Object.keys(ready.checks)).toEqual(['database', 'platform', 'erp', 'pulls', 'delivery']);
+    expect(Object.keys(ready.checks)).toEqual([
+      'database',
+      'storage',
+      'platform',
+      'erp',
+      'pulls',
+      'delivery',
+    ]);
     expect(health.live()).toEqual({ ok: true });
   });
 

@@ -114,12 +114,24 @@ async function sweep(fs: OutboxFs, outbox: string): Promise<void> {
   }
 }
 
-/** A hidden file made and removed in the outbox: what a hand-over does, short of a record. */
+/** What the probe writes: one block, so that a full disk fails it as it fails a hand-over. */
+const PROBE_BYTES = 4096;
+
+/**
+ * A hidden file written, synced and removed in the outbox: what a hand-over does, short of a
+ * record. An empty file would still be made on a full disk (it needs no data block).
+ */
 async function outboxWritable(fs: OutboxFs, outbox: string): Promise<void> {
   const path = join(outbox, `.readyz-${randomBytes(6).toString('hex')}`);
   try {
-    await (await fs.open(path, 'wx')).close();
-    await fs.unlink(path);
+    const file = await fs.open(path, 'wx');
+    try {
+      await file.write(Buffer.alloc(PROBE_BYTES));
+      await file.sync();
+    } finally {
+      await file.close();
+      await fs.unlink(path);
+    }
   } catch (error) {
     throw new Error(`the outbox ${outbox} is not writable: ${errorMessage(error)}`, {
       cause: error,
