@@ -68,8 +68,8 @@ function countingSource(source: PullSource, onRecord: (seen: number) => void): P
   return {
     platformNow: () => source.platformNow(),
     skewMs: () => source.skewMs(),
-    async *listItems(resource, query) {
-      for await (const item of source.listItems(resource, query)) {
+    async *listItems(resource, query, bounds) {
+      for await (const item of source.listItems(resource, query, bounds)) {
         onRecord(++seen);
         yield item;
       }

@@ -9,6 +9,7 @@ import {
 } from '../contract/index.js';
 import { STATUS_FILTERS } from '../contract/statusFilters.js';
 import { DEFAULT_READ_RETRY } from '../platform/backoff.js';
+import { DEFAULT_LIST_BOUNDS } from '../platform/listBounds.js';
 import { crossSectionChecks } from './checks.js';
 import { erpSchema, httpSchema } from './erpSchema.js';
 import {
@@ -85,6 +86,11 @@ function resourceSettingsSchema(resource: ResourceName) {
       schedule: cronExpression.optional(),
       enabled: optionalFlag,
       statuses: statusesSchema(resource),
+      /**
+       * Records one list may have. The integer's default is unwrapped: left out, the resource's
+       * own default applies (platform/listBounds.ts), and the entry reads as it was written.
+       */
+      maxRecords: integer(1, 1).unwrap().optional(),
     })
     .optional();
 }
@@ -104,6 +110,10 @@ const syncSchema = z.strictObject({
   jitterSeconds: integer(0, 10),
   /** Records committed per transaction while a list streams in. */
   batchSize: integer(1, 500),
+  /** Bounds on every list, so one that never ends cannot fill the disk (docs/readme/pulling.md). */
+  maxListBytes: integer(1, DEFAULT_LIST_BOUNDS.maxListBytes),
+  maxRecordBytes: integer(1, DEFAULT_LIST_BOUNDS.maxRecordBytes),
+  maxListSeconds: integer(1, DEFAULT_LIST_BOUNDS.maxListSeconds),
   reconcile: z
     .strictObject({
       enabled: flag(true),

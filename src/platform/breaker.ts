@@ -1,55 +1,116 @@
+import type { ResourceName } from '../contract/index.js';
 import type { Clock } from '../shared/clock.js';
 import { errorMessage, TransientError } from '../shared/errors.js';
 import type { RequestContext } from './errors.js';
+import type { PreparedRequest } from './prepare.js';
+import { UNREACHABLE_CODE } from './unreachable.js';
 
-/** How long requests are not sent after one proved the platform unreachable. */
-export const UNREACHABLE_PAUSE_MS = 30_000;
+/** How long requests are not sent after a failure opened a breaker. */
+export const BREAKER_PAUSE_MS = 30_000;
 
-/** Failures that say the platform itself is down, not that one request or record is wrong. */
-const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
-  'NETWORK',
-  'HTTP_502',
-  'HTTP_503',
-  'HTTP_504',
-]);
+/** What an open breaker says: why the request was not sent, and what to look at. */
+interface Refusal {
+  code: string;
+  why: string;
+  hint: string;
+}
 
 /**
- * A circuit breaker. A request that failed for good (its own retries spent) because the platform
- * cannot be reached opens it: for UNREACHABLE_PAUSE_MS every further request fails at once,
- * without spending its retries, so a pass over every list with the platform down ends after
- * the first list instead of retrying each one. The first request after the pause is sent.
+ * One circuit breaker. A request that failed for good (its own retries spent) opens it: for
+ * BREAKER_PAUSE_MS every request it guards fails at once, without spending its retries. The
+ * first request after the pause is sent; a success closes it.
  */
-export class UnreachableBreaker {
+class Breaker {
   private openUntil = 0;
   private lastFailure = '';
 
-  constructor(private readonly clock: Clock) {}
+  constructor(private readonly refusal: Refusal) {}
 
-  /** Throws instead of sending while the breaker is open. */
-  check(context: RequestContext): void {
-    const waitMs = this.openUntil - this.clock.now().getTime();
+  check(context: RequestContext, now: number): void {
+    const waitMs = this.openUntil - now;
     if (waitMs <= 0) return;
     const id = context.id === undefined ? '' : ` ${context.id}`;
     const until = new Date(this.openUntil).toISOString();
     throw new TransientError(
-      `${context.label} (${context.resource}${id}) not sent: the platform was unreachable a moment ago (${this.lastFailure}); requests resume at ${until}`,
+      `${context.label} (${context.resource}${id}) not sent: ${this.refusal.why} (${this.lastFailure}); requests resume at ${until}`,
       {
         resource: context.resource,
         ...(context.id === undefined ? {} : { id: context.id }),
-        code: 'PLATFORM_UNREACHABLE',
-        hint: 'check that the platform (or the proxy in between) is up and reachable',
+        code: this.refusal.code,
+        hint: this.refusal.hint,
         retryAfterMs: waitMs,
       },
     );
   }
 
-  /** Notes how a request ended after its retries: an unreachable platform opens the breaker. */
-  settled(error: unknown): void {
-    if (error instanceof TransientError && UNREACHABLE_CODES.has(error.code)) {
-      this.openUntil = this.clock.now().getTime() + UNREACHABLE_PAUSE_MS;
-      this.lastFailure = errorMessage(error);
-    } else if (error === undefined) {
-      this.openUntil = 0;
+  open(error: unknown, now: number): void {
+    this.openUntil = now + BREAKER_PAUSE_MS;
+    this.lastFailure = errorMessage(error);
+  }
+
+  close(): void {
+    this.openUntil = 0;
+  }
+}
+
+const PLATFORM_REFUSAL: Refusal = {
+  code: 'PLATFORM_UNREACHABLE',
+  why: 'the platform was unreachable a moment ago',
+  hint: 'check that the platform (or the proxy in between) is up and reachable',
+};
+
+function resourceRefusal(resource: ResourceName): Refusal {
+  return {
+    code: 'RESOURCE_FAILING',
+    why: `the ${resource} list failed a moment ago`,
+    hint: `the platform failed the ${resource} list (time-out or 5xx) while the other resources go on; if it persists, ask the platform operator about this list, or raise platform.timeoutMs if it is only slow`,
+  };
+}
+
+const isList = (request: PreparedRequest): boolean => request.operation.kind === 'list';
+
+/**
+ * The breakers of every read. One for the whole platform, opened only when no connection could
+ * be made (UNREACHABLE): then every list would fail alike, so a pass over every list ends after
+ * the first one, and an outage is one failure, not one per resource. One per resource, opened
+ * by a failure of its lists (time-out, reset, 5xx, a cut body): that list's other status filters
+ * fail at once instead of each spending its retries, while the other resources go on. A record's
+ * failure (a get by id or key) opens neither: it may be that record.
+ */
+export class Breakers {
+  private readonly platform = new Breaker(PLATFORM_REFUSAL);
+  private readonly lists = new Map<ResourceName, Breaker>();
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Throws instead of sending while a breaker guarding this request is open. */
+  check(request: PreparedRequest): void {
+    const { context } = request;
+    const now = this.clock.now().getTime();
+    this.platform.check(context, now);
+    if (isList(request)) this.lists.get(context.resource)?.check(context, now);
+  }
+
+  /** Notes how a request ended after its retries (`undefined`: it succeeded). */
+  settled(request: PreparedRequest, error: unknown): void {
+    const { resource } = request.context;
+    if (error === undefined) {
+      this.platform.close();
+      if (isList(request)) this.lists.get(resource)?.close();
+      return;
     }
+    if (!(error instanceof TransientError)) return;
+    const now = this.clock.now().getTime();
+    if (error.code === UNREACHABLE_CODE) this.platform.open(error, now);
+    else if (isList(request)) this.listBreaker(resource).open(error, now);
+  }
+
+  private listBreaker(resource: ResourceName): Breaker {
+    let breaker = this.lists.get(resource);
+    if (breaker === undefined) {
+      breaker = new Breaker(resourceRefusal(resource));
+      this.lists.set(resource, breaker);
+    }
+    return breaker;
   }
 }

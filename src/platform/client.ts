@@ -9,16 +9,18 @@ import {
 import type { Clock } from '../shared/clock.js';
 import { TransientError } from '../shared/errors.js';
 import { DEFAULT_READ_RETRY, retryDelay, type RetryPolicy } from './backoff.js';
-import { UnreachableBreaker } from './breaker.js';
+import { Breakers } from './breaker.js';
 import {
   jsonArrayItems,
   readFile,
   readJson,
   readRecord,
-  type ListItem,
+  type ListEntry,
   type PlatformFile,
   type PlatformRecord,
 } from './bodies.js';
+import { listBoundError, type RequestContext } from './errors.js';
+import type { ListBounds } from './listBounds.js';
 import { createDispatcher } from './dispatcher.js';
 import { prepare, type PreparedRequest, type Query, type SendRequest } from './prepare.js';
 import { PlatformClock } from './skew.js';
@@ -55,8 +57,12 @@ export interface PlatformCore {
   ): Promise<PlatformRecord>;
   /** The records of a list, streamed. The contract is checked at once; the request goes out on iteration. */
   list(resource: ResourceName, query?: Query): AsyncIterable<PlatformRecord>;
-  /** Like `list`, each record with its text as the platform sent it. */
-  listItems(resource: ResourceName, query?: Query): AsyncIterable<ListItem>;
+  /**
+   * Like `list`, each record with its text as the platform sent it. With `bounds` the list stops
+   * with an error at its records, bytes and seconds bounds, and a record too long or too deep to
+   * store comes as a set-aside entry instead of a record.
+   */
+  listItems(resource: ResourceName, query?: Query, bounds?: ListBounds): AsyncIterable<ListEntry>;
   /** An answer served as bytes: a document's PDF or XML, an attachment's file. */
   file(resource: ResourceName, kind: OperationKind, request: SendRequest): Promise<PlatformFile>;
   /** The platform's clock, from the `Date` header of its answers; the local clock until the first one. */
@@ -73,7 +79,7 @@ interface Reader {
   policy: RetryPolicy;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
-  breaker: UnreachableBreaker;
+  breakers: Breakers;
 }
 
 /** The wait before try `nextAttempt` after `error`, or undefined when it must surface. */
@@ -93,16 +99,16 @@ async function exchange<T>(
   read: (response: OpenResponse) => Promise<T>,
 ): Promise<T> {
   const isRead = prepared.method === 'GET';
-  if (isRead) reader.breaker.check(prepared.context);
+  if (isRead) reader.breakers.check(prepared);
   for (let attempt = 1; ; attempt++) {
     try {
       const answer = await read(await open(transport, prepared));
-      if (isRead) reader.breaker.settled(undefined);
+      if (isRead) reader.breakers.settled(prepared, undefined);
       return answer;
     } catch (error) {
       const wait = isRead ? waitBefore(reader, error, attempt + 1) : undefined;
       if (wait === undefined) {
-        if (isRead) reader.breaker.settled(error);
+        if (isRead) reader.breakers.settled(prepared, error);
         throw error;
       }
       await reader.sleep(wait);
@@ -110,30 +116,44 @@ async function exchange<T>(
   }
 }
 
+/** The list's time is up: its request is cut, wherever it stands. */
+function outOfTime(context: RequestContext, bounds: ListBounds): Error {
+  const { limit } = bounds.seconds;
+  return listBoundError(context, bounds.seconds, `the list took longer than ${limit} seconds`);
+}
+
 /**
  * A list is tried again from the start only while the caller has seen none of its items;
- * after that, starting over would hand out records twice, so the error surfaces.
+ * after that, starting over would hand out records twice, so the error surfaces. Its seconds
+ * bound runs on real time, not the injected clock: it must cut a request waiting on its socket.
  */
 async function* streamList(
   transport: Transport,
   reader: Reader,
   prepared: PreparedRequest,
-): AsyncGenerator<ListItem> {
-  reader.breaker.check(prepared.context);
+  bounds?: ListBounds,
+): AsyncGenerator<ListEntry> {
+  reader.breakers.check(prepared);
+  const deadline =
+    bounds === undefined ? undefined : AbortSignal.timeout(bounds.seconds.limit * 1000);
   for (let attempt = 1; ; attempt++) {
     let handedOut = 0;
     try {
-      const response = await open(transport, prepared);
-      for await (const item of jsonArrayItems(response, prepared.context)) {
+      const response = await open(transport, prepared, deadline);
+      for await (const item of jsonArrayItems(response, prepared.context, bounds)) {
         handedOut++;
         yield item;
       }
-      reader.breaker.settled(undefined);
+      reader.breakers.settled(prepared, undefined);
       return;
-    } catch (error) {
+    } catch (caught) {
+      const error =
+        deadline?.aborted === true && bounds !== undefined
+          ? outOfTime(prepared.context, bounds)
+          : caught;
       const wait = handedOut === 0 ? waitBefore(reader, error, attempt + 1) : undefined;
       if (wait === undefined) {
-        reader.breaker.settled(error);
+        reader.breakers.settled(prepared, error);
         throw error;
       }
       await reader.sleep(wait);
@@ -141,8 +161,9 @@ async function* streamList(
   }
 }
 
-async function* recordsOf(items: AsyncIterable<ListItem>): AsyncGenerator<PlatformRecord> {
-  for await (const item of items) yield item.record;
+async function* recordsOf(items: AsyncIterable<ListEntry>): AsyncGenerator<PlatformRecord> {
+  // Without bounds nothing is set aside: every entry is a record.
+  for await (const item of items) if (!('setAside' in item)) yield item.record;
 }
 
 export function createPlatformCore(options: PlatformClientOptions): PlatformCore {
@@ -165,7 +186,7 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
     policy: options.retry ?? DEFAULT_READ_RETRY,
     sleep: options.sleep ?? realSleep,
     random: options.random ?? Math.random,
-    breaker: new UnreachableBreaker(options.clock),
+    breakers: new Breakers(options.clock),
   };
   const prepareFor = (resource: ResourceName, kind: OperationKind, request: SendRequest = {}) =>
     prepare(contract, options.apiKey, resource, kind, request);
@@ -182,8 +203,8 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
     },
     list: (resource, query = {}) =>
       recordsOf(streamList(transport, reader, prepareFor(resource, 'list', { query }))),
-    listItems: (resource, query = {}) =>
-      streamList(transport, reader, prepareFor(resource, 'list', { query })),
+    listItems: (resource, query = {}, bounds) =>
+      streamList(transport, reader, prepareFor(resource, 'list', { query }), bounds),
     file: async (resource, kind, request) => {
       const prepared = prepareFor(resource, kind, request);
       return exchange(transport, reader, prepared, (r) => readFile(r, prepared.context));

@@ -1,6 +1,7 @@
 import type { ResourceName } from '../contract/index.js';
 import { errorMessage, PermanentError, TransientError } from '../shared/errors.js';
 import { statusHint } from './retryable.js';
+import { cannotConnect, UNREACHABLE_CODE } from './unreachable.js';
 
 /** Who asked for what: enough for a person to find the record in a log line. */
 export interface RequestContext {
@@ -71,14 +72,17 @@ function networkHint(code: string): string {
   return 'the connection failed; it will be retried';
 }
 
-/** The request never got a full answer: refused, reset, timed out, cut off. */
+/**
+ * The request never got a full answer: refused, reset, timed out, cut off. `UNREACHABLE` when no
+ * connection could be made at all, `NETWORK` otherwise: only the first says the platform is down.
+ */
 export function networkError(context: RequestContext, cause: unknown): TransientError {
   const code = errorCode(cause) ?? 'NETWORK';
   const hint = networkHint(code);
   const what = excerptOf(errorMessage(cause), context.secret);
   return new TransientError(`${subject(context)} failed (${code}: ${what}); ${hint}`, {
     ...where(context),
-    code: 'NETWORK',
+    code: cannotConnect(code, errorMessage(cause)) ? UNREACHABLE_CODE : 'NETWORK',
     hint,
     cause,
   });
@@ -107,18 +111,76 @@ export function badBodyError(
   );
 }
 
-/** A list ended in the middle of its JSON: the connection was cut, so trying again may help. */
-export function truncatedBodyError(
+/** Where a body is wrong: what came around that byte, for the excerpt. */
+export interface BodySpot {
+  /** The offset in the body of the first byte that is wrong. */
+  at: number;
+  problem: string;
+  excerpt: string;
+}
+
+/** The answer came whole, but it is not JSON from the byte named on (a broken or cut-off text). */
+export function invalidJsonError(
   context: RequestContext,
   status: number,
+  spot: BodySpot,
+  cause?: unknown,
+): PermanentError {
+  const hint =
+    'the platform (or a proxy in between) sent an answer that is not JSON; report it to the platform operator with this excerpt';
+  return new PermanentError(
+    `${subject(context)}: the answer was not valid JSON at byte ${spot.at} (${spot.problem}); ${hint}`,
+    {
+      ...where(context),
+      code: 'BAD_BODY',
+      status,
+      bodyExcerpt: excerptOf(spot.excerpt, context.secret),
+      hint,
+      ...(cause === undefined ? {} : { cause }),
+    },
+  );
+}
+
+/**
+ * The connection ended before the answer did (closed or reset, or without the framing that would
+ * say the answer was whole): trying again may help.
+ */
+export function listEndedEarlyError(
+  context: RequestContext,
+  status: number,
+  bytes: number,
   cause: unknown,
 ): TransientError {
-  const hint = 'the answer stopped in the middle; it will be retried';
-  return new TransientError(`${subject(context)} returned an incomplete list; ${hint}`, {
-    ...where(context),
-    code: 'TRUNCATED_BODY',
-    status,
-    hint,
-    cause,
-  });
+  const hint =
+    'the platform or a proxy in between cut the connection; it will be retried (if it keeps happening, look at the proxy and the platform, not at the data)';
+  return new TransientError(
+    `${subject(context)}: the list ended early (connection closed after ${bytes} bytes); ${hint}`,
+    { ...where(context), code: 'TRUNCATED_BODY', status, hint, cause },
+  );
+}
+
+/** A bound on one list and the config key that sets it, for the error that names both. */
+export interface ListBound {
+  limit: number;
+  key: string;
+}
+
+/** How much a bound is raised by in the hint: enough for a first pull four times as large. */
+const RAISE_FACTOR = 4;
+
+/**
+ * A list went past one of its bounds (records, bytes, seconds): the pull of that list stops and
+ * fails, the others go on. Permanent: the same list would reach the same bound again.
+ */
+export function listBoundError(
+  context: RequestContext,
+  bound: ListBound,
+  what: string,
+): PermanentError {
+  const raised = bound.limit * RAISE_FACTOR;
+  const hint = `if the list is really this long (a first pull of a large catalogue), set ${bound.key}: ${raised} (or more) for that pull; otherwise the platform or a proxy sends a list without end, so report it to the platform operator`;
+  return new PermanentError(
+    `${subject(context)} stopped: ${what}, more than ${bound.key} = ${bound.limit} allows; its checkpoint stays where it was; ${hint}`,
+    { ...where(context), code: 'LIST_BOUND', hint },
+  );
 }

@@ -12,9 +12,12 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
 export type { PlatformClientOptions, PlatformCore } from './client.js';
 export { createPlatformCore } from './client.js';
 export * from './endpoints.js';
-export type { ListItem, PlatformFile, PlatformRecord } from './bodies.js';
+export type { ListEntry, ListItem, PlatformFile, PlatformRecord, SetAsideItem } from './bodies.js';
+export type { ListBound } from './errors.js';
+export type { ListBounds } from './listBounds.js';
 export type { Query, QueryValue, SendRequest } from './prepare.js';
 export { prepare } from './prepare.js';
 export { DEFAULT_READ_RETRY, retryDelay, type RetryPolicy } from './backoff.js';
 export { classifyStatus, parseRetryAfter, type StatusClass } from './retryable.js';
 export { PlatformClock } from './skew.js';
+export { DEFAULT_LIST_BOUNDS, defaultMaxRecords } from './listBounds.js';

@@ -3,8 +3,9 @@
  * them: each item is then parsed whole by `JSON.parse`, which is native and many times faster
  * than a tokenizer written in JavaScript. Only the array's own brackets and commas are read
  * here; anything wrong inside an item is left for `JSON.parse` to find, and the whole list is
- * never held (only the item being cut).
+ * never held (only the item being cut, and not even that once it is longer than `maxItemBytes`).
  */
+import { TopLevelId } from './topLevelId.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -18,15 +19,37 @@ function isWhitespace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
-/** The body is not one JSON array; `atEnd` when it was fine so far but stopped too early. */
+/**
+ * The body is not one JSON array; `atEnd` when it was fine so far but stopped too early. `at` is
+ * the offset of the byte that is wrong (the body's length when it stopped too early).
+ */
 export class ArrayShapeError extends Error {
   constructor(
     message: string,
     readonly atEnd: boolean,
+    readonly at: number,
   ) {
     super(message);
     this.name = 'ArrayShapeError';
   }
+}
+
+/** One item cut from the array. */
+export interface CutItem {
+  /** The offset of its first byte in the body. */
+  at: number;
+  bytes: number;
+  /** How deep it nests: 1 for an object of plain values, 2 with an object inside, and so on. */
+  depth: number;
+  /** Its text; absent when it was longer than `maxItemBytes`, so it was never held whole. */
+  text?: string;
+  /** Its top-level `_id`, read on the way for an item too long to hold. */
+  id?: string;
+}
+
+export interface SplitterOptions {
+  /** Items longer than this are not held: they are handed out without their text. */
+  maxItemBytes?: number;
 }
 
 type Phase = 'before' | 'items' | 'after';
@@ -44,10 +67,23 @@ export class JsonArraySplitter {
   private started = false;
   /** At least one comma or item since `[`: a `]` then needs an item before it. */
   private expectItem = false;
+  /** Bytes of the body in the chunks before this one. */
+  private offset = 0;
+  /** Where the item being cut began in the body, its bytes in earlier chunks, its deepest level. */
+  private itemAt = 0;
+  private itemBytes = 0;
+  private itemDepth = 0;
+  /** Set once the item being cut outgrew `maxItemBytes`: its pieces are dropped, its `_id` read. */
+  private oversized: TopLevelId | undefined;
+  private readonly maxItemBytes: number;
 
-  /** The texts of the items that end in `chunk`, in order, without the blanks around them. */
-  push(chunk: Buffer): string[] {
-    const items: string[] = [];
+  constructor(options: SplitterOptions = {}) {
+    this.maxItemBytes = options.maxItemBytes ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** The items that end in `chunk`, in order, their texts without the blanks around them. */
+  push(chunk: Buffer): CutItem[] {
+    const items: CutItem[] = [];
     let start = this.started ? 0 : -1;
     let at = 0;
     const length = chunk.length;
@@ -58,7 +94,7 @@ export class JsonArraySplitter {
       }
       const byte = chunk[at] as number;
       if (this.phase !== 'items') {
-        this.outside(byte);
+        this.outside(byte, at);
         at++;
         continue;
       }
@@ -66,16 +102,21 @@ export class JsonArraySplitter {
         this.endItem(items, chunk, start, at, byte);
         start = -1;
       } else if (!isWhitespace(byte)) {
-        if (start < 0) start = at;
-        this.started = true;
-        this.expectItem = false;
+        // Outside an item `start` is -1 (it is 0 in a chunk that goes on with an item begun before).
+        if (start < 0) {
+          start = at;
+          this.itemAt = this.offset + at;
+          this.started = true;
+          this.expectItem = false;
+        }
         if (byte === QUOTE) this.inString = true;
-        else if (byte === OPEN_CURLY || byte === OPEN_SQUARE) this.depth++;
-        else if (byte === CLOSE_CURLY || byte === CLOSE_SQUARE) this.close(byte);
+        else if (byte === OPEN_CURLY || byte === OPEN_SQUARE) this.open();
+        else if (byte === CLOSE_CURLY || byte === CLOSE_SQUARE) this.close(byte, at);
       }
       at++;
     }
-    if (this.started && start >= 0) this.pieces.push(chunk.subarray(start));
+    if (this.started && start >= 0) this.hold(chunk.subarray(start));
+    this.offset += length;
     return items;
   }
 
@@ -83,7 +124,27 @@ export class JsonArraySplitter {
   end(): void {
     if (this.phase === 'after') return;
     const problem = this.phase === 'before' ? 'no JSON array began' : 'the array was not closed';
-    throw new ArrayShapeError(problem, true);
+    throw new ArrayShapeError(problem, true, this.offset);
+  }
+
+  private open(): void {
+    this.depth++;
+    if (this.depth > this.itemDepth) this.itemDepth = this.depth;
+  }
+
+  /** Keeps a piece of the item being cut, until the item proves too long to hold. */
+  private hold(piece: Buffer): void {
+    this.itemBytes += piece.length;
+    if (this.oversized === undefined && this.itemBytes <= this.maxItemBytes) {
+      this.pieces.push(piece);
+      return;
+    }
+    if (this.oversized === undefined) {
+      this.oversized = new TopLevelId();
+      for (const held of this.pieces) this.oversized.feed(held);
+      this.pieces = [];
+    }
+    this.oversized.feed(piece);
   }
 
   /** The position after the string's closing quote, or the chunk's end when it goes on. */
@@ -113,15 +174,16 @@ export class JsonArraySplitter {
     }
   }
 
-  private close(byte: number): void {
+  private close(byte: number, at: number): void {
     this.depth--;
     if (this.depth < 0) {
-      throw new ArrayShapeError(`unexpected "${String.fromCharCode(byte)}" between items`, false);
+      const found = String.fromCharCode(byte);
+      throw new ArrayShapeError(`unexpected "${found}" between items`, false, this.offset + at);
     }
   }
 
   /** A byte before `[` or after `]`: only blanks may stand there. */
-  private outside(byte: number): void {
+  private outside(byte: number, at: number): void {
     if (isWhitespace(byte)) return;
     if (this.phase === 'before' && byte === OPEN_SQUARE) {
       this.phase = 'items';
@@ -132,27 +194,39 @@ export class JsonArraySplitter {
       this.phase === 'before'
         ? `the body is not a JSON array (it begins with "${found}")`
         : `unexpected "${found}" after the array`;
-    throw new ArrayShapeError(problem, false);
+    throw new ArrayShapeError(problem, false, this.offset + at);
   }
 
-  private endItem(items: string[], chunk: Buffer, start: number, at: number, byte: number): void {
+  private endItem(items: CutItem[], chunk: Buffer, start: number, at: number, byte: number): void {
     if (!this.started) {
       if (byte === CLOSE_SQUARE && !this.expectItem) {
         this.phase = 'after';
         return;
       }
-      throw new ArrayShapeError(`an item is missing before "${String.fromCharCode(byte)}"`, false);
+      const problem = `an item is missing before "${String.fromCharCode(byte)}"`;
+      throw new ArrayShapeError(problem, false, this.offset + at);
     }
-    const tail = start >= 0 ? chunk.subarray(start, at) : undefined;
-    const text =
-      this.pieces.length === 0 && tail !== undefined
-        ? tail.toString('utf8')
-        : Buffer.concat(tail === undefined ? this.pieces : [...this.pieces, tail]).toString('utf8');
-    // The blanks before the comma are not the item's: its text is the item alone.
-    items.push(text.trimEnd());
+    if (start >= 0) this.hold(chunk.subarray(start, at));
+    items.push(this.cut());
     this.pieces = [];
+    this.oversized = undefined;
+    this.itemBytes = 0;
+    this.itemDepth = 0;
     this.started = false;
     this.expectItem = byte === COMMA;
     if (byte === CLOSE_SQUARE) this.phase = 'after';
+  }
+
+  /** The item just ended, from its held pieces (or without its text when it was too long). */
+  private cut(): CutItem {
+    const { itemAt: at, itemBytes: bytes, itemDepth: depth } = this;
+    if (this.oversized !== undefined) {
+      const id = this.oversized.id();
+      return id === undefined ? { at, bytes, depth } : { at, bytes, depth, id };
+    }
+    const only = this.pieces.length === 1 ? this.pieces[0] : undefined;
+    // The blanks before the comma are not the item's: its text is the item alone.
+    const text = (only ?? Buffer.concat(this.pieces)).toString('utf8').trimEnd();
+    return { at, bytes, depth, text };
   }
 }

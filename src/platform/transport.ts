@@ -19,6 +19,16 @@ export interface OpenResponse {
   status: number;
   contentType: string;
   body: Dispatcher.ResponseData['body'];
+  /**
+   * The answer says where it ends (Content-Length, chunked): a body that ends cleanly then came
+   * whole. Without either, the connection's close ends it, so a cut looks like an end.
+   */
+  framed: boolean;
+}
+
+function isFramed(headers: Dispatcher.ResponseData['headers']): boolean {
+  const encoding = firstHeader(headers, 'transfer-encoding') ?? '';
+  return firstHeader(headers, 'content-length') !== undefined || /chunked/i.test(encoding);
 }
 
 function urlOf(transport: Transport, path: string): string {
@@ -30,7 +40,11 @@ function urlOf(transport: Transport, path: string): string {
  * One try of one prepared request. Watches the platform's `Date` header, and turns every
  * non-2xx answer and every network failure into a typed error.
  */
-export async function open(transport: Transport, prepared: PreparedRequest): Promise<OpenResponse> {
+export async function open(
+  transport: Transport,
+  prepared: PreparedRequest,
+  signal?: AbortSignal,
+): Promise<OpenResponse> {
   const sentAt = transport.clock.now();
   let response: Dispatcher.ResponseData;
   try {
@@ -43,6 +57,7 @@ export async function open(transport: Transport, prepared: PreparedRequest): Pro
         ...(prepared.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: prepared.body ?? null,
+      ...(signal === undefined ? {} : { signal }),
     });
   } catch (error) {
     throw networkError(prepared.context, error);
@@ -52,7 +67,8 @@ export async function open(transport: Transport, prepared: PreparedRequest): Pro
   const verdict = classifyStatus(response.statusCode);
   if (verdict === 'success') {
     const contentType = firstHeader(response.headers, 'content-type') ?? '';
-    return { status: response.statusCode, contentType, body: response.body };
+    const framed = isFramed(response.headers);
+    return { status: response.statusCode, contentType, body: response.body, framed };
   }
   const text = await readStart(response.body);
   // An HTTP date in Retry-After is on the platform's clock, so it is read against that clock.

@@ -20,6 +20,19 @@ export const faultSpecSchema = z.strictObject({
   truncate: z.boolean().optional(),
   malformed: z.boolean().optional(),
   slowBodyMs: z.number().int().min(0).optional(),
+  /**
+   * A list answer that never ends: its records again and again under new ids, until the client
+   * goes away. Served to loopback clients only, so a simulator reachable from elsewhere cannot
+   * be made to stream without end to them.
+   */
+  endless: z.boolean().optional(),
+  /** With `endless`: bytes of padding added to each record, for large records. */
+  padBytes: z
+    .number()
+    .int()
+    .min(0)
+    .max(64 * 1024 * 1024)
+    .optional(),
   times: z.number().int().min(1).optional(),
 });
 
@@ -40,6 +53,7 @@ export interface FaultEffect {
   truncate: boolean;
   malformed: boolean;
   slowBodyMs: number;
+  endless: { padBytes: number } | undefined;
 }
 
 const DEFAULT_ERROR_STATUS = 503;
@@ -106,6 +120,7 @@ export class FaultSet {
         truncate: fault.truncate ?? false,
         malformed: fault.malformed ?? false,
         slowBodyMs: fault.slowBodyMs ?? 0,
+        endless: fault.endless === true ? { padBytes: fault.padBytes ?? 0 } : undefined,
       };
     }
     return undefined;

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 import type { SimResponse } from './api/response.js';
+import { endlessList, isLoopback } from './endless.js';
 import type { FaultEffect } from './faults.js';
 
 const SLOW_PIECES = 10;
@@ -50,7 +51,13 @@ export function sendResponse(
   effect: FaultEffect | undefined,
   date: Date,
 ): FastifyReply {
-  const bodyFault = effect && (effect.truncate || effect.malformed || effect.slowBodyMs > 0);
+  // Lists stream as chunks; a single record (a string) is answered as it is.
+  const isList = typeof response.body !== 'string' && !(response.body instanceof Uint8Array);
+  const endless =
+    isList && isLoopback(reply.request.socket.remoteAddress) ? effect?.endless : undefined;
+  const bodyFault =
+    effect &&
+    (effect.truncate || effect.malformed || effect.slowBodyMs > 0 || endless !== undefined);
   const { body } = response;
   if (!bodyFault) {
     reply
@@ -60,6 +67,10 @@ export function sendResponse(
     return reply.send(Readable.from(body));
   }
   let full = wholeBody(body);
+  if (endless !== undefined && response.status === 200) {
+    reply.code(200).headers({ ...response.headers, 'content-type': response.contentType });
+    return reply.send(Readable.from(endlessList(full, endless.padBytes)));
+  }
   if (effect.malformed) full = malformed(full);
   if (effect.truncate) {
     sendTruncated(reply, response, full, date);

@@ -2,6 +2,12 @@ import { statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
+/**
+ * How deep the JSON the mirror and the ledger keep may nest: SQLite's `json_valid` (their CHECK)
+ * refuses anything deeper than its JSON_MAX_DEPTH. A record nested deeper is quarantined.
+ */
+export const MAX_STORED_JSON_DEPTH = 1000;
+
 /** A record as pulled: its `_id` and whatever else the platform sent. */
 export interface MirrorRecord {
   readonly _id: string;

@@ -5,6 +5,7 @@ import {
   keepVersionRecord,
   knownVersions,
   markDelivered,
+  MAX_STORED_JSON_DEPTH,
   quarantine,
   recordRun,
   recordVersion,
@@ -81,6 +82,7 @@ export function sqlitePullStore(store: Store): PullStore {
   const timeParamRefused = new Set<string>();
   const keyOf = (target: PullTarget): string => `${target.resource}?${target.filter}`;
   return {
+    maxJsonDepth: MAX_STORED_JSON_DEPTH,
     timeParamRefused: (target) => timeParamRefused.has(keyOf(target)),
     refuseTimeParam: (target) => void timeParamRefused.add(keyOf(target)),
     watermark: (target) => getCheckpoint(store, target.resource, target.filter)?.watermark,
@@ -96,7 +98,7 @@ export function sqlitePullStore(store: Store): PullStore {
           if (recordPulledVersion(store, target, runId, pulled)) fresh += 1;
         }
         for (const entry of bad) {
-          const raw = JSON.stringify(entry.raw) ?? 'null';
+          const raw = entry.text ?? JSON.stringify(entry.raw) ?? 'null';
           quarantine(store, target.resource, entry.id, entry.reason, raw, runId);
         }
         const counts = { fresh, repeats: records.length - fresh };

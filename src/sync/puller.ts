@@ -4,9 +4,10 @@ import {
   recordVersionOf,
   type RecordVersion,
 } from '../contract/index.js';
-import type { ListItem } from '../platform/index.js';
+import type { ListBounds, ListEntry, ListItem, SetAsideItem } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import { errorMessage, PermanentError } from '../shared/errors.js';
+import { boundsFor, type PullBoundSettings } from './pullBounds.js';
 import type { PullTarget } from './targets.js';
 import {
   nextWatermark,
@@ -29,6 +30,8 @@ export interface QuarantinedRecord {
   id: string | undefined;
   reason: string;
   raw: unknown;
+  /** The record's text as received, kept instead of `raw` serialised again. */
+  text?: string;
 }
 
 export interface BatchCounts {
@@ -58,6 +61,8 @@ export interface RunEnd {
 
 /** What the puller needs from the store; the store module implements it over SQLite. */
 export interface PullStore {
+  /** How deep the JSON it stores may nest; a record nested deeper is quarantined unparsed. */
+  readonly maxJsonDepth: number;
   watermark(target: PullTarget): string | undefined;
   /**
    * Which of these versions the ledger holds already (true at their places): those are repeats,
@@ -87,7 +92,8 @@ export interface PullSource {
   listItems(
     resource: PullTarget['resource'],
     query: Record<string, string>,
-  ): AsyncIterable<ListItem>;
+    bounds?: ListBounds,
+  ): AsyncIterable<ListEntry>;
   platformNow(): Date;
   skewMs(): number;
 }
@@ -116,7 +122,7 @@ export interface PullDeps {
   store: PullStore;
   source: PullSource;
   clock: Clock;
-  settings: WindowSettings & { batchSize: number };
+  settings: WindowSettings & { batchSize: number } & PullBoundSettings;
 }
 
 export type PullMode = { kind: 'incremental' } | { kind: 'reconcile'; days: number };
@@ -152,14 +158,19 @@ interface SortedBatch {
  * A record that fails its check is quarantined (the ledger never holds it, so it is checked
  * every time it is listed).
  */
-function sortOut(store: PullStore, target: PullTarget, listed: readonly ListItem[]): SortedBatch {
+function sortOut(
+  store: PullStore,
+  target: PullTarget,
+  listed: readonly ListItem[],
+  setAside: readonly SetAsideItem[],
+): SortedBatch {
   const schema = entitySchema(target.resource);
   const versions = listed.map((item) => recordVersionOf(target.resource, item.record));
   const known = store.known(
     target,
     versions.filter((version) => version !== undefined),
   );
-  const batch: SortedBatch = { records: [], bad: [], repeats: 0 };
+  const batch: SortedBatch = { records: [], bad: setAside.map(quarantinedAside), repeats: 0 };
   let at = 0;
   listed.forEach(({ record: raw, text }, index) => {
     if (versions[index] !== undefined && known[at++] === true) {
@@ -174,6 +185,17 @@ function sortOut(store: PullStore, target: PullTarget, listed: readonly ListItem
     } else batch.bad.push({ id: check.id, reason: check.reason, raw });
   });
   return batch;
+}
+
+/** A record the list set aside unread: kept as it came when it was held, else a note of it. */
+function quarantinedAside(item: SetAsideItem): QuarantinedRecord {
+  const raw = { _id: item.id ?? null, notKept: item.reason };
+  return {
+    id: item.id,
+    reason: item.reason,
+    raw,
+    ...(item.text === undefined ? {} : { text: item.text }),
+  };
 }
 
 /** The summary with one committed batch counted in. */
@@ -220,10 +242,16 @@ export async function pullTarget(
     ok: false,
   };
   let run: PullRun = { target, mode: mode.kind, startedAt: summary.startedAt };
+  const bounds = boundsFor(target, settings, store.maxJsonDepth);
   let listed: ListItem[] = [];
+  let setAside: SetAsideItem[] = [];
+  // Large records fill a batch before its count does: memory stays near the record bound.
+  let listedChars = 0;
   const takeBatch = (): SortedBatch => {
-    const batch = sortOut(store, target, listed);
+    const batch = sortOut(store, target, listed, setAside);
     listed = [];
+    setAside = [];
+    listedChars = 0;
     return batch;
   };
   const flush = (): void => {
@@ -233,10 +261,15 @@ export async function pullTarget(
     summary = counted(summary, batch, counts);
   };
   const consume = async (query: Record<string, string>): Promise<void> => {
-    for await (const item of source.listItems(target.resource, query)) {
+    for await (const entry of source.listItems(target.resource, query, bounds)) {
       summary.fetched += 1;
-      listed.push(item);
-      if (listed.length >= settings.batchSize) flush();
+      if ('setAside' in entry) setAside.push(entry);
+      else {
+        listed.push(entry);
+        listedChars += entry.text.length;
+      }
+      const full = listed.length + setAside.length >= settings.batchSize;
+      if (full || listedChars >= bounds.recordBytes.limit) flush();
     }
   };
   try {

@@ -26,6 +26,9 @@ describe('loadConfig defaults', () => {
       createdLookbackDays: 30,
       jitterSeconds: 10,
       batchSize: 500,
+      maxListBytes: 402_653_184,
+      maxRecordBytes: 16_777_216,
+      maxListSeconds: 900,
       reconcile: { enabled: true, schedule: '30 2 * * *', days: 7 },
       resources: {},
     });

@@ -6,7 +6,7 @@ function split(chunks: readonly Buffer[]): unknown[] {
   const splitter = new JsonArraySplitter();
   const items = chunks.flatMap((chunk) => splitter.push(chunk));
   splitter.end();
-  return items.map((item): unknown => JSON.parse(item));
+  return items.map((item): unknown => JSON.parse(item.text ?? ''));
 }
 
 /** `text` cut at every byte position into two chunks, and into chunks of one byte. */
@@ -62,7 +62,9 @@ describe('the JSON array splitter', () => {
     const expected = ['{"a": 2.50, "b": "caf\\u00e9"}', '{ "c" : [ 1 ] }', '"x y"', '7'];
     for (const chunks of everyCut(text)) {
       const splitter = new JsonArraySplitter();
-      expect(chunks.flatMap((chunk) => splitter.push(chunk))).toEqual(expected);
+      expect(chunks.flatMap((chunk) => splitter.push(chunk)).map((item) => item.text)).toEqual(
+        expected,
+      );
     }
   });
 
@@ -94,10 +96,39 @@ describe('the JSON array splitter', () => {
 
   it('leaves what is wrong inside an item to JSON.parse', () => {
     const splitter = new JsonArraySplitter();
-    const items = splitter.push(Buffer.from('[{"a":1 "b":2}, {"c":]]'));
+    const items = splitter.push(Buffer.from('[{"a":1 "b":2}, {"c":]]')).map((item) => item.text);
     expect(items).toEqual(['{"a":1 "b":2}', '{"c":]']);
     expect(() => {
       JSON.parse(items[0] ?? '');
     }).toThrow(SyntaxError);
+  });
+
+  it('says where each item begins and where a broken array goes wrong, in bytes', () => {
+    const splitter = new JsonArraySplitter();
+    const items = splitter.push(Buffer.from('[ {"a":"ä"}, 7 ]'));
+    expect(items.map((item) => [item.at, item.bytes])).toEqual([
+      [2, 10],
+      [14, 2],
+    ]);
+    expect(shapeError('[{"a":1}}]').at).toBe(8);
+    expect(shapeError('[{"a":1},').at).toBe(9);
+  });
+
+  it('measures how deep each item nests', () => {
+    const splitter = new JsonArraySplitter();
+    const items = splitter.push(Buffer.from('[{"a":1},{"a":[[{"b":[]}]]},"s"]'));
+    expect(items.map((item) => item.depth)).toEqual([1, 5, 0]);
+  });
+
+  it('does not hold an item longer than maxItemBytes, yet reads its _id and cuts on after it', () => {
+    const big = JSON.stringify({ _id: 'big-1', note: 'x'.repeat(5_000), nested: { _id: 'no' } });
+    const text = `[{"_id":"a"},${big},{"_id":"b"}]`;
+    for (const chunks of [[Buffer.from(text)], everyCut(text).at(-1) ?? []]) {
+      const splitter = new JsonArraySplitter({ maxItemBytes: 1_000 });
+      const items = chunks.flatMap((chunk) => splitter.push(chunk));
+      splitter.end();
+      expect(items.map((item) => item.text)).toEqual(['{"_id":"a"}', undefined, '{"_id":"b"}']);
+      expect(items[1]).toMatchObject({ id: 'big-1', bytes: big.length });
+    }
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SetupError, TransientError } from '../../src/shared/errors.js';
-import { clientFor, rejection } from './clientFor.js';
+import { clientFor, collect, rejection } from './clientFor.js';
 
 const UUID = '0b6f1a3e-7c1d-4c3e-9a59-4a7c2d1e8f00';
 
@@ -69,6 +69,11 @@ describe('TLS with an extra CA', () => {
     const error = await rejection(client.getPatient(UUID));
     expect(error).toBeInstanceOf(TransientError);
     expect((error as Error).message).toContain('platform.caFile');
+    // No request of any resource gets through this handshake: the platform is unreachable.
+    expect(error).toMatchObject({ code: 'UNREACHABLE' });
+    await expect(
+      rejection(collect(client.listPatients({ updatedAfter: '2026-01-01T00:00:00Z' }))),
+    ).resolves.toMatchObject({ code: 'PLATFORM_UNREACHABLE' });
     await client.close();
   });
 

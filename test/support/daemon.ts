@@ -25,7 +25,7 @@ export interface PullRig {
 export function startPullRig(
   simulatorUrl: string,
   variant: Variant,
-  options: { apiKey?: string; batchSize?: number } = {},
+  options: { apiKey?: string; batchSize?: number; timeoutMs?: number } = {},
 ): PullRig {
   const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-pull-'));
   const clock = new FakeClock(SIM_START);
@@ -34,7 +34,7 @@ export function startPullRig(
     baseUrl: simulatorUrl,
     apiKey: options.apiKey ?? 'demo-key',
     variant,
-    timeoutMs: 5_000,
+    timeoutMs: options.timeoutMs ?? 5_000,
     concurrency: 2,
     clock,
     retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
