@@ -99,22 +99,41 @@ function counts(slows: readonly Slow[]): SlowCounts {
   };
 }
 
-/** Keeps `count` slow connections open; one header line goes to each every LINE_GAP_MS. */
-export function openSlowConnections(port: number, count: number): SlowConnections {
+/**
+ * How long a dropped connection waits before it is opened again: `reopenAfterMs`, but never less
+ * than REOPEN_AFTER_MS after a refusal at once, so that a server refusing every connection does
+ * not meet a tight loop that spends MAX_OPENINGS_EACH in a moment and leaves no load behind.
+ */
+function reopenDelay(slow: Slow, reopenAfterMs: number): number {
+  const refused = (slow.closedAfterMs ?? 0) <= AT_ONCE_MS;
+  return refused ? Math.max(reopenAfterMs, REOPEN_AFTER_MS) : reopenAfterMs;
+}
+
+/**
+ * Keeps `count` slow connections open; one header line goes to each every LINE_GAP_MS. One the
+ * server drops is opened again after `reopenAfterMs` (0: as soon as it is dropped).
+ */
+export function openSlowConnections(
+  port: number,
+  count: number,
+  reopenAfterMs = REOPEN_AFTER_MS,
+): SlowConnections {
   const slows: Slow[] = [];
   const reopenTimers = new Set<NodeJS.Timeout>();
   let closing = false;
   const start = (index: number): void => {
     if (closing || slows.length >= count * MAX_OPENINGS_EACH) return;
-    slows.push(
-      open(port, index, () => {
-        const timer = setTimeout(() => {
+    const slow = open(port, index, () => {
+      const timer = setTimeout(
+        () => {
           reopenTimers.delete(timer);
           start(index);
-        }, REOPEN_AFTER_MS);
-        reopenTimers.add(timer);
-      }),
-    );
+        },
+        reopenDelay(slow, reopenAfterMs),
+      );
+      reopenTimers.add(timer);
+    });
+    slows.push(slow);
   };
   for (let index = 0; index < count; index += 1) start(index);
   let line = 0;
