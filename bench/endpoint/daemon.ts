@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../support/freePort.js';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -49,19 +49,6 @@ export interface Daemon {
   printed(): string;
   /** SIGTERM, then SIGKILL when it has not ended within STOP_BOUND_MS; says how it ended. */
   stop(): Promise<string>;
-}
-
-/** A port free on 127.0.0.1 now; the daemon takes it a moment later. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no free port');
-  return address.port;
 }
 
 /** The config: the file adapter in the temp folder, the endpoint with its default limits. */

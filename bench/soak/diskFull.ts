@@ -10,7 +10,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../support/freePort.js';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -137,19 +137,6 @@ function writeConfig(setup: Setup): string {
   const path = join(setup.folder, 'homecare-sync.yaml');
   writeFileSync(path, stringify(settings), { mode: 0o600 });
   return path;
-}
-
-/** A port free on 127.0.0.1 now; the daemon takes it a moment later. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no free port');
-  return address.port;
 }
 
 // ---- the daemon ----------------------------------------------------------------------------

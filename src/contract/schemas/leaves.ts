@@ -9,7 +9,7 @@ export interface Leaf {
 }
 
 /** The schema inside `.optional()`, `.nullable()`, `.nullish()` and defaults. */
-function unwrapped(schema: z.ZodType): z.ZodType {
+export function unwrapped(schema: z.ZodType): z.ZodType {
   let current = schema;
   while (
     current instanceof z.ZodOptional ||

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { unwrapped } from '../../contract/schemas/leaves.js';
 
 /**
  * What the field walker needs of a zod schema: which keys an object may have, what lists hold,
@@ -20,19 +21,6 @@ export type Shape =
   | { kind: 'open' };
 
 export const OPEN: Shape = { kind: 'open' };
-
-/** The schema inside `.optional()`, `.nullable()`, `.nullish()` and defaults. */
-function unwrapped(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  while (
-    current instanceof z.ZodOptional ||
-    current instanceof z.ZodNullable ||
-    current instanceof z.ZodDefault
-  ) {
-    current = current.unwrap() as z.ZodType;
-  }
-  return current;
-}
 
 function objectShape(schema: z.ZodObject): Shape {
   const entries = Object.entries<z.ZodType>(schema.shape);
