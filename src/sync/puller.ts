@@ -128,12 +128,22 @@ export interface PullDeps {
 export type PullMode = { kind: 'incremental' } | { kind: 'reconcile'; days: number };
 
 /**
- * The platform answered 400 to a time parameter the spec does not show for this list (patient,
- * erpOrder, productGroup, the contract lists): it does not take it.
+ * How a platform says it does not take a query parameter: 400 (bad request), 404 (no such list
+ * with it) or 422 (unprocessable). 401, 403, 408 and 429 keep their own meaning.
  */
-function refusesGuessedTimeParam(target: PullTarget, error: unknown): boolean {
+const PARAMETER_REFUSALS: ReadonlySet<number> = new Set([400, 404, 422]);
+
+/**
+ * The platform refused a time parameter the spec does not show for this list (patient,
+ * erpOrder, productGroup, the contract lists): it does not take it. Where the spec shows the
+ * parameter, a refusal is a failure, never a reason to pull without it.
+ */
+function refusesGuessedTimeParam(target: PullTarget, error: unknown): error is PermanentError {
   return (
-    target.timeParamGuessed === true && error instanceof PermanentError && error.status === 400
+    target.timeParamGuessed === true &&
+    error instanceof PermanentError &&
+    error.status !== undefined &&
+    PARAMETER_REFUSALS.has(error.status)
   );
 }
 
@@ -141,8 +151,8 @@ function withoutTimeParam(target: PullTarget, query: Record<string, string>) {
   return Object.fromEntries(Object.entries(query).filter(([name]) => name !== target.timeParam));
 }
 
-function fallbackNotice(target: PullTarget): string {
-  return `the platform refuses ${String(target.timeParam)} on the ${target.resource} list (HTTP 400; the spec shows no parameters for it), so this list is pulled whole from now on; the ledger drops the records already seen`;
+function fallbackNotice(target: PullTarget, status: number | undefined): string {
+  return `the platform refuses ${String(target.timeParam)} on the ${target.resource} list (HTTP ${String(status)}; the spec shows no parameters for it), so this list is pulled whole from now on; the ledger drops the records already seen`;
 }
 
 interface SortedBatch {
@@ -280,7 +290,7 @@ export async function pullTarget(
       } catch (error) {
         if (!refusesGuessedTimeParam(target, error) || summary.fetched > 0) throw error;
         store.refuseTimeParam(target);
-        summary.notice = fallbackNotice(target);
+        summary.notice = fallbackNotice(target, error.status);
         await consume(withoutTimeParam(target, query));
       }
     } else await consume(withoutTimeParam(target, query));
