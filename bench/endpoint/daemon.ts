@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
 import { processStats } from '../cycle/processStats.js';
+import { stopChild } from '../support/stopChild.js';
 import { answered, send } from './client.js';
 
 /**
@@ -156,14 +157,7 @@ function spawnDaemon(config: string, folder: string, port: number): Daemon {
     async stop() {
       if (ended !== undefined) return `had exited (${ended})`;
       const started = performance.now();
-      child.kill('SIGTERM');
-      let killed = false;
-      const timer = setTimeout(() => {
-        killed = true;
-        child.kill('SIGKILL');
-      }, STOP_BOUND_MS);
-      await exited;
-      clearTimeout(timer);
+      const { killed } = await stopChild(child, exited, STOP_BOUND_MS);
       const after = `${(performance.now() - started).toFixed(0)} ms`;
       return killed
         ? `SIGKILL after SIGTERM went unheeded ${after}`

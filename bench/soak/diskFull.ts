@@ -19,6 +19,7 @@ import { stringify } from 'yaml';
 import { contractFor } from '../../src/contract/index.js';
 import { pullTargets } from '../../src/sync/targets.js';
 import { startSimulatorProcess, type SimulatorProcess } from '../support/simulatorProcess.js';
+import { stopChild } from '../support/stopChild.js';
 import { withTempFolder } from '../support/tempFolder.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -182,17 +183,10 @@ function collectLines(child: ChildProcess, into: (line: string) => void): void {
   child.stderr?.setEncoding('utf8').on('data', take);
 }
 
-/** SIGTERM, then SIGKILL when it has not ended within STOP_BOUND_MS. */
-async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<string> {
+/** Stops the daemon (SIGTERM, then SIGKILL after STOP_BOUND_MS) and says how it ended. */
+async function stopDaemon(child: ChildProcess, exited: Promise<void>): Promise<string> {
   if (child.exitCode !== null || child.signalCode !== null) return 'had exited';
-  child.kill('SIGTERM');
-  let killed = false;
-  const timer = setTimeout(() => {
-    killed = true;
-    child.kill('SIGKILL');
-  }, STOP_BOUND_MS);
-  await exited;
-  clearTimeout(timer);
+  const { killed } = await stopChild(child, exited, STOP_BOUND_MS);
   return killed ? 'SIGKILL after SIGTERM went unheeded' : `exited ${String(child.exitCode)}`;
 }
 
@@ -216,7 +210,7 @@ function spawnDaemon(config: string, cwd: string): Daemon {
       resolve();
     }),
   );
-  return { lines, ended: () => ended, stop: () => stopChild(child, exited) };
+  return { lines, ended: () => ended, stop: () => stopDaemon(child, exited) };
 }
 
 // ---- the probes ----------------------------------------------------------------------------
