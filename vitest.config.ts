@@ -19,7 +19,15 @@ export default defineConfig({
         extends: true,
         test: { name: 'unit', include: unit, pool: 'threads', isolate: false },
       },
-      { extends: true, test: { name: 'integration', include: integration } },
+      // The integration tests start the CLI from a build made once (test/support/builtCli.ts).
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: integration,
+          globalSetup: ['test/support/builtCli.ts'],
+        },
+      },
     ],
   },
 });

@@ -1,15 +1,17 @@
 /**
  * Every resource of the platform, by the name the platform uses. `path` is the collection path;
  * a path the spec does not show (`pathKey`) is read from `platform.paths` in the config.
+ * `refersTo`: the resources whose records a record of this one names by id and goes out to the
+ * ERP with (an order's patient, articles and care arrangement).
  */
 export const RESOURCES = {
   patient: { path: '/patient' },
   patientCustomerMapping: { path: '/patient/customerMapping' },
   patientNote: { path: '/patientNote' },
   patientHistory: { path: '/patientHistory' },
-  singleOrder: { path: '/singleOrder' },
-  directOrder: { path: '/directOrder' },
-  integratedCare: { path: '/integratedCare' },
+  singleOrder: { path: '/singleOrder', refersTo: ['patient', 'article', 'integratedCare'] },
+  directOrder: { path: '/directOrder', refersTo: ['patient', 'article'] },
+  integratedCare: { path: '/integratedCare', refersTo: ['patient', 'article'] },
   erpOrder: { path: '/erpOrder' },
   article: { path: '/article' },
   doctor: { path: '/doctor' },
@@ -27,9 +29,18 @@ export const RESOURCES = {
   insuranceContract: { path: '/insuranceContract' },
   productGroup: { path: '/productGroup' },
   document: { path: '/document' },
-} as const satisfies Record<string, { path: string; pathKey?: string }>;
+} as const satisfies Record<
+  string,
+  { path: string; pathKey?: string; refersTo?: readonly string[] }
+>;
 
 export type ResourceName = keyof typeof RESOURCES;
+
+/** The resources a record of `resource` refers to (see `refersTo` above). */
+export function referredResources(resource: ResourceName): readonly ResourceName[] {
+  const entry = RESOURCES[resource];
+  return 'refersTo' in entry ? entry.refersTo : [];
+}
 export const RESOURCE_NAMES = Object.keys(RESOURCES) as ResourceName[];
 
 export function isResourceName(value: unknown): value is ResourceName {

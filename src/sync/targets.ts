@@ -1,4 +1,4 @@
-import type { Contract, ResourceName } from '../contract/index.js';
+import { referredResources, type Contract, type ResourceName } from '../contract/index.js';
 
 /** The query parameter a list is windowed by, in the order we prefer them. */
 const TIME_PARAMS = ['updatedAfter', 'createdAfter'] as const;
@@ -25,9 +25,29 @@ export interface TargetSettings {
 }
 
 /**
+ * The targets in the contract's order, except that what a resource refers to is pulled before
+ * it: on a first pull the orders find their patients, articles and care arrangements in the
+ * mirror and go to the ERP at once, instead of waiting (care arrangements have no single read)
+ * for the pass after.
+ */
+function referredFirst(targets: readonly PullTarget[]): PullTarget[] {
+  const placed = new Set<ResourceName>();
+  const ordered: PullTarget[] = [];
+  const place = (resource: ResourceName): void => {
+    if (placed.has(resource)) return;
+    placed.add(resource);
+    referredResources(resource).forEach(place);
+    ordered.push(...targets.filter((target) => target.resource === resource));
+  };
+  targets.forEach((target) => place(target.resource));
+  return ordered;
+}
+
+/**
  * Every pull the daemon makes for `contract`'s variant, derived from the list operations' query
  * rules: one per status filter value where a `status` parameter exists, else one. A list that
  * also takes `archivedAfter` (attachments in B) gets a second pull for archived records.
+ * Referred resources come first (`referredFirst`).
  */
 export function pullTargets(
   contract: Contract,
@@ -63,7 +83,7 @@ export function pullTargets(
       });
     }
   }
-  return targets;
+  return referredFirst(targets);
 }
 
 export function targetName(target: PullTarget): string {

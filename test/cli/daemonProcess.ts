@@ -1,11 +1,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { REPO_ROOT } from '../support/cli.js';
-
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const TSX_LOADER = pathToFileURL(`${REPO_ROOT}node_modules/tsx/dist/loader.mjs`).href;
+import { builtCli } from '../support/cli.js';
 
 /** One JSON log line the daemon printed, as parsed. */
 export type LogLine = Record<string, unknown> & { msg?: string; level?: number | string };
@@ -49,7 +45,7 @@ export function startDaemonProcess(
 ): DaemonProcess {
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
     process.execPath,
-    ['--import', TSX_LOADER, ...(extra.nodeArgs ?? []), MAIN, 'run', '-c', configPath],
+    [...(extra.nodeArgs ?? []), builtCli(), 'run', '-c', configPath],
     {
       cwd,
       env: { PATH: process.env['PATH'] ?? '', ...extra.env },

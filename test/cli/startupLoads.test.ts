@@ -31,14 +31,14 @@ Module._load = function (request, parent, isMain) {
 };
 `;
 
-/** The packages (and our modules) only some configurations need. */
+/** The packages (and our modules, as built: see builtCli.ts) only some configurations need. */
 const OPTIONAL = {
-  endpoint: ['node_modules/fastify/', 'node_modules/cron-parser/', 'src/http/server.ts'],
-  metrics: ['node_modules/prom-client/', 'src/http/metrics.ts'],
+  endpoint: ['node_modules/fastify/', 'node_modules/cron-parser/', 'dist/http/server.js'],
+  metrics: ['node_modules/prom-client/', 'dist/http/metrics.js'],
   xml: ['node_modules/xmlbuilder2/'],
   csv: ['node_modules/csv-parse/', 'node_modules/csv-stringify/', 'node_modules/iconv-lite/'],
   pretty: ['node_modules/pino-pretty/'],
-  rest: ['src/erp/rest/'],
+  rest: ['dist/erp/rest/'],
 };
 
 let sim: TestSimulator;
@@ -80,7 +80,7 @@ describe('run loads what its config needs', () => {
   it('without the endpoint, with JSON files and JSON log lines: no fastify, prom-client, XML or CSV writers, pino-pretty or REST adapter', async () => {
     const loaded = await loadedBy({ http: { enabled: false } });
     // The recorder saw the start: the platform client's undici and our own modules.
-    expect(loadedAny(loaded, ['node_modules/undici/', 'src/app/daemon.ts'])).toHaveLength(2);
+    expect(loadedAny(loaded, ['node_modules/undici/', 'dist/app/daemon.js'])).toHaveLength(2);
     for (const parts of Object.values(OPTIONAL)) expect(loadedAny(loaded, parts)).toEqual([]);
   }, 60_000);
 

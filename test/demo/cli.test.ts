@@ -1,12 +1,7 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../support/cli.js';
+import { builtCli, runCli } from '../support/cli.js';
 import { demoConfigIn, eventually } from './demoRig.js';
-
-const MAIN = join(REPO_ROOT, 'src/cli/main.ts');
-const TSX_LOADER = pathToFileURL(join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 describe('homecare-sync demo', () => {
   let rig: ReturnType<typeof demoConfigIn> | undefined;
@@ -19,7 +14,7 @@ describe('homecare-sync demo', () => {
       rig = demoConfigIn();
       const child = spawn(
         process.execPath,
-        ['--import', TSX_LOADER, MAIN, 'demo', '-c', rig.configPath, '--port', '0'],
+        [builtCli(), 'demo', '-c', rig.configPath, '--port', '0'],
         {
           cwd: rig.folder,
           env: { PATH: process.env['PATH'] ?? '' },

@@ -1,15 +1,11 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../support/cli.js';
-
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const TSX_LOADER = pathToFileURL(`${REPO_ROOT}node_modules/tsx/dist/loader.mjs`).href;
+import { builtCli, REPO_ROOT } from '../support/cli.js';
 
 describe('homecare-sync simulator', () => {
   it('prints one line `listening on <url>`, serves the variant and stops on SIGTERM', async () => {
     const args = ['simulator', '--port', '0', '--variant', 'C', '--seed', '3', '--articles', '5'];
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN, ...args], {
+    const child = spawn(process.execPath, [builtCli(), ...args], {
       cwd: REPO_ROOT,
       env: { PATH: process.env['PATH'] ?? '' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,7 +37,7 @@ describe('homecare-sync simulator', () => {
   it('refuses an unknown variant with a usage error', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', TSX_LOADER, MAIN, 'simulator', '--port', '0', '--variant', 'D'],
+      [builtCli(), 'simulator', '--port', '0', '--variant', 'D'],
       { cwd: REPO_ROOT, env: { PATH: process.env['PATH'] ?? '' }, timeout: 60_000 },
     );
     let stderr = '';
@@ -54,7 +50,7 @@ describe('homecare-sync simulator', () => {
   it('takes --loop-suppression next or until-changed, and refuses another value', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', TSX_LOADER, MAIN, 'simulator', '--port', '0', '--loop-suppression', 'never'],
+      [builtCli(), 'simulator', '--port', '0', '--loop-suppression', 'never'],
       { cwd: REPO_ROOT, env: { PATH: process.env['PATH'] ?? '' }, timeout: 60_000 },
     );
     let stderr = '';

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-/** By URL, so the loader is found from any working directory (tests run in temp folders). */
-const TSX_LOADER = pathToFileURL(`${REPO_ROOT}node_modules/tsx/dist/loader.mjs`).href;
+
+/** The CLI's entry, built once for the run (see builtCli.ts): started as the image starts it. */
+export const builtCli = (): string => inject('builtCli');
 
 export interface CliResult {
   code: number | null;
@@ -22,10 +23,10 @@ export interface RunCliOptions {
   closeStdout?: boolean;
 }
 
-/** Runs `homecare-sync <args>` from the sources, as a user would, and collects what it printed. */
+/** Runs `homecare-sync <args>` as a user would, and collects what it printed. */
 export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN, ...args], {
+    const child = spawn(process.execPath, [builtCli(), ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       env: { PATH: process.env['PATH'] ?? '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

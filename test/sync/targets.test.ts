@@ -65,4 +65,18 @@ describe('pull targets', () => {
     ]);
     expect(chosen).not.toContain('doctor');
   });
+
+  it('pull what an order refers to before the order, the rest in the contract order', () => {
+    for (const variant of ['A', 'B', 'C'] as const) {
+      const resources = [...new Set(names(variant).map((name) => name.split('?')[0]))];
+      const at = (resource: string) => resources.indexOf(resource);
+      for (const order of ['singleOrder', 'directOrder', 'integratedCare']) {
+        expect(at('patient'), variant).toBeLessThan(at(order));
+        expect(at('article'), variant).toBeLessThan(at(order));
+      }
+      expect(at('integratedCare'), variant).toBeLessThan(at('singleOrder'));
+      expect(resources.slice(0, 2), variant).toEqual(['patient', 'patientNote']);
+      expect(resources.at(-1), variant).toBe('document');
+    }
+  });
 });
