@@ -11,3 +11,4 @@ export * from './personalFields.js';
 export * from './body.js';
 export * from './readings.js';
 export * from './schemas/index.js';
+export * from './contentVersion.js';

@@ -88,21 +88,27 @@ export function recordVersion(
 }
 
 /**
- * Which of these versions of a resource the ledger holds, in their order: one statement for
- * them all (a read outside a transaction costs more than the index look-up it makes).
+ * Which of these versions of a resource the ledger holds with the same content, in their order:
+ * one statement for them all (a read outside a transaction costs more than the index look-up
+ * it makes). A version is held when its stamp was seen with this text (or by a build that kept
+ * no hash), or this text was seen as a second content under the stamp (`sameStampVersion`).
  */
 export function knownVersions(
   store: Store,
   resource: string,
-  versions: readonly { id: string; version: string }[],
+  versions: readonly { id: string; version: string; sha256: string }[],
 ): boolean[] {
   if (versions.length === 0) return [];
   const rows = statement<Record<string, string>, { at: number }>(
     store.db,
     `SELECT asked.key AS at FROM json_each(@asked) AS asked
-     WHERE EXISTS (SELECT 1 FROM ledger WHERE resource = @resource
-       AND _id = asked.value ->> 0 AND version = asked.value ->> 1)`,
-  ).all({ resource, asked: JSON.stringify(versions.map((v) => [v.id, v.version])) });
+     WHERE EXISTS (SELECT 1 FROM ledger WHERE resource = @resource AND _id = asked.value ->> 0
+       AND (version = asked.value ->> 1 AND coalesce(sha256 = asked.value ->> 2, 1)
+         OR version = (asked.value ->> 1) || '_' || substr(asked.value ->> 2, 1, 8)))`,
+  ).all({
+    resource,
+    asked: JSON.stringify(versions.map((v) => [v.id, v.version, v.sha256])),
+  });
   const known = versions.map(() => false);
   for (const { at } of rows) known[at] = true;
   return known;

@@ -1,3 +1,4 @@
+import { stampSql } from '../contract/index.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
@@ -42,8 +43,8 @@ interface MirrorRow {
 
 /**
  * Stores the latest known state of a record. A version older than the stored one is ignored
- * (versions compare as date-times, as text when they are none), so a late repeat of an old pull
- * cannot overwrite a newer state. Returns whether the record was written. `json` is the
+ * (versions compare as date-times by their stamps, as text when they are none; a second content
+ * under a stamp replaces the first), so a late repeat of an old pull cannot overwrite a newer state. Returns whether the record was written. `json` is the
  * record's text when the caller has it already. The state it replaces moves to the ledger when a
  * delivery of that version may still run (the trigger in migrations.ts).
  */
@@ -66,7 +67,8 @@ export function upsertMirror(
          sales_id = excluded.sales_id, serial_number = excluded.serial_number,
          json = excluded.json, updated_at = excluded.updated_at
        WHERE coalesce(
-         unixepoch(excluded.version, 'subsec') >= unixepoch(mirror.version, 'subsec'),
+         unixepoch(${stampSql('excluded.version')}, 'subsec')
+           >= unixepoch(${stampSql('mirror.version')}, 'subsec'),
          excluded.version >= mirror.version)`,
     ).run({
       resource,

@@ -1,6 +1,11 @@
+import { sameStampVersion, type ResourceName } from '../contract/index.js';
+import { canonicalJson } from '../shared/canonicalJson.js';
 import {
   advanceCheckpoint,
+  getLedgerEntry,
+  getMirror,
   getCheckpoint,
+  lowerCheckpoint,
   getOwnWrite,
   keepVersionRecord,
   knownVersions,
@@ -23,6 +28,36 @@ import { isOwnEcho } from './ownEcho.js';
 import type { PullRun, PullStore, PullSummary, PulledRecord } from './puller.js';
 import type { PullTarget } from './targets.js';
 
+/** The same content: the texts may differ in key order and spacing. */
+const sameContent = (earlier: unknown, record: unknown): boolean =>
+  canonicalJson(earlier) === canonicalJson(record);
+
+const parsedText = (json: string | undefined): unknown =>
+  json === undefined ? undefined : JSON.parse(json);
+
+/**
+ * The version a pulled record is noted as in the ledger, or undefined for a repeat. A content
+ * the ledger holds under another text (key order, spacing), measured against the text kept of
+ * the stamp's first content, is a repeat; another content under a stamp already seen is a
+ * version of its own (`sameStampVersion`), handed to the ERP like any other.
+ */
+function versionToRecord(
+  store: Store,
+  resource: ResourceName,
+  runId: number,
+  { id, version: stamp, record, json }: PulledRecord,
+): string | undefined {
+  const sha256 = sha256Of(json);
+  if (recordVersion(store, resource, id, stamp, { runId, sha256 })) return stamp;
+  const first = getLedgerEntry(store, resource, id, stamp);
+  if (first?.sha256 === undefined || first.sha256 === sha256) return undefined;
+  const mirrored = getMirror(store, resource, id);
+  const earlier = mirrored?.version === stamp ? mirrored.record : parsedText(first.json);
+  if (earlier !== undefined && sameContent(earlier, record)) return undefined;
+  const version = sameStampVersion(stamp, sha256);
+  return recordVersion(store, resource, id, version, { runId, sha256 }) ? version : undefined;
+}
+
 /**
  * A pulled version, in the pull's transaction: false for a repeat. A version seen for the
  * first time goes in the ledger and the mirror, and its hand-over to the ERP is queued, all
@@ -36,12 +71,12 @@ function recordPulledVersion(
   store: Store,
   target: PullTarget,
   runId: number,
-  { id, version, record, json }: PulledRecord,
+  pulled: PulledRecord,
 ): boolean {
   const { resource } = target;
-  if (!recordVersion(store, resource, id, version, { runId, sha256: sha256Of(json) })) {
-    return false;
-  }
+  const version = versionToRecord(store, resource, runId, pulled);
+  if (version === undefined) return false;
+  const { id, record, json } = pulled;
   const echo = isOwnEcho(getOwnWrite(store, resource, id), record);
   // The mirror names every record by `_id`; one identified otherwise gets it added there.
   const asPulled = record['_id'] === id;
@@ -81,12 +116,25 @@ export function sqlitePullStore(store: Store): PullStore {
   // Kept for the process: after a restart the first pull learns it again, with one 400.
   const timeParamRefused = new Set<string>();
   const keyOf = (target: PullTarget): string => `${target.resource}?${target.filter}`;
+  // How much of the platform clock's backward steps each target's watermark has followed.
+  const followed = new Map<string, number>();
   return {
+    followClockSteps(target, steppedBackMs) {
+      const behind = steppedBackMs - (followed.get(keyOf(target)) ?? 0);
+      followed.set(keyOf(target), steppedBackMs);
+      if (behind <= 0) return undefined;
+      return lowerCheckpoint(store, target.resource, target.filter, behind);
+    },
     maxJsonDepth: MAX_STORED_JSON_DEPTH,
     timeParamRefused: (target) => timeParamRefused.has(keyOf(target)),
     refuseTimeParam: (target) => void timeParamRefused.add(keyOf(target)),
     watermark: (target) => getCheckpoint(store, target.resource, target.filter)?.watermark,
-    known: (target, versions) => knownVersions(store, target.resource, versions),
+    known: (target, versions) =>
+      knownVersions(
+        store,
+        target.resource,
+        versions.map(({ id, version, json }) => ({ id, version, sha256: sha256Of(json) })),
+      ),
     commitBatch(run, records, bad, end) {
       const { target } = run;
       // Our writes the platform has answered are ours before their echo can come in here.

@@ -59,16 +59,21 @@ export interface RunEnd {
   outcome(counts: BatchCounts): PullSummary;
 }
 
+/** A listed record's identity and version with its text as listed. */
+export interface ListedVersion extends RecordVersion {
+  json: string;
+}
+
 /** What the puller needs from the store; the store module implements it over SQLite. */
 export interface PullStore {
   /** How deep the JSON it stores may nest; a record nested deeper is quarantined unparsed. */
   readonly maxJsonDepth: number;
   watermark(target: PullTarget): string | undefined;
   /**
-   * Which of these versions the ledger holds already (true at their places): those are repeats,
-   * no-ops. One look-up for a whole batch.
+   * Which of these versions, with this text, the ledger holds already (true at their places):
+   * those are repeats, no-ops. One look-up for a whole batch.
    */
-  known(target: PullTarget, versions: readonly RecordVersion[]): boolean[];
+  known(target: PullTarget, versions: readonly ListedVersion[]): boolean[];
   /**
    * Commits one batch in one transaction: new versions into ledger and mirror (repeats are
    * no-ops), bad records into quarantine, the run's row when this is its first commit and, with
@@ -82,6 +87,11 @@ export interface PullStore {
   ): BatchCounts & { runId: number };
   /** Records a run that failed, in a transaction of its own; its checkpoint stays where it was. */
   failRun(run: PullRun, summary: PullSummary): void;
+  /**
+   * Lowers the target's watermark by the part of `steppedBackMs` (the platform clock's backward
+   * steps so far) it has not followed yet; answers the lowered watermark, if it moved.
+   */
+  followClockSteps(target: PullTarget, steppedBackMs: number): string | undefined;
   /** Whether the platform refused this target's guessed time parameter (it is pulled whole). */
   timeParamRefused(target: PullTarget): boolean;
   refuseTimeParam(target: PullTarget): void;
@@ -96,6 +106,8 @@ export interface PullSource {
   ): AsyncIterable<ListEntry>;
   platformNow(): Date;
   skewMs(): number;
+  /** How far the platform's clock has stepped back, in all, since the process started. */
+  steppedBackMs(): number;
 }
 
 export interface PullSummary {
@@ -155,6 +167,10 @@ function fallbackNotice(target: PullTarget, status: number | undefined): string 
   return `the platform refuses ${String(target.timeParam)} on the ${target.resource} list (HTTP ${String(status)}; the spec shows no parameters for it), so this list is pulled whole from now on; the ledger drops the records already seen`;
 }
 
+function steppedBackNotice(lowered: string): string {
+  return `the platform's clock stepped back (its Date header), so this list is pulled again from ${lowered}, as far back as the clock went; the ledger drops the records already seen`;
+}
+
 interface SortedBatch {
   records: PulledRecord[];
   bad: QuarantinedRecord[];
@@ -163,8 +179,8 @@ interface SortedBatch {
 
 /**
  * A batch of listed records sorted into new versions, which are checked against the contract,
- * and repeats: a version the ledger holds is known by its identity alone and goes no further
- * (neither checked, nor hashed, nor stored), so a list seen again costs one look-up per batch.
+ * and repeats: a version the ledger holds with the same text goes no further (neither checked
+ * nor stored), so a list seen again costs a hash per record and one look-up per batch.
  * A record that fails its check is quarantined (the ledger never holds it, so it is checked
  * every time it is listed).
  */
@@ -175,7 +191,10 @@ function sortOut(
   setAside: readonly SetAsideItem[],
 ): SortedBatch {
   const schema = entitySchema(target.resource);
-  const versions = listed.map((item) => recordVersionOf(target.resource, item.record));
+  const versions = listed.map((item) => {
+    const version = recordVersionOf(target.resource, item.record);
+    return version === undefined ? undefined : { ...version, json: item.text };
+  });
   const known = store.known(
     target,
     versions.filter((version) => version !== undefined),
@@ -233,6 +252,8 @@ export async function pullTarget(
 ): Promise<PullSummary> {
   const { store, source, clock, settings } = deps;
   const localStart = clock.now();
+  const steppedBackBefore = source.steppedBackMs();
+  const lowered = store.followClockSteps(target, steppedBackBefore);
   const since =
     mode.kind === 'reconcile'
       ? reconcileSince(source.platformNow(), mode.days)
@@ -250,6 +271,7 @@ export async function pullTarget(
     quarantined: 0,
     watermark: undefined,
     ok: false,
+    ...(lowered === undefined ? {} : { notice: steppedBackNotice(lowered) }),
   };
   let run: PullRun = { target, mode: mode.kind, startedAt: summary.startedAt };
   const bounds = boundsFor(target, settings, store.maxJsonDepth);
@@ -294,8 +316,10 @@ export async function pullTarget(
         await consume(withoutTimeParam(target, query));
       }
     } else await consume(withoutTimeParam(target, query));
+    // A backward step seen during this pull: its `since` was too late, so its end moves no
+    // checkpoint; the next pull starts from the watermark lowered by the step.
     const watermark =
-      mode.kind === 'incremental'
+      mode.kind === 'incremental' && source.steppedBackMs() === steppedBackBefore
         ? nextWatermark(localStart, source.skewMs(), settings)
         : undefined;
     const last = takeBatch();

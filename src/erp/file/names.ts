@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { versionParts } from '../../contract/index.js';
 
 /**
  * File names in the outbox. A name is built only from [A-Za-z0-9.-] plus `~XX` escapes, never
@@ -30,8 +31,11 @@ export function safeVersion(version: string): string {
   return safeSegment(version.replaceAll(':', '-'));
 }
 
+/** `<_id>_<version>`, and `<_id>_<stamp>_<hash8>` for a second content under one stamp. */
 export function recordBaseName(id: string, version: string): string {
-  return `${safeSegment(id)}_${safeVersion(version)}`;
+  const { stamp, contentHash } = versionParts(version);
+  const base = `${safeSegment(id)}_${safeVersion(stamp)}`;
+  return contentHash === undefined ? base : `${base}_${contentHash}`;
 }
 
 /** Digits of a batch file's number: names sort in the order the batches were formed. */
