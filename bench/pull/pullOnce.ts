@@ -68,6 +68,7 @@ function countingSource(source: PullSource, onRecord: (seen: number) => void): P
   return {
     platformNow: () => source.platformNow(),
     skewMs: () => source.skewMs(),
+    steppedBackMs: () => source.steppedBackMs(),
     async *listItems(resource, query, bounds) {
       for await (const item of source.listItems(resource, query, bounds)) {
         onRecord(++seen);

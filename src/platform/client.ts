@@ -69,6 +69,8 @@ export interface PlatformCore {
   platformNow(): Date;
   /** Platform time minus local time, in milliseconds. */
   skewMs(): number;
+  /** How far the platform's clock has stepped back since this process first saw it. */
+  steppedBackMs(): number;
   /** Closes the keep-alive sockets. */
   close(): Promise<void>;
 }
@@ -211,6 +213,7 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
     },
     platformNow: () => platformClock.platformNow(),
     skewMs: () => platformClock.skewMs(),
+    steppedBackMs: () => platformClock.steppedBackMs(),
     close: () => dispatcher.close(),
   };
 }

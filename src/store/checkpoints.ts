@@ -5,7 +5,8 @@ import { transaction } from './transaction.js';
 
 /**
  * Where the next pull of one list starts. `filter` is the status filter of the list, '' for
- * lists without one. The watermark only moves forward, except by resetCheckpoint().
+ * lists without one. The watermark only moves forward, except by resetCheckpoint() and after a
+ * backward step of the platform's clock (lowerCheckpoint()).
  */
 export interface Checkpoint {
   resource: string;
@@ -44,6 +45,28 @@ export function listCheckpoints(store: Store): Checkpoint[] {
   )
     .all()
     .map(toCheckpoint);
+}
+
+/**
+ * Moves the watermark back by `byMs`, after the platform's clock stepped back by as much: the
+ * one way besides resetCheckpoint() a watermark moves back (the Guarantees). Returns the
+ * watermark now stored, undefined when the list has none yet.
+ */
+export function lowerCheckpoint(
+  store: Store,
+  resource: string,
+  filter: string,
+  byMs: number,
+): string | undefined {
+  const stored = getCheckpoint(store, resource, filter)?.watermark;
+  if (stored === undefined) return undefined;
+  const lowered = new Date(Math.max(0, Date.parse(stored) - byMs)).toISOString();
+  statement<Record<string, string>>(
+    store.db,
+    `UPDATE checkpoints SET watermark = @lowered, updated_at = @now
+     WHERE resource = @resource AND filter = @filter`,
+  ).run({ resource, filter, lowered, now: storedNow(store) });
+  return lowered;
 }
 
 /**

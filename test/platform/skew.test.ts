@@ -34,6 +34,75 @@ describe('PlatformClock', () => {
   });
 });
 
+describe('PlatformClock: steps', () => {
+  /** A platform clock whose monotonic timer runs with the fake local clock. */
+  const platformClockOn = (clock: FakeClock) => {
+    const start = clock.now().getTime();
+    return new PlatformClock(clock, () => clock.now().getTime() - start);
+  };
+  const at = (clock: FakeClock, platform: PlatformClock, offsetMs: number) =>
+    platform.observe(
+      clock.now(),
+      clock.now(),
+      new Date(clock.now().getTime() + offsetMs).toUTCString(),
+    );
+
+  it('counts a backward step, and not the noise of the estimate', () => {
+    const clock = new FakeClock('2026-01-15T08:00:00.000Z');
+    const platform = platformClockOn(clock);
+    at(clock, platform, 0);
+    at(clock, platform, -2_000);
+    expect(platform.steppedBackMs()).toBe(0);
+    at(clock, platform, -3_600_000);
+    expect(platform.steppedBackMs()).toBe(3_598_000);
+    expect(platform.skewMs()).toBe(-3_600_000);
+    at(clock, platform, -3_630_000);
+    expect(platform.steppedBackMs()).toBe(3_628_000);
+  });
+
+  it('measures a step by the time since the last answer, not by the local clock', () => {
+    const clock = new FakeClock('2026-01-15T08:00:00.000Z');
+    let elapsed = 0;
+    const platform = new PlatformClock(clock, () => elapsed);
+    at(clock, platform, 0);
+    // The local clock steps ten minutes ahead; the platform's did not move: no step back.
+    clock.advance(10 * 60_000);
+    at(clock, platform, -10 * 60_000);
+    expect(platform.steppedBackMs()).toBe(0);
+    expect(platform.skewMs()).toBe(-10 * 60_000);
+    // Twenty minutes later the platform answers one hour behind where it would be.
+    elapsed += 20 * 60_000;
+    clock.advance(20 * 60_000);
+    at(clock, platform, -70 * 60_000);
+    expect(platform.steppedBackMs()).toBe(60 * 60_000);
+  });
+
+  it('does not believe one answer far ahead, and takes the next normal one for no step', () => {
+    const clock = new FakeClock('2026-01-15T08:00:00.000Z');
+    const platform = platformClockOn(clock);
+    at(clock, platform, 0);
+    platform.observe(clock.now(), clock.now(), 'Thu, 01 Jan 2099 00:00:00 GMT');
+    expect(platform.skewMs()).toBe(0);
+    at(clock, platform, 1_000);
+    expect(platform.skewMs()).toBe(1_000);
+    expect(platform.steppedBackMs()).toBe(0);
+  });
+
+  it('follows a jump forward three answers confirm, and counts the way back as a step', () => {
+    const clock = new FakeClock('2026-01-15T08:00:00.000Z');
+    const platform = platformClockOn(clock);
+    at(clock, platform, 0);
+    for (const offset of [7_200_000, 7_201_000]) {
+      at(clock, platform, offset);
+      expect(platform.skewMs()).toBe(0);
+    }
+    at(clock, platform, 7_200_000);
+    expect(platform.skewMs()).toBe(7_200_000);
+    at(clock, platform, 0);
+    expect(platform.steppedBackMs()).toBe(7_200_000);
+  });
+});
+
 describe('clock skew through the client', () => {
   let server: ScriptedServer | undefined;
   afterEach(async () => server?.close());

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { contractFor, type Variant } from '../../src/contract/index.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import type { PullBoundSettings } from '../../src/sync/pullBounds.js';
 import { pullTarget, type PullStore, type PullSummary } from '../../src/sync/puller.js';
 import { sqlitePullStore } from '../../src/sync/pullStore.js';
 import { createPullRunner, type PullRunner } from '../../src/sync/runner.js';
@@ -25,7 +26,13 @@ export interface PullRig {
 export function startPullRig(
   simulatorUrl: string,
   variant: Variant,
-  options: { apiKey?: string; batchSize?: number; timeoutMs?: number } = {},
+  options: {
+    apiKey?: string;
+    batchSize?: number;
+    timeoutMs?: number;
+    attempts?: number;
+    bounds?: PullBoundSettings;
+  } = {},
 ): PullRig {
   const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-pull-'));
   const clock = new FakeClock(SIM_START);
@@ -37,13 +44,14 @@ export function startPullRig(
     timeoutMs: options.timeoutMs ?? 5_000,
     concurrency: 2,
     clock,
-    retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
+    retry: { attempts: options.attempts ?? 3, baseDelayMs: 1, maxDelayMs: 1 },
     sleep: () => Promise.resolve(),
   });
   const settings = {
     overlapSeconds: 120,
     createdLookbackDays: 30,
     batchSize: options.batchSize ?? 500,
+    ...options.bounds,
   };
   const runner = createPullRunner(
     { store: sqlitePullStore(store), source: client, clock, settings },

@@ -1,68 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { contractFor } from '../../src/contract/index.js';
-import { createPlatformClient, type PlatformClient } from '../../src/platform/index.js';
-import {
-  getCheckpoint,
-  getMirror,
-  listQuarantine,
-  openStore,
-  type Store,
-} from '../../src/store/index.js';
+import { getCheckpoint, getMirror, listQuarantine, type Store } from '../../src/store/index.js';
 import type { PullBoundSettings } from '../../src/sync/pullBounds.js';
 import type { PullSummary } from '../../src/sync/puller.js';
-import { sqlitePullStore } from '../../src/sync/pullStore.js';
-import { createPullRunner, type PullRunner } from '../../src/sync/runner.js';
-import { pullTargets } from '../../src/sync/targets.js';
 import { API_KEY, cliFolder, SIM_KEYS } from '../cli/cliFolder.js';
-import { SIM_START } from '../support/daemon.js';
-import { FakeClock } from '../support/fakeClock.js';
+import { startPullRig, type PullRig } from '../support/daemon.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 
-interface Rig {
-  store: Store;
-  client: PlatformClient;
-  runner: PullRunner;
-  clock: FakeClock;
-  close(): Promise<void>;
-}
-
-/** The pull side of a daemon against the simulator: real client and SQLite, the given bounds. */
-function startRig(url: string, bounds: PullBoundSettings): Rig {
-  const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-bounds-'));
-  const clock = new FakeClock(SIM_START);
-  const store = openStore({ path: join(folder, 'sync.db'), clock });
-  const client = createPlatformClient({
-    baseUrl: url,
-    apiKey: API_KEY,
-    variant: 'B',
-    timeoutMs: 5_000,
-    concurrency: 2,
-    clock,
-    retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
-    sleep: () => Promise.resolve(),
-  });
-  const settings = { overlapSeconds: 120, createdLookbackDays: 30, batchSize: 500, ...bounds };
-  const runner = createPullRunner(
-    { store: sqlitePullStore(store), source: client, clock, settings },
-    pullTargets(contractFor('B')),
-    pino({ enabled: false }),
-  );
-  return {
-    store,
-    client,
-    runner,
-    clock,
-    async close() {
-      await client.close();
-      store.close();
-      rmSync(folder, { recursive: true, force: true });
-    },
-  };
-}
+/** The pull side of a daemon against the simulator in variant B, with the given bounds. */
+const boundedRig = (url: string, bounds: PullBoundSettings) =>
+  startPullRig(url, 'B', { apiKey: API_KEY, attempts: 2, bounds });
 
 const named = (summaries: PullSummary[], resource: string) =>
   summaries.filter((s) => s.resource === resource);
@@ -71,7 +17,7 @@ const watermarks = (store: Store, summaries: PullSummary[]) =>
   summaries.map((s) => getCheckpoint(store, s.resource, s.filter)?.watermark);
 
 let sim: TestSimulator;
-let rig: Rig | undefined;
+let rig: PullRig | undefined;
 
 beforeAll(async () => {
   sim = await startTestSimulator({ keys: SIM_KEYS, seed: 7 });
@@ -87,7 +33,7 @@ afterAll(async () => {
 
 describe('a list without end', () => {
   it('stops at its records bound: only that resource fails, its checkpoint stays, the others are pulled', async () => {
-    rig = startRig(sim.url, { resources: { article: { maxRecords: 2_000 } } });
+    rig = boundedRig(sim.url, { resources: { article: { maxRecords: 2_000 } } });
     const first = await rig.runner.runAll();
     expect(first.every((s) => s.ok)).toBe(true);
     const articlesBefore = watermarks(rig.store, named(first, 'article'));
@@ -117,7 +63,7 @@ describe('a list without end', () => {
   });
 
   it('stops at its bytes bound, naming sync.maxListBytes', async () => {
-    rig = startRig(sim.url, { maxListBytes: 1_000_000 });
+    rig = boundedRig(sim.url, { maxListBytes: 1_000_000 });
     await sim.control.setFault({ path: '/doctor', endless: true, padBytes: 10_000 });
     const [doctors] = (await rig.runner.runResource('doctor')) ?? [];
     expect(doctors?.ok).toBe(false);
@@ -127,7 +73,7 @@ describe('a list without end', () => {
   });
 
   it('stops at its time bound when it trickles, naming sync.maxListSeconds', async () => {
-    rig = startRig(sim.url, { maxListSeconds: 1 });
+    rig = boundedRig(sim.url, { maxListSeconds: 1 });
     await sim.control.setFault({ path: '/doctor', slowBodyMs: 20_000 });
     const started = Date.now();
     const [doctors] = (await rig.runner.runResource('doctor')) ?? [];
@@ -162,7 +108,7 @@ function nested(levels: number): unknown {
 
 describe('records no store can keep', () => {
   it('quarantines one nested deeper than SQLite keeps and one over the record bound, by _id; the list goes on', async () => {
-    rig = startRig(sim.url, { maxRecordBytes: 100_000 });
+    rig = boundedRig(sim.url, { maxRecordBytes: 100_000 });
     const deep = await sim.control.createRecord('doctor', {
       lastName: 'Deep',
       notes: nested(1_100),
