@@ -7,7 +7,7 @@ let sim: TestSimulator;
 let rig: PullRig | undefined;
 
 beforeAll(async () => {
-  sim = await startTestSimulator({ seed: 5, articles: 20 });
+  sim = await startTestSimulator({ seed: 5, sizes: { articles: 20 } });
 });
 afterEach(async () => {
   await rig?.close();
