@@ -51,12 +51,22 @@ const editorOf = (record: Fields): string | null =>
 /**
  * The fingerprint of a write that succeeded. `written` is the body we sent; its values count as
  * the platform answered them (it may normalise them or give nested entries ids), else as sent
- * when the answer is short. The other fields the answer still carries count as `before` held
- * them: the record as we knew it before the write (the mirror); for a create, or a record we
- * never pulled, as the platform answered. Fields a PUT dropped are in neither set.
+ * when the answer is short. So do the fields the platform `derived` from our write (its
+ * `regionId` taken from the patient). The other fields the answer still carries count as
+ * `before` held them: the record as we knew it before the write (the mirror); for a create, or
+ * a record we never pulled, as the platform answered. Fields a PUT dropped are in neither set.
  */
-export function fingerprintOf(written: Fields, answer: Fields, before: Fields = answer): OwnWrite {
-  const fields = Object.keys(written).filter((field) => !STAMPS.has(field));
+export function fingerprintOf(
+  written: Fields,
+  answer: Fields,
+  before: Fields = answer,
+  derived: readonly string[] = [],
+): OwnWrite {
+  const madeByUs = (field: string) =>
+    Object.hasOwn(written, field) || (derived.includes(field) && Object.hasOwn(answer, field));
+  const fields = [...new Set([...Object.keys(written), ...derived])].filter(
+    (field) => !STAMPS.has(field) && madeByUs(field),
+  );
   const baseFields = Object.keys(answer).filter((f) => !STAMPS.has(f) && !fields.includes(f));
   return {
     fields,
@@ -66,6 +76,16 @@ export function fingerprintOf(written: Fields, answer: Fields, before: Fields = 
     baseHash: hashOf(fieldOf(before), baseFields),
     editor: editorOf(answer),
   };
+}
+
+/**
+ * Does the answer to our write carry someone else's change besides ours? Yes when a field we
+ * did not write holds other than the record held before the write: a platform user's edit made
+ * between our last pull and the write, which (with the platform leaving our own writes out of
+ * our lists, spec document 1, rule 2) the answer may be the only version to show.
+ */
+export function carriesOthersChange(write: OwnWrite, answer: Fields): boolean {
+  return hashOf(fieldOf(answer), write.baseFields) !== write.baseHash;
 }
 
 /**

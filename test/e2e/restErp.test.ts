@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { App } from '../../src/app/app.js';
 import { syncOnce } from '../../src/app/syncOnce.js';
 import { getJob, listJobs, retryJob } from '../../src/queue/index.js';
@@ -6,6 +6,7 @@ import {
   countJobs,
   countOpenDeadJobs,
   countUndelivered,
+  getMirror,
   listStoredJobs,
 } from '../../src/store/index.js';
 import { appRig, type AppRig } from '../support/appRig.js';
@@ -158,6 +159,15 @@ describe('the daemon with the REST adapter', () => {
           countJobs(app.store, 'running') +
           countJobs(app.store, 'done'),
       ).toBeGreaterThan(0);
+      // The status change is checked against the order as pulled: the daemon's first pull
+      // brings it after the patients, articles and care arrangements it refers to.
+      await vi.waitFor(
+        () => expect(getMirror(app.store, 'singleOrder', target._id)).toBeDefined(),
+        {
+          timeout: 30_000,
+        },
+      );
+      rig.clock.advance(60_000);
       await app.worker.runUntilEmpty();
       expect(await sim.control.getRecord('singleOrder', target._id)).toMatchObject({
         status: 3,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprintOf, isOwnEcho } from '../../src/sync/ownEcho.js';
+import { carriesOthersChange, fingerprintOf, isOwnEcho } from '../../src/sync/ownEcho.js';
 
 const before = {
   _id: 'p-1',
@@ -40,6 +40,23 @@ describe('own-write recognition', () => {
 
   it('sees a version another editor made as a genuine change', () => {
     expect(isOwnEcho(write, { ...answer, updatedBy: 'platform-user' })).toBe(false);
+  });
+
+  it("tells a user's change inside our write's answer from ours and what the platform derived", () => {
+    expect(carriesOthersChange(write, answer)).toBe(false);
+    const withUserChange = { ...answer, phone: '0221 2' };
+    expect(
+      carriesOthersChange(fingerprintOf(written, withUserChange, before), withUserChange),
+    ).toBe(true);
+    // regionId taken from the patient on our write (spec document 2) is our write's effect.
+    const derivedAnswer = { ...answer, regionId: 'r-9' };
+    const derived = fingerprintOf(written, derivedAnswer, before, ['regionId']);
+    expect(carriesOthersChange(derived, derivedAnswer)).toBe(false);
+    expect(isOwnEcho(derived, derivedAnswer)).toBe(true);
+    expect(isOwnEcho(derived, { ...derivedAnswer, regionId: 'r-1' })).toBe(false);
+    expect(carriesOthersChange(fingerprintOf(written, derivedAnswer, before), derivedAnswer)).toBe(
+      true,
+    );
   });
 
   it('knows nothing of records it never wrote', () => {

@@ -1,13 +1,19 @@
-import type { ResourceName } from '../../contract/index.js';
+import { derivedOnWrite, type ResourceName } from '../../contract/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
 import {
+  getLedgerEntry,
   getMirror,
   getMirrorVersion,
+  keepVersionRecord,
   recordOwnWrite,
+  recordVersion,
   upsertMirror,
   type MirrorEntry,
+  type Store,
 } from '../../store/index.js';
-import { fingerprintOf } from '../../sync/ownEcho.js';
+import { carriesOthersChange, fingerprintOf } from '../../sync/ownEcho.js';
+import { deliveryJob } from '../deliveryJob.js';
+import { enqueue } from '../enqueue.js';
 import type { Completion, HandlerContext } from '../types.js';
 import type { Body } from './payload.js';
 
@@ -26,6 +32,24 @@ export interface Written {
   shortAnswer?: boolean;
   /** The mirror's entry before the write, when the handler has read it already. */
   before?: MirrorEntry;
+}
+
+/**
+ * Hands the ERP the answer's version when it carries someone else's change besides ours
+ * (`carriesOthersChange`), exactly once, as a pull would: the ledger notes the version, so the
+ * list bringing it back is a repeat. Noted without a hash: the list's text of it may differ
+ * from the answer's in fields a list leaves out, and must not make a second version. Only for a
+ * record the ERP has from a pull (the ledger holds the version the write was based on).
+ */
+function handOverOthersChange(
+  store: Store,
+  resource: ResourceName,
+  written: { id: string; version: string; json: string; mirrored: boolean },
+): void {
+  const { id, version, json } = written;
+  if (!recordVersion(store, resource, id, version)) return;
+  if (!written.mirrored) keepVersionRecord(store, resource, id, version, json);
+  enqueue(store, deliveryJob(resource, id, version));
 }
 
 /**
@@ -53,17 +77,30 @@ export function remember(
   // Worked out now, while the job's lane has it, so the group commit only writes rows: the
   // commit holds the event loop, and every answer arriving meanwhile waits for it.
   const seen = written.before ?? getMirror(store, resource, id);
-  const ownWrite = fingerprintOf(written.body, record, seen?.record);
+  const derived = derivedOnWrite(resource);
+  const ownWrite = fingerprintOf(written.body, record, seen?.record, derived);
+  const pulled = (base: MirrorEntry | undefined): boolean =>
+    base !== undefined && getLedgerEntry(store, resource, id, base.version) !== undefined;
+  const seenPulled = pulled(seen);
   const mirrored = { ...record, _id: id };
   const json = JSON.stringify(mirrored);
   return () => {
     // A pull may have stored a newer version since it was read (while the write was on its
     // way): the fingerprint then compares against that one, which the pull has handed over.
-    const fingerprint =
-      getMirrorVersion(store, resource, id) === seen?.version
-        ? ownWrite
-        : fingerprintOf(written.body, record, getMirror(store, resource, id)?.record);
-    recordOwnWrite(store, resource, id, fingerprint);
-    upsertMirror(store, resource, mirrored, version, json);
+    const newer = getMirrorVersion(store, resource, id) !== seen?.version;
+    const base = newer ? getMirror(store, resource, id) : seen;
+    const fingerprint = newer
+      ? fingerprintOf(written.body, record, base?.record, derived)
+      : ownWrite;
+    const others = (newer ? pulled(base) : seenPulled) && carriesOthersChange(fingerprint, record);
+    // Once handed over, the answer is the base our write's echo is measured against.
+    recordOwnWrite(
+      store,
+      resource,
+      id,
+      others ? fingerprintOf(written.body, record, record, derived) : fingerprint,
+    );
+    const stored = upsertMirror(store, resource, mirrored, version, json);
+    if (others) handOverOthersChange(store, resource, { id, version, json, mirrored: stored });
   };
 }
