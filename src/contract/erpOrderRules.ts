@@ -4,7 +4,6 @@ import type { BodyRule } from './operations.js';
 export const ERP_ORDER_CREATE: BodyRule = {
   required: ['salesId', 'patientId', 'outboundDate', 'deliveryAddress', 'erpOrderedArticleLines'],
   nonEmpty: ['erpOrderedArticleLines'],
-  forbidden: ['_id'],
 };
 /** PUT /erpOrder/{salesId}: "same required data as POST", the salesId being in the path. */
 export const ERP_ORDER_REPLACE: BodyRule = {

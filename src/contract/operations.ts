@@ -24,7 +24,11 @@ export type IdKind = '_id' | 'customerNumber' | 'salesId' | '_idOrCustomerNumber
 /** Rules on a request body the spec states; the zod schema of the entity does the types. */
 export interface BodyRule {
   required?: readonly string[];
-  /** Fields that must not be sent (for example `_id` on create). */
+  /**
+   * Fields that must not be sent. `_id` on create only for product groups and devices, the two
+   * the text refuses it for; elsewhere it is "generated at creation" and a supplied one is
+   * replaced, not refused.
+   */
   forbidden?: readonly string[];
   /** Arrays that need at least one entry. */
   nonEmpty?: readonly string[];
@@ -108,17 +112,25 @@ function statusAndUpdatedAfter(
   };
 }
 
-function idOrUpdatedAfter(names: readonly string[], exactlyOne: boolean): QueryRule {
+/** How many of a list's alternative parameters the spec demands. */
+type Demand = 'none' | 'atLeastOne' | 'exactlyOne';
+
+function idOrUpdatedAfter(names: readonly string[], demand: Demand): QueryRule {
   const params = Object.fromEntries(
     names.map((n) => [n, n === '_id' ? uuid : n === 'updatedAfter' ? datetime : text]),
   );
-  return { params, oneOf: { names, exactlyOne }, extra: 'ignore' };
+  if (demand === 'none') return { params, extra: 'ignore' };
+  return { params, oneOf: { names, exactlyOne: demand === 'exactlyOne' }, extra: 'ignore' };
 }
 
+/**
+ * "query `_id` (UUID) or `updatedAfter` (date-time). Variant B demands exactly one of the two
+ * and forbids both together; variant C demands at least one": variant A demands neither.
+ */
 const masterDataList = {
-  A: { query: idOrUpdatedAfter(['_id', 'updatedAfter'], false) },
-  B: { query: idOrUpdatedAfter(['_id', 'updatedAfter'], true) },
-  C: { query: idOrUpdatedAfter(['_id', 'updatedAfter'], false) },
+  A: { query: idOrUpdatedAfter(['_id', 'updatedAfter'], 'none') },
+  B: { query: idOrUpdatedAfter(['_id', 'updatedAfter'], 'exactlyOne') },
+  C: { query: idOrUpdatedAfter(['_id', 'updatedAfter'], 'atLeastOne') },
 };
 
 function masterData(resource: ResourceName): Operation[] {
@@ -138,7 +150,7 @@ export const OPERATIONS: readonly Operation[] = [
   // Patient
   op('patient', 'list', same(ALL, { query: updatedAfterOptional })),
   op('patient', 'get', same(ALL, { query: OPEN_QUERY, idKind: '_id' })),
-  op('patient', 'create', same(ALL, { query: OPEN_QUERY, body: { forbidden: ['_id'] } })),
+  op('patient', 'create', same(ALL, { query: OPEN_QUERY })),
   op('patient', 'replace', same(['A', 'C'], { query: OPEN_QUERY, idKind: '_id' })),
   op('patient', 'update', same(['B'], { query: OPEN_QUERY, idKind: '_id' })),
   {
@@ -154,9 +166,9 @@ export const OPERATIONS: readonly Operation[] = [
   op(
     'patientNote',
     'list',
-    same(ALL, { query: idOrUpdatedAfter(['updatedAfter', 'patientId'], false) }),
+    same(ALL, { query: idOrUpdatedAfter(['updatedAfter', 'patientId'], 'atLeastOne') }),
   ),
-  op('patientNote', 'create', same(ALL, { query: OPEN_QUERY, body: { forbidden: ['_id'] } })),
+  op('patientNote', 'create', same(ALL, { query: OPEN_QUERY })),
   op('patientNote', 'update', same(ALL, { query: OPEN_QUERY, idKind: '_id' })),
   op('patientHistory', 'list', same(['A', 'B'], { query: updatedAfterRequired })),
   // Orders
@@ -175,7 +187,7 @@ export const OPERATIONS: readonly Operation[] = [
     'create',
     same(['A', 'B'], {
       query: OPEN_QUERY,
-      body: { required: ['patientId', 'therapyId', 'isInitialCare'], forbidden: ['_id'] },
+      body: { required: ['patientId', 'therapyId', 'isInitialCare'] },
       response: 'idAndUpdated',
     }),
   ),
@@ -205,13 +217,12 @@ export const OPERATIONS: readonly Operation[] = [
   }),
   op('article', 'get', same(ALL, { query: OPEN_QUERY, idKind: '_idOrCustomerNumber' })),
   op('article', 'create', {
-    A: { query: NO_QUERY, body: { required: ['name', 'articleNumber'], forbidden: ['_id'] } },
+    A: { query: NO_QUERY, body: { required: ['name', 'articleNumber'] } },
     B: {
       query: NO_QUERY,
       body: {
         required: ['name', 'customerNumber', 'packagingUnits'],
         nonEmpty: ['packagingUnits'],
-        forbidden: ['_id'],
       },
     },
     C: {
@@ -219,7 +230,6 @@ export const OPERATIONS: readonly Operation[] = [
       body: {
         required: ['name', 'customerNumber', 'packagingUnits'],
         nonEmpty: ['packagingUnits'],
-        forbidden: ['_id'],
       },
     },
   }),
@@ -244,9 +254,10 @@ export const OPERATIONS: readonly Operation[] = [
   ...masterData('nursingService'),
   ...masterData('pharmacy'),
   op('postalCode', 'list', {
-    A: { query: idOrUpdatedAfter(['_id', 'updatedAfter', 'postalCode'], false) },
-    B: { query: idOrUpdatedAfter(['_id', 'updatedAfter', 'postalCode'], true) },
-    C: { query: idOrUpdatedAfter(['_id', 'updatedAfter', 'postalCode'], false) },
+    // "list takes `_id`, `updatedAfter` or `postalCode` (variant B: exactly one of them)"
+    A: { query: idOrUpdatedAfter(['_id', 'updatedAfter', 'postalCode'], 'none') },
+    B: { query: idOrUpdatedAfter(['_id', 'updatedAfter', 'postalCode'], 'exactlyOne') },
+    C: { query: idOrUpdatedAfter(['_id', 'updatedAfter', 'postalCode'], 'none') },
   }),
   op('postalCode', 'get', same(ALL, { query: OPEN_QUERY, idKind: '_id' })),
   op('region', 'list', same(ALL, { query: NO_QUERY })),
@@ -300,18 +311,10 @@ export const OPERATIONS: readonly Operation[] = [
   ),
   // Contracts (A)
   op('contractArticleGroup', 'list', same(['A'], { query: updatedAfterOptional })),
-  op(
-    'contractArticleGroup',
-    'create',
-    same(['A'], { query: OPEN_QUERY, body: { forbidden: ['_id'] } }),
-  ),
+  op('contractArticleGroup', 'create', same(['A'], { query: OPEN_QUERY })),
   op('contractArticleGroup', 'replace', same(['A'], { query: OPEN_QUERY, idKind: '_id' })),
   op('insuranceContract', 'list', same(['A'], { query: updatedAfterOptional })),
-  op(
-    'insuranceContract',
-    'create',
-    same(['A'], { query: OPEN_QUERY, body: { forbidden: ['_id'] } }),
-  ),
+  op('insuranceContract', 'create', same(['A'], { query: OPEN_QUERY })),
   op('insuranceContract', 'replace', same(['A'], { query: OPEN_QUERY, idKind: '_id' })),
   // Product group (B)
   op('productGroup', 'list', same(['B'], { query: updatedAfterOptional })),

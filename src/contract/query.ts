@@ -37,10 +37,18 @@ export const OPEN_QUERY: QueryRule = { params: {}, extra: 'ignore' };
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * The spec's "ISO 8601 date-time": a real moment with its time zone, so two systems read it
+ * alike. One test for query parameters and body fields typed date-time.
+ */
+export function isIsoDateTime(value: string): boolean {
+  return ISO_DATETIME.test(value) && !Number.isNaN(Date.parse(value));
+}
+
 function valueProblem(name: string, value: string, type: ParamType): string | undefined {
   switch (type.type) {
     case 'datetime':
-      return ISO_DATETIME.test(value) && !Number.isNaN(Date.parse(value))
+      return isIsoDateTime(value)
         ? undefined
         : `query parameter ${name} must be an ISO 8601 date-time, got "${value}"`;
     case 'uuid':

@@ -7,6 +7,11 @@ export interface RequestLogEntry {
   client: string | null;
   /** null while the answer is pending; 0 when a fault reset the connection. */
   status: number | null;
+  /**
+   * With a `resetAfterProcessing` fault: the status of the answer the simulator had ready when it
+   * cut the connection (say 201: the create applied), so a test can tell what took effect.
+   */
+  withheldStatus?: number;
   time: string;
 }
 

@@ -65,6 +65,16 @@ async function answer(state: SimulatorState, request: FastifyRequest, url: URL, 
   }
 }
 
+/**
+ * Reads a streamed list to its end and drops it. A list is read lazily as it is sent (its loop
+ * suppression takes effect when the reading starts), so an answer that is never sent is read
+ * here for the list to count as processed.
+ */
+function drain(body: SimResponse['body']): void {
+  if (typeof body === 'string' || body instanceof Uint8Array) return;
+  for (const piece of body) void piece;
+}
+
 function apiHandler(state: SimulatorState) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const url = new URL(request.url, 'http://simulator');
@@ -93,6 +103,14 @@ function apiHandler(state: SimulatorState) {
     const response = effect?.error
       ? injectedError(effect.error.status, effect.error.retryAfter, effect.error.body)
       : await answer(state, request, url, apiKey);
+    if (effect?.resetAfterProcessing) {
+      drain(response.body);
+      entry.status = 0;
+      entry.withheldStatus = response.status;
+      reply.hijack();
+      request.raw.socket.destroy();
+      return reply;
+    }
     entry.status = response.status;
     return sendResponse(reply, response, effect, state.clock.now());
   };

@@ -51,6 +51,21 @@ describe('list parameter rules', () => {
     ]);
   });
 
+  it('demands neither _id nor updatedAfter on master data in A, nor on postal codes in A and C', () => {
+    const masterData = ['doctor', 'payer', 'hospital', 'nursingHome', 'nursingService'] as const;
+    for (const resource of masterData) {
+      expect(queryProblems(rule('A', resource, 'list'), {}), resource).toEqual([]);
+    }
+    expect(queryProblems(rule('A', 'pharmacy', 'list'), { _id: 'x' })).toEqual([
+      'query parameter _id must be a UUID, got "x"',
+    ]);
+    expect(queryProblems(rule('A', 'postalCode', 'list'), {})).toEqual([]);
+    expect(queryProblems(rule('C', 'postalCode', 'list'), {})).toEqual([]);
+    expect(queryProblems(rule('B', 'postalCode', 'list'), {})).toEqual([
+      'one of the query parameters _id, updatedAfter, postalCode is required',
+    ]);
+  });
+
   it('requires status on article lists in B only', () => {
     expect(queryProblems(rule('B', 'article', 'list'), { updatedAfter: at })).toEqual([
       'query parameter status is required',

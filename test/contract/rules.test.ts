@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bodyProblems, contractFor, productGroupLevelProblem } from '../../src/contract/index.js';
+import {
+  bodyProblems,
+  contractFor,
+  productGroupLevelProblem,
+  VARIANTS,
+} from '../../src/contract/index.js';
 
 describe('body rules', () => {
   const body = (
@@ -16,6 +21,20 @@ describe('body rules', () => {
         description: 'd',
       }),
     ).toEqual(['_id must not be supplied']);
+  });
+
+  // Spec document 1, Errors: `_id` supplied is "not allowed" on "Product group creation" and
+  // "Device creation" only; elsewhere `_id` is "generated at creation" (document 2).
+  it('forbid _id only on device and product group creates, the two the text names', () => {
+    const refusing = VARIANTS.flatMap((variant) =>
+      contractFor(variant)
+        .operations.filter((operation) => operation.kind === 'create')
+        .filter((operation) =>
+          bodyProblems(operation.detail.body, { _id: 'x' }).includes('_id must not be supplied'),
+        )
+        .map((operation) => `${variant} ${operation.resource}`),
+    );
+    expect(refusing.sort()).toEqual(['A device', 'B device', 'B productGroup', 'C device']);
   });
 
   it('require at least one packaging unit on article create in B and C', () => {

@@ -37,6 +37,19 @@ describe('entity schemas', () => {
     );
   });
 
+  it('type the outboundDate of an ERP order as an ISO 8601 date-time with its time zone', () => {
+    const order = { _id: 'e1', timestamp: '2026-01-01T00:00:00.000Z' };
+    const check = (outboundDate: string) =>
+      checkRecord('erpOrder', entitySchema('erpOrder'), { ...order, outboundDate });
+    expect(check('2026-03-01T10:00:00.000Z').ok).toBe(true);
+    expect(check('2026-03-01T10:00+01:00').ok).toBe(true);
+    for (const loose of ['2026-03-01', '2026-03-01T10:00:00', '2026-13-01T10:00:00Z', 'soon']) {
+      const result = check(loose);
+      expect(result.ok, loose).toBe(false);
+      expect(!result.ok && result.reason, loose).toMatch(/outboundDate: /);
+    }
+  });
+
   it('refuse a record without id or version', () => {
     expect(checkRecord('doctor', entitySchema('doctor'), { timestamp: 't' })).toEqual({
       ok: false,

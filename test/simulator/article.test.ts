@@ -40,7 +40,6 @@ describe('article writes (variant B)', () => {
       [{ customerNumber: 'R-1', packagingUnits: units }, 'name'],
       [{ name: 'x', packagingUnits: units }, 'customerNumber'],
       [{ name: 'x', customerNumber: 'R-2', packagingUnits: [] }, 'packagingUnits'],
-      [{ name: 'x', customerNumber: 'R-3', packagingUnits: units, _id: 'mine' }, '_id'],
       [
         { name: 'x', customerNumber: 'R-4', packagingUnits: units, therapyIds: 'all' },
         'therapyIds',

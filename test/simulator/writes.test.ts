@@ -65,12 +65,6 @@ describe('patients', () => {
     });
     expect(elsewhere.status).toBe(201);
   });
-
-  it('refuses an _id on create', async () => {
-    const answer = await api(sim(), 'POST', '/patient', { body: { _id: 'x', lastName: 'Q' } });
-    expect(answer.status).toBe(400);
-    expect(problemsOf(answer.json)).toContain('_id must not be supplied');
-  });
 });
 
 describe('care arrangements, ERP orders, devices, notes (variant B)', () => {

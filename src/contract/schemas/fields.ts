@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isIsoDateTime } from '../query.js';
 
 /**
  * Field helpers. The platform leaves most fields optional and may send null for an empty one,
@@ -6,6 +7,11 @@ import { z } from 'zod';
  * through untouched (we forward what the platform sends, we do not prune it).
  */
 export const str = z.string().nullish();
+/** A field the spec types "date-time" (most date fields it leaves plain strings). */
+export const dateTime = z
+  .string()
+  .refine(isIsoDateTime, 'must be an ISO 8601 date-time with a time zone')
+  .nullish();
 /**
  * A decimal number the platform sends as text (prices: `"25.47"`). Marked, so that formats that
  * write numbers their own way (CSV with a decimal comma) know it by the field, not by its look:

@@ -4,6 +4,7 @@ import {
   attribute,
   base,
   bool,
+  dateTime,
   decimalStr,
   duration,
   list,
@@ -107,7 +108,7 @@ export const erpOrder = obj({
   trackingLink: str,
   therapyId: num,
   deliveryAddress: address.nullish(),
-  outboundDate: str,
+  outboundDate: dateTime,
   completed: bool,
   erpOrderedArticleLines: list(
     obj({

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { CARE_PROPOSAL_STATUS } from '../../contract/index.js';
+import { CARE_PROPOSAL_STATUS, SERIES_STATUS_NOT_TRANSMITTED } from '../../contract/index.js';
 import type { CallContext } from '../api/context.js';
 import { patientRegion } from './references.js';
 import { asText, objectsIn, type WriteRules } from './types.js';
@@ -51,7 +51,7 @@ export const integratedCareRules: WriteRules = {
     const now = ctx.clock.now();
     return derived(ctx, {
       status: CARE_PROPOSAL_STATUS.Active,
-      seriesStatus: 0,
+      seriesStatus: SERIES_STATUS_NOT_TRANSMITTED,
       ...body,
       seriesData: mergeSeriesData([], body.seriesData, now),
     });

@@ -1,4 +1,8 @@
-import { CARE_PROPOSAL_STATUS } from '../../contract/index.js';
+import {
+  CARE_PROPOSAL_STATUS,
+  SERIES_STATUS_NOT_TRANSMITTED,
+  SERIES_STATUS_TRANSMITTED,
+} from '../../contract/index.js';
 import type { ArticleRef, PatientRef, SeedContext } from './context.js';
 import { anyTherapy, articlesFor, maybe, optional, sample } from './pick.js';
 import type { SeedRecord } from './record.js';
@@ -96,7 +100,7 @@ export function* integratedCares(ctx: SeedContext): Generator<SeedRecord> {
       permanentExceedMaxAmount: false,
       // Its shape depends on the care type and is not published; an empty one is valid for all.
       calculations: {},
-      seriesStatus: state.transmitted ? 1 : 0,
+      seriesStatus: state.transmitted ? SERIES_STATUS_TRANSMITTED : SERIES_STATUS_NOT_TRANSMITTED,
       status: state.ended ? CARE_PROPOSAL_STATUS.Inactive : CARE_PROPOSAL_STATUS.Active,
       proposedArticleLines: articles.map((a) => proposedLine(ctx, a, audit.timestamp, startDate)),
       seriesData: [seriesData(ctx, patient, audit.timestamp, salesId)],
