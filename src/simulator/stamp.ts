@@ -39,3 +39,34 @@ export function stampChanged(
     updatedBy: by,
   };
 }
+
+const AUDIT_FIELDS = ['createdAt', 'createdBy', 'updatedAt', 'updatedBy'] as const;
+
+/**
+ * An attachment as the platform keeps one (spec document 2, Attachment): its audit fields and
+ * `archived` in `metadata`, its upload time in `uploadDate`, no `timestamp`. `stamped` is the
+ * record as stampCreated() or stampChanged() made it; a change keeps the stored creation.
+ */
+export function auditInMetadata(
+  stamped: Record<string, unknown>,
+  stored?: Record<string, unknown>,
+): Record<string, unknown> {
+  const rest = { ...stamped };
+  const { archived } = rest;
+  delete rest.timestamp;
+  delete rest.archived;
+  const metadata = { ...asObject(stamped.metadata) };
+  const storedMetadata = asObject(stored?.metadata);
+  for (const field of AUDIT_FIELDS) {
+    metadata[field] = field.startsWith('created')
+      ? (storedMetadata[field] ?? rest[field])
+      : rest[field];
+    delete rest[field];
+  }
+  metadata.archived = archived === true || metadata.archived === true;
+  return { ...rest, uploadDate: stamped.uploadDate ?? metadata.createdAt, metadata };
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}

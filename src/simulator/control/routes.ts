@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isResourceName, isStatusControlled, type ResourceName } from '../../contract/index.js';
 import { faultSpecSchema } from '../faults.js';
 import { SimHttpError, badRequest, notFound } from '../httpError.js';
-import { stampChanged, stampCreated } from '../stamp.js';
+import { auditInMetadata, stampChanged, stampCreated } from '../stamp.js';
 import type { SimulatorState } from '../state.js';
 
 /** Who a control-API change is made by: a platform user, never an API client. */
@@ -49,7 +49,8 @@ function registerRecordRoutes(app: FastifyInstance, state: SimulatorState): void
     const resource = resourceOf(request.params.resource);
     const body = parsed(createBody, request.body, 'POST /__sim/records');
     const id = typeof body.record._id === 'string' ? body.record._id : undefined;
-    const record = stampCreated(body.record, state.clock.now(), body.by, id);
+    const stamped = stampCreated(body.record, state.clock.now(), body.by, id);
+    const record = resource === 'attachment' ? auditInMetadata(stamped) : stamped;
     state.store.put(body.tenant, resource, record, { changedByClient: null, acknowledged: false });
     return reply.code(201).send(record);
   });
@@ -61,7 +62,8 @@ function registerRecordRoutes(app: FastifyInstance, state: SimulatorState): void
       const stored = state.store.get(body.tenant, resource, request.params.id);
       if (!stored) throw notFound(`no ${resource} ${request.params.id} in tenant ${body.tenant}`);
       const merged = { ...stored.record, ...body.changes };
-      const record = stampChanged(merged, stored.record, state.clock.now(), body.by);
+      const stamped = stampChanged(merged, stored.record, state.clock.now(), body.by);
+      const record = resource === 'attachment' ? auditInMetadata(stamped, stored.record) : stamped;
       // A platform user setting the status puts an order back in the hands of the status filters.
       const statusSet = isStatusControlled(resource) && 'status' in body.changes;
       state.store.put(body.tenant, resource, record, {
