@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ResourceName } from '../contract/index.js';
 import type { ScanReport } from '../erp/inbox/index.js';
 import { DELIVER_PREFIX } from '../queue/index.js';
@@ -36,10 +37,37 @@ function deliveryReport(store: Store, handedBefore: number): DeliveryReport {
   };
 }
 
+/** The second scan's report, with what the first did to files the second no longer saw. */
+function bothScans(first: ScanReport, second: ScanReport): ScanReport {
+  const handled = first.files.filter((file) => file.status !== 'waiting');
+  const files = [...handled, ...second.files];
+  const counts = { ...second.counts };
+  for (const file of handled) counts[file.status] += 1;
+  const unknown = [...first.unknown, ...second.unknown];
+  return { ...second, counts, files, unknown, odd: [...first.odd, ...second.odd] };
+}
+
+/**
+ * The inbox as one pass reads it. Without `.done` markers a file is complete only once two looks
+ * at least `minFileAgeMs` apart saw it unchanged; a pass of its own has no earlier look, so when
+ * the first scan leaves files waiting, it looks again after `minFileAgeMs`. A file still written
+ * then (or empty, which takes longer) waits for the next pass.
+ */
+async function readInbox(app: App): Promise<ScanReport | undefined> {
+  if (app.inbox === undefined) return undefined;
+  const first = await app.inbox.scanOnce();
+  const { doneMarker, minFileAgeMs } = app.config.erp.file;
+  if (doneMarker || first.counts.waiting === 0) return first;
+  await sleep(minFileAgeMs);
+  return bothScans(first, await app.inbox.scanOnce());
+}
+
 /**
  * One full pass, as `sync --once` runs it: pull (which queues each new version's hand-over to
  * the ERP), read the inbox, then run the queue as far as it goes now: hand-overs,
- * acknowledgements, push-backs. `ok` only when nothing failed: every pull succeeded, every
+ * acknowledgements, push-backs, and the jobs waiting for their back-off (an operator's pass is a
+ * request for the work now: after an outage, it need not wait for the back-off to end; a
+ * `Retry-After` is still honoured). `ok` only when nothing failed: every pull succeeded, every
  * version pulled so far is with the ERP (none waits, none refused, new or old), nothing waits
  * in the queue, no new dead letter.
  */
@@ -50,8 +78,8 @@ export async function syncOnce(app: App, resources?: readonly ResourceName[]): P
     const handedBefore = handedOver(app.store);
     app.worker.recover();
     const pulls = await app.runner.runAll(resources);
-    const inbox = app.inbox ? await app.inbox.scanOnce() : undefined;
-    const queue = await app.worker.runUntilEmpty();
+    const inbox = await readInbox(app);
+    const queue = await app.worker.runUntilEmpty({ skipBackoff: true });
     const delivery = deliveryReport(app.store, handedBefore);
     const newDeadLetters = openDeadLetterJobIds(app.store).length - deadBefore;
     const inboxFailed = (inbox?.counts.rejected ?? 0) + (inbox?.counts.failed ?? 0) > 0;

@@ -39,6 +39,7 @@ class Breaker {
         code: this.refusal.code,
         hint: this.refusal.hint,
         retryAfterMs: waitMs,
+        ownWait: true,
       },
     );
   }

@@ -1,5 +1,5 @@
 import type { ResourceName } from '../contract/index.js';
-import { errorMessage, PermanentError, TransientError } from '../shared/errors.js';
+import { errorMessage, HomecareError, PermanentError, TransientError } from '../shared/errors.js';
 import { statusHint } from './retryable.js';
 import { cannotConnect, UNREACHABLE_CODE } from './unreachable.js';
 
@@ -86,6 +86,26 @@ export function networkError(context: RequestContext, cause: unknown): Transient
     hint,
     cause,
   });
+}
+
+/**
+ * Why a write that failed with `error` may still have been applied, in a few words for a
+ * message: it went out and no answer said it was not taken on. A connection that failed after
+ * it stood (cut, reset, our time-out waiting for the answer), a 5xx other than 503, a 2xx whose
+ * body could not be read. Undefined when it surely was not applied: no connection was made, the
+ * platform refused it (4xx), did not take it on (503 says the service is unavailable, 408 and
+ * 429 that the request was not processed), or the error is not the platform's answer at all.
+ */
+export function unknownOutcome(error: unknown): string | undefined {
+  if (!(error instanceof HomecareError)) return undefined;
+  if (error.code === 'NETWORK')
+    return `no whole answer came (${errorCode(error.cause) ?? 'NETWORK'})`;
+  const { status } = error;
+  if (status === undefined) return undefined;
+  if (error.code === 'BAD_BODY' && status >= 200 && status < 300) {
+    return `the platform answered HTTP ${status} with a body that could not be read`;
+  }
+  return status >= 500 && status !== 503 ? `the platform answered HTTP ${status}` : undefined;
 }
 
 /** The answer was complete but not what the contract promises. */

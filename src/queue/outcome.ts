@@ -9,9 +9,12 @@ export interface RetrySettings {
   maxDelayMs: number;
 }
 
-/** What becomes of a job whose try failed. */
+/**
+ * What becomes of a job whose try failed. A retry's `theirs` says the wait is the other side's
+ * `Retry-After`, which even an operator's one-shot pass honours; our own back-off it skips.
+ */
 export type FailureOutcome =
-  | { kind: 'retry'; failure: JobFailure; delayMs: number }
+  | { kind: 'retry'; failure: JobFailure; delayMs: number; theirs: boolean }
   | { kind: 'dead'; failure: JobFailure; letter: NewDeadLetter };
 
 /**
@@ -37,8 +40,10 @@ export function failureOutcome(
     const reason = `gave up after ${attempts} tries (retry.maxAttempts): ${message}`;
     return { kind: 'dead', failure, letter: letterOf(reason, error) };
   }
-  const retryAfterMs = error instanceof TransientError ? error.retryAfterMs : undefined;
-  return { kind: 'retry', failure, delayMs: retryAfterMs ?? backoffMs(retry, attempts, random) };
+  if (error instanceof TransientError && error.retryAfterMs !== undefined) {
+    return { kind: 'retry', failure, delayMs: error.retryAfterMs, theirs: !error.ownWait };
+  }
+  return { kind: 'retry', failure, delayMs: backoffMs(retry, attempts, random), theirs: false };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import { HomecareError, failureLevel } from '../shared/errors.js';
-import type { JobFailure, NewDeadLetter, StoredJob, Store } from '../store/index.js';
+import type { JobFailure, NewDeadLetter, NextTry, StoredJob, Store } from '../store/index.js';
 import {
   addDeadLetter,
   completeJob,
@@ -39,11 +39,11 @@ export interface JobRunner {
 
 /**
  * How a claimed job ended, not yet written: done (with what its success makes true), to be
- * tried again at `nextAttemptAt`, or dead. `recordOutcomes` writes several in one transaction.
+ * tried again at `next.at`, or dead. `recordOutcomes` writes several in one transaction.
  */
 export type Outcome =
   | { job: StoredJob; done: Completion | void }
-  | { job: StoredJob; retry: JobFailure; nextAttemptAt: string; error: unknown }
+  | { job: StoredJob; retry: JobFailure; next: NextTry; error: unknown }
   | { job: StoredJob; dead: JobFailure; letter: NewDeadLetter; error?: unknown };
 
 /** The handler of a stored job's kind, or the job's dead outcome when there is none. */
@@ -135,7 +135,7 @@ function write(runner: JobRunner, outcome: Outcome): void {
     if (outcome.done) outcome.done();
     completeJob(store, job.id);
   } else if ('retry' in outcome) {
-    scheduleRetry(store, job.id, outcome.retry, outcome.nextAttemptAt);
+    scheduleRetry(store, job.id, outcome.retry, outcome.next);
   } else if (markDead(store, job.id, outcome.dead)) {
     addDeadLetter(store, job.id, outcome.letter);
   }
@@ -146,7 +146,8 @@ function report(runner: JobRunner, outcome: Outcome): void {
   if ('done' in outcome) {
     reportDone(runner, job);
   } else if ('retry' in outcome) {
-    const { retry: failure, nextAttemptAt } = outcome;
+    const { retry: failure, next } = outcome;
+    const asked = next.theirs ? ', as its Retry-After asked' : '';
     runner.observer?.jobEnded(job.kind, 'retry');
     runner.logger[failureLevel(outcome.error)](
       {
@@ -154,9 +155,9 @@ function report(runner: JobRunner, outcome: Outcome): void {
         err: outcome.error,
         attempts: failure.attempts,
         status: failure.status,
-        nextAttemptAt,
+        nextAttemptAt: next.at,
       },
-      `queue: job ${job.id} failed (try ${failure.attempts} of ${runner.retry.maxAttempts}), next try at ${nextAttemptAt}: ${failure.error}`,
+      `queue: job ${job.id} failed (try ${failure.attempts} of ${runner.retry.maxAttempts}), next try at ${next.at}${asked}: ${failure.error}`,
     );
   } else {
     const { dead: failure, letter } = outcome;
@@ -180,6 +181,7 @@ function handlerJob(job: StoredJob, kind: JobKind): Job {
     entityKey: job.entityKey,
     payload: job.payload,
     attempts: job.attempts,
+    ...(job.lastError === undefined ? {} : { lastError: job.lastError }),
     createdAt: job.createdAt,
   };
 }
@@ -194,8 +196,8 @@ function failed(runner: JobRunner, job: StoredJob, error: unknown): Outcome {
   }
   const outcome = failureOutcome(error, job.attempts, runner.retry, runner.random);
   if (outcome.kind === 'dead') return { job, dead: outcome.failure, letter: outcome.letter, error };
-  const nextAttemptAt = new Date(runner.clock.now().getTime() + outcome.delayMs).toISOString();
-  return { job, retry: outcome.failure, nextAttemptAt, error };
+  const at = new Date(runner.clock.now().getTime() + outcome.delayMs).toISOString();
+  return { job, retry: outcome.failure, next: { at, theirs: outcome.theirs }, error };
 }
 
 function jobFields(job: StoredJob): Record<string, unknown> {

@@ -52,6 +52,12 @@ export interface Job {
   payload: Record<string, unknown>;
   /** Tries so far, this one not counted. */
   attempts: number;
+  /**
+   * Why the last failed try failed; absent while none has. Kept when `queue retry` counts
+   * `attempts` from zero again: a create whose earlier try may have reached the platform must
+   * still look for what it made before it posts again.
+   */
+  lastError?: string;
   createdAt: string;
 }
 

@@ -1,7 +1,7 @@
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { KindFilter, Store } from '../store/index.js';
-import { countJobs, inKinds, releaseRunning } from '../store/index.js';
+import { bringForward, countJobs, inKinds, releaseRunning } from '../store/index.js';
 import { createChannel, type Channel } from './channel.js';
 import { onJobQueued } from './enqueue.js';
 import type { JobObserver } from './jobReport.js';
@@ -35,8 +35,12 @@ export interface QueueWorker {
    * `concurrency` at once per channel, the jobs of a batch kind in batches; returns how many ran.
    */
   runOnce(): Promise<number>;
-  /** Passes until nothing is ready now; `waiting` counts the jobs still pending (back-off). */
-  runUntilEmpty(): Promise<{ ran: number; waiting: number }>;
+  /**
+   * Passes until nothing is ready now; `waiting` counts the jobs still pending (back-off). With
+   * `skipBackoff` (`sync --once`: the operator asks for the work now), jobs waiting for their
+   * back-off are due first, so each gets one try now; a `Retry-After` is still honoured.
+   */
+  runUntilEmpty(options?: { skipBackoff?: boolean }): Promise<{ ran: number; waiting: number }>;
   /**
    * Each channel passes at once, then every `intervalMs`, at once again after a pass that ran
    * something, and as soon as a job of its kinds is queued in this process (a pull's
@@ -85,7 +89,17 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
     return ran.reduce((sum, count) => sum + count, 0);
   }
 
-  async function runUntilEmpty(): Promise<{ ran: number; waiting: number }> {
+  async function runUntilEmpty({ skipBackoff = false } = {}): Promise<{
+    ran: number;
+    waiting: number;
+  }> {
+    const brought = skipBackoff ? bringForward(store) : 0;
+    if (brought > 0) {
+      logger.info(
+        { jobs: brought },
+        `queue: ${brought} job(s) waiting for their next try are tried now, without waiting out the back-off`,
+      );
+    }
     let ran = 0;
     for (let last = await runOnce(); last > 0 && !stopping; last = await runOnce()) ran += last;
     return { ran, waiting: countJobs(store, 'pending') };

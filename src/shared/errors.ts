@@ -37,6 +37,11 @@ export class TransientError extends HomecareError {
   readonly code: string;
   readonly transient = true;
   readonly retryAfterMs: number | undefined;
+  /**
+   * `retryAfterMs` is a wait of our own (a breaker's pause), not one the other side asked for
+   * (its `Retry-After`): a one-shot pass an operator starts may skip ours, never theirs.
+   */
+  readonly ownWait: boolean;
   /** Tried again, but it passes only once a person acts (frees disk space), not on its own. */
   readonly needsOperator: boolean;
   /**
@@ -50,6 +55,7 @@ export class TransientError extends HomecareError {
     context: ErrorContext & {
       code?: string;
       retryAfterMs?: number;
+      ownWait?: boolean;
       needsOperator?: boolean;
       watched?: boolean;
     } = {},
@@ -57,6 +63,10 @@ export class TransientError extends HomecareError {
     super(message, context);
     this.code = context.code ?? 'TRANSIENT';
     this.retryAfterMs = context.retryAfterMs;
+    // A wrapper that passes its cause's wait on (a relabelled failure) passes on whose it is.
+    const { cause } = context;
+    const sameWait = cause instanceof TransientError && cause.retryAfterMs === this.retryAfterMs;
+    this.ownWait = context.ownWait ?? (sameWait && cause.ownWait);
     this.needsOperator = context.needsOperator ?? false;
     this.watched = context.watched ?? false;
   }

@@ -140,25 +140,27 @@ export interface JobFailure {
   status: number | undefined;
 }
 
+/** When a failed job is tried again, and whether that wait is the other side's `Retry-After`. */
+export interface NextTry {
+  at: string;
+  theirs: boolean;
+}
+
 /**
- * A running job failed and waits until `nextAttemptAt`. Its batch is forgotten: the hand-over
+ * A running job failed and waits until `next.at`. Its batch is forgotten: the hand-over
  * failed, so nothing of it reached the ERP, and the next try may join another batch.
  */
-export function scheduleRetry(
-  store: Store,
-  id: number,
-  failure: JobFailure,
-  nextAttemptAt: string,
-): void {
+export function scheduleRetry(store: Store, id: number, failure: JobFailure, next: NextTry): void {
   statement<Record<string, string | number | null>>(
     store.db,
     `UPDATE queue SET state = @to, lease_until = NULL, attempts = @attempts,
-       next_attempt_at = @nextAttemptAt, last_error = @error, last_status = @status,
-       updated_at = @now, batch_id = NULL
+       next_attempt_at = @nextAttemptAt, retry_after_until = @retryAfterUntil,
+       last_error = @error, last_status = @status, updated_at = @now, batch_id = NULL
      WHERE id = @id AND state = @from`,
   ).run({
     id,
-    nextAttemptAt,
+    nextAttemptAt: next.at,
+    retryAfterUntil: next.theirs ? next.at : null,
     ...failureParams(failure),
     now: storedNow(store),
     ...transition('running', 'pending'),
@@ -199,19 +201,38 @@ export function releaseRunning(store: Store, keep: ReadonlySet<number>): number[
     .all()
     .map((row) => row.id)
     .filter((id) => !keep.has(id));
-  return releaseJobs(store, running);
+  return releaseJobs(store, running, { interrupted: true });
 }
 
-/** Puts the given `running` jobs back to pending, as releaseRunning does; returns their ids. */
-export function releaseJobs(store: Store, ids: readonly number[]): number[] {
+/**
+ * The `last_error` of a job a stopped process left running: its request may have reached the
+ * other side, which a create that cannot look for what it made must not send blindly again.
+ */
+export const INTERRUPTED =
+  'interrupted: the process stopped while this job ran, so its request may have been sent';
+
+/**
+ * Puts the given `running` jobs back to pending, as releaseRunning does; returns their ids.
+ * `interrupted`: they were running when their process stopped (their `last_error` says so);
+ * otherwise they were claimed and never started.
+ */
+export function releaseJobs(
+  store: Store,
+  ids: readonly number[],
+  { interrupted = false } = {},
+): number[] {
   const release = statement<Record<string, string | number>>(
     store.db,
-    `UPDATE queue SET state = @to, lease_until = NULL, updated_at = @now
+    `UPDATE queue SET state = @to, lease_until = NULL, updated_at = @now,
+       last_error = CASE WHEN @interrupted THEN @reason ELSE last_error END
      WHERE id = @id AND state = @from`,
   );
   const moved = transition('running', 'pending');
+  const marks = { interrupted: interrupted ? 1 : 0, reason: INTERRUPTED };
   return transaction(store, () =>
-    ids.filter((id) => release.run({ id, now: storedNow(store), ...moved }).changes === 1),
+    ids.filter(
+      (id) => release.run({ id, now: storedNow(store), ...marks, ...moved }).changes === 1,
+    ),
   );
 }
 
@@ -221,8 +242,25 @@ export function reviveJob(store: Store, id: number): boolean {
   return (
     statement<Record<string, string | number>>(
       store.db,
-      `UPDATE queue SET state = @to, attempts = 0, next_attempt_at = @now, updated_at = @now
+      `UPDATE queue SET state = @to, attempts = 0, next_attempt_at = @now,
+         retry_after_until = NULL, updated_at = @now
        WHERE id = @id AND state = @from`,
     ).run({ id, now, ...transition('dead', 'pending') }).changes === 1
   );
+}
+
+/**
+ * Pending jobs waiting for their next try are due now, as an operator's one-shot pass asks:
+ * our own back-off is skipped, but a job whose last answer carried a `Retry-After` still ahead
+ * keeps its time, since the other side asked not to be called sooner. Tries are not reset.
+ * Returns how many were brought forward.
+ */
+export function bringForward(store: Store): number {
+  return statement<Record<string, string>>(
+    store.db,
+    // Through the pending jobs only (queue_state), not every job ever queued.
+    `UPDATE queue INDEXED BY queue_state SET next_attempt_at = @now, updated_at = @now
+     WHERE state = 'pending' AND next_attempt_at > @now
+       AND (retry_after_until IS NULL OR retry_after_until <= @now)`,
+  ).run({ now: storedNow(store) }).changes;
 }

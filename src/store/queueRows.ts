@@ -13,6 +13,8 @@ export interface StoredJob {
   /** Tries that failed so far. */
   attempts: number;
   nextAttemptAt: string;
+  /** Set when `nextAttemptAt` is what the other side asked for (its `Retry-After`). */
+  retryAfterUntil: string | undefined;
   lastError: string | undefined;
   lastStatus: number | undefined;
   createdAt: string;
@@ -32,6 +34,7 @@ export interface JobRow {
   state: JobState;
   attempts: number;
   next_attempt_at: string;
+  retry_after_until: string | null;
   last_error: string | null;
   last_status: number | null;
   created_at: string;
@@ -42,7 +45,8 @@ export interface JobRow {
 }
 
 export const columns = `id, kind, entity_key, idempotency_key, payload, state, attempts, next_attempt_at,
-  last_error, last_status, created_at, updated_at, superseded_by, lease_until, batch_id`;
+  retry_after_until, last_error, last_status, created_at, updated_at, superseded_by, lease_until,
+  batch_id`;
 
 /** A job that may run now, with what a worker needs to group it with others. */
 export interface ReadyJob {
@@ -173,6 +177,7 @@ export function toStoredJob(row: JobRow): StoredJob {
     state: row.state,
     attempts: row.attempts,
     nextAttemptAt: row.next_attempt_at,
+    retryAfterUntil: row.retry_after_until ?? undefined,
     lastError: row.last_error ?? undefined,
     lastStatus: row.last_status ?? undefined,
     createdAt: row.created_at,

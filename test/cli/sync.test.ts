@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   checkRecord,
@@ -11,6 +11,15 @@ import { recordBaseName } from '../../src/erp/file/index.js';
 import { pullTargets } from '../../src/sync/targets.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 import { API_KEY, cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
+
+interface QueuedJob {
+  id: number;
+  kind: string;
+  status: string;
+  attempts: number;
+  nextAttemptAt: string;
+  lastStatus?: number;
+}
 
 interface StatusJson {
   checkpoints: {
@@ -205,5 +214,89 @@ describe('sync --once', () => {
     expect(after.delivery.undelivered).toBe(0);
     const outboxFolders = new Set(f.outboxFiles().map((name) => name.split('/')[0]));
     expect(outboxFolders).toEqual(new Set(['singleOrder', 'integratedCare']));
+  });
+});
+
+describe('sync --once after an outage', () => {
+  // Waits of up to an hour: a job waiting for its back-off is not due again by the next sync.
+  const slowRetry = { retry: { maxAttempts: 12, baseDelayMs: 3_600_000, maxDelayMs: 3_600_000 } };
+
+  const waitingJobs = async (f: CliFolder): Promise<QueuedJob[]> => {
+    const list = await f.cli('queue', 'list', '--json');
+    expect(list.code).toBe(0);
+    return (JSON.parse(list.stdout) as QueuedJob[]).filter((job) => job.status === 'pending');
+  };
+
+  /** Syncs while every PATCH to the platform answers 503; returns the jobs left waiting. */
+  async function syncDuringOutage(
+    f: CliFolder,
+    fault: { retryAfter?: string } = {},
+  ): Promise<QueuedJob[]> {
+    // The seed again: its orders still to be acknowledged, which earlier tests did.
+    await sim.control.reset();
+    await sim.control.setFault({ method: 'PATCH', errorStatus: 503, ...fault });
+    const outage = await f.cli('sync', '--once');
+    expect(outage.code).toBe(1);
+    await sim.control.clearFaults();
+    const waiting = await waitingJobs(f);
+    expect(waiting.length).toBeGreaterThan(0);
+    const now = Date.now();
+    for (const job of waiting) {
+      expect(job.kind).toMatch(/^ack\./);
+      expect(job.attempts).toBe(1);
+      expect(job.lastStatus).toBe(503);
+      expect(Date.parse(job.nextAttemptAt)).toBeGreaterThan(now);
+    }
+    await sim.control.clearRequests();
+    return waiting;
+  }
+
+  it('tries the jobs waiting for their back-off once more and exits 0 when they go through', async () => {
+    const f = folder(slowRetry);
+    const waiting = await syncDuringOutage(f);
+
+    const after = await f.cli('sync', '--once');
+    expect(after.stderr).toMatch(/; queue ran [1-9]\d*, 0 waiting, 0 new dead letters/);
+    expect(after.code).toBe(0);
+    const writes = (await sim.control.requests()).filter((entry) => entry.method === 'PATCH');
+    expect(writes).toHaveLength(waiting.length);
+    for (const write of writes) expect(write.status).toBe(200);
+    expect(await waitingJobs(f)).toEqual([]);
+  });
+
+  it('leaves a job whose last answer carried a Retry-After still ahead, and exits 1', async () => {
+    const f = folder(slowRetry);
+    const waiting = await syncDuringOutage(f, { retryAfter: '3600' });
+
+    const after = await f.cli('sync', '--once');
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain(`queue ran 0, ${waiting.length} waiting`);
+    const writes = (await sim.control.requests()).filter((entry) => entry.method === 'PATCH');
+    expect(writes).toEqual([]);
+    expect(await waitingJobs(f)).toEqual(waiting);
+    const [first] = waiting;
+    const shown = await f.cli('queue', 'show', String(first?.id));
+    expect(shown.stdout).toMatch(/next attempt: +\S+ \(its Retry-After; sync --once waits too\)/);
+  });
+});
+
+describe('sync --once and the file inbox', () => {
+  // Design, #23 (b): a file is complete only after two looks minFileAgeMs apart saw it unchanged,
+  // however old its mtime; a one-shot pass makes both looks itself.
+  it('takes a file written before the pass, looking twice minFileAgeMs apart', async () => {
+    const f = folder();
+    const inbox = join(f.folder, 'erp', 'inbox', 'patient');
+    mkdirSync(inbox, { recursive: true });
+    const patient = { customerId: 'K-ONCE-1', lastName: 'Einmal', regionId: 'r-1' };
+    writeFileSync(join(inbox, 'k-once-1.json'), JSON.stringify(patient));
+
+    const result = await f.cli('sync', '--once');
+    expect(result.stderr).toContain('inbox 1 accepted / 0 rejected');
+    expect(result.code).toBe(0);
+    expect(readdirSync(inbox)).toEqual([]);
+    const created = [...sim.state.store.list('demo', 'patient', [{}], {})]
+      .map((text) => JSON.parse(text) as Record<string, unknown>)
+      .filter((record) => record.customerId === 'K-ONCE-1');
+    expect(created).toHaveLength(1);
   });
 });

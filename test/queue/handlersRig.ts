@@ -16,7 +16,7 @@ import {
   type MirrorRecord,
   type Store,
 } from '../../src/store/index.js';
-import type { RequestLogEntry } from '../../src/simulator/index.js';
+import type { LoopSuppression, RequestLogEntry } from '../../src/simulator/index.js';
 import { FakeClock } from '../support/fakeClock.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 
@@ -51,10 +51,14 @@ let nextJobId = 1;
 
 export async function startHandlerRig(
   variant: Variant,
-  options: { apiKey?: string } = {},
+  options: { apiKey?: string; loopSuppression?: LoopSuppression } = {},
 ): Promise<HandlerRig> {
   const simClock = new FakeClock(SIM_START);
-  const sim = await startTestSimulator({ variant, clock: simClock });
+  const sim = await startTestSimulator({
+    variant,
+    clock: simClock,
+    ...(options.loopSuppression === undefined ? {} : { loopSuppression: options.loopSuppression }),
+  });
   const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-handlers-'));
   const clock = new FakeClock(SIM_START);
   const store = openStore({ path: join(folder, 'sync.db'), clock });

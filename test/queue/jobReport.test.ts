@@ -15,6 +15,7 @@ function job(kind: string): StoredJob {
     state: 'running',
     attempts: 0,
     nextAttemptAt: '2026-03-01T12:00:00.000Z',
+    retryAfterUntil: undefined,
     lastError: undefined,
     lastStatus: undefined,
     createdAt: '2026-03-01T12:00:00.000Z',

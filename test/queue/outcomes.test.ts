@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enqueue, getJob, type Handler } from '../../src/queue/index.js';
+import { notKnown } from '../../src/queue/handlers/failures.js';
 import { PermanentError, TransientError } from '../../src/shared/errors.js';
 import { getStoredJob } from '../../src/store/index.js';
 import { queueHarness, RETRY, states, type QueueHarness } from './queueHarness.js';
@@ -86,6 +87,60 @@ describe('back-off', () => {
     h.clock.advance(1);
     expect(await worker.runUntilEmpty()).toEqual({ ran: 1, waiting: 0 });
     expect(states(h.store)).toEqual({ [id]: 'done' });
+  });
+
+  it('with skipBackoff, runs each job waiting for our own wait once now, but not one waiting out a Retry-After', async () => {
+    const waits = {
+      backoff: busy(),
+      breaker: new TransientError('not sent: the platform was unreachable a moment ago', {
+        retryAfterMs: 30_000,
+        ownWait: true,
+      }),
+      // A handler relabels the breaker's failure with its subject; whose wait it is stays.
+      relabelled: new TransientError('acknowledging order o-3: not sent', {
+        cause: new TransientError('not sent', { retryAfterMs: 30_000, ownWait: true }),
+        retryAfterMs: 30_000,
+      }),
+      // Waiting for the next pull is our own wait too: a one-shot pass has just pulled.
+      notKnownYet: notKnown(
+        { id: 0, kind: 'orderStatus', entityKey: 'x', payload: {}, attempts: 0, createdAt: '' },
+        'order o-4 is not known yet',
+        'check the order',
+        { resource: 'singleOrder' },
+      ),
+      retryAfter: new TransientError('answered HTTP 503', { status: 503, retryAfterMs: 60_000 }),
+    };
+    const ids = Object.fromEntries(
+      Object.keys(waits).map((name) => [
+        name,
+        enqueue(h.store, { kind: 'orderStatus', entityKey: `singleOrder:${name}`, payload: {} }).id,
+      ]),
+    );
+    const tries: string[] = [];
+    let failing = true;
+    const worker = h.worker({
+      orderStatus: (job) => {
+        const name = job.entityKey.slice('singleOrder:'.length) as keyof typeof waits;
+        tries.push(name);
+        return failing ? Promise.reject(waits[name]) : Promise.resolve();
+      },
+    });
+    expect(await worker.runUntilEmpty({ skipBackoff: true })).toEqual({ ran: 5, waiting: 5 });
+    expect(getStoredJob(h.store, ids['retryAfter'] ?? 0)?.retryAfterUntil).toBeDefined();
+    expect(getStoredJob(h.store, ids['breaker'] ?? 0)?.retryAfterUntil).toBeUndefined();
+
+    // Still failing: each job waiting for our wait is tried once more, not until it is dead.
+    tries.length = 0;
+    expect(await worker.runUntilEmpty({ skipBackoff: true })).toEqual({ ran: 4, waiting: 5 });
+    expect(tries.sort()).toEqual(['backoff', 'breaker', 'notKnownYet', 'relabelled']);
+    expect(await worker.runUntilEmpty()).toEqual({ ran: 0, waiting: 5 });
+
+    failing = false;
+    tries.length = 0;
+    expect(await worker.runUntilEmpty({ skipBackoff: true })).toEqual({ ran: 4, waiting: 1 });
+    h.clock.advance(60_000);
+    expect(await worker.runUntilEmpty({ skipBackoff: true })).toEqual({ ran: 1, waiting: 0 });
+    expect(tries.sort()).toEqual(['backoff', 'breaker', 'notKnownYet', 'relabelled', 'retryAfter']);
   });
 });
 

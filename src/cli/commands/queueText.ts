@@ -29,6 +29,14 @@ export function jobTable(jobs: readonly JobListing[]): string {
     .join('\n');
 }
 
+/** When a pending job runs next, saying so when the other side's Retry-After set the time. */
+function nextAttempt(job: JobDetails): string {
+  const asked = job.retryAfterUntil !== undefined && job.retryAfterUntil >= job.nextAttemptAt;
+  return asked
+    ? `${job.nextAttemptAt} (its Retry-After; sync --once waits too)`
+    : job.nextAttemptAt;
+}
+
 /** `queue show`: the job, its payload as JSON and every dead letter it had. */
 export function jobDetailsText(job: JobDetails): string {
   const fields: [string, string | number | undefined][] = [
@@ -36,7 +44,7 @@ export function jobDetailsText(job: JobDetails): string {
     ['entity key', job.entityKey],
     ['state', job.status],
     ['tries failed', job.attempts],
-    ['next attempt', job.status === 'pending' ? job.nextAttemptAt : undefined],
+    ['next attempt', job.status === 'pending' ? nextAttempt(job) : undefined],
     ['running until', job.status === 'running' ? job.leaseUntil : undefined],
     ['superseded by', job.supersededBy === undefined ? undefined : `job ${job.supersededBy}`],
     ['idempotency key', job.idempotencyKey],

@@ -7,18 +7,30 @@ export interface FileLook {
 export type Completeness = { ready: true } | { ready: false; reason: string };
 
 /**
- * Decides, without a `.done` marker, whether a file is complete: not empty, and either not
- * modified for `minFileAgeMs` (its mtime says so: a one-off `sync --once` takes it at the first
- * look) or the same size and mtime over two looks at least `minFileAgeMs` apart. It remembers
- * the first look at each state; time comes from the caller's clock, so nothing here sleeps.
+ * How long an empty file must stay empty, at least, before it is taken (and refused as empty):
+ * a writer may create its file well before the first byte, and taking it then would set the
+ * file aside while the writer still fills it.
+ */
+export const EMPTY_FILE_WAIT_MS = 60_000;
+
+/**
+ * Decides, without a `.done` marker, whether a file is complete: the same size and mtime over
+ * two looks at least `minFileAgeMs` apart. An old mtime alone proves nothing: a writer on a
+ * file server whose clock runs behind, or one that keeps its source's mtime, writes files that
+ * look old from the first byte. An empty file must stay so for `EMPTY_FILE_WAIT_MS` (or
+ * `minFileAgeMs` if longer); then it is taken, to be refused, rather than waited for forever.
+ * It remembers the first look at each state; time comes from the caller's clock, so nothing
+ * here sleeps.
  */
 export class CompletenessTracker {
   private readonly seen = new Map<string, FileLook & { since: number }>();
+  private readonly emptyWaitMs: number;
 
-  constructor(private readonly minFileAgeMs: number) {}
+  constructor(private readonly minFileAgeMs: number) {
+    this.emptyWaitMs = Math.max(minFileAgeMs, EMPTY_FILE_WAIT_MS);
+  }
 
   check(path: string, look: FileLook, now: number): Completeness {
-    if (look.size > 0 && now - look.mtimeMs >= this.minFileAgeMs) return { ready: true };
     const before = this.seen.get(path);
     const unchanged = before?.size === look.size && before.mtimeMs === look.mtimeMs;
     // A clock that jumped backwards starts the wait again rather than never ending it.
@@ -30,8 +42,10 @@ export class CompletenessTracker {
         reason: before ? 'still being written' : 'first seen; waiting to see it unchanged',
       };
     }
-    if (look.size === 0) return { ready: false, reason: 'empty so far' };
     const age = now - before.since;
+    if (look.size === 0 && age < this.emptyWaitMs) {
+      return { ready: false, reason: `empty for ${age} ms of ${this.emptyWaitMs} ms` };
+    }
     if (age < this.minFileAgeMs) {
       return { ready: false, reason: `unchanged for ${age} ms of ${this.minFileAgeMs} ms` };
     }

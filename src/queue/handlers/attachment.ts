@@ -1,12 +1,14 @@
 import { PermanentError } from '../../shared/errors.js';
 import type { Handler } from '../types.js';
+import { createOnce } from './duplicates.js';
 import { refusedWith, relabel } from './failures.js';
 import { isObject, requiredText, without } from './payload.js';
 import { resolvePatientId } from './patientReference.js';
 
 /**
  * A file for a patient, base64 in `data` (variant B). Not mirrored: nothing later looks an
- * attachment up, and the platform offers no way to change one.
+ * attachment up, and the platform offers no way to change one. A lost answer to the POST is
+ * not tried again: the list of attachments leaves our own writes out (spec document 1, rule 2).
  */
 export const pushAttachment: Handler = async (job, context) => {
   const filename = requiredText(job, 'filename');
@@ -23,7 +25,7 @@ export const pushAttachment: Handler = async (job, context) => {
     metadata: { ...metadata, patientId },
   };
   try {
-    await context.client.createAttachment(body);
+    await createOnce(job, context, subject, () => context.client.createAttachment(body));
   } catch (error) {
     if (!refusedWith(error, 403)) throw relabel(error, subject);
     const hint =

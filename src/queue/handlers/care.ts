@@ -1,10 +1,16 @@
-import type { Handler } from '../types.js';
+import { STATUS_FILTERS } from '../../contract/index.js';
+import type { Handler, HandlerContext, Job } from '../types.js';
+import { createOnce, type NaturalKeyLookup } from './duplicates.js';
 import { about } from './failures.js';
-import { textOf, without } from './payload.js';
+import { textOf, without, type Body } from './payload.js';
 import { withPatientId } from './patientReference.js';
 import { remember } from './remember.js';
 
-/** A patient note: PATCH /patientNote/{_id} when `_id` is given, else POST. */
+/**
+ * A patient note: PATCH /patientNote/{_id} when `_id` is given, else POST. A lost answer to the
+ * POST is not tried again: the only list of notes leaves our own writes out (spec document 1,
+ * rule 2), so not finding the note there would prove nothing.
+ */
 export const pushPatientNote: Handler = async (job, context) => {
   const id = textOf(job.payload, '_id');
   const subject = id === undefined ? 'new patient note' : `patient note ${id}`;
@@ -13,11 +19,43 @@ export const pushPatientNote: Handler = async (job, context) => {
   });
   const answer = await about(subject, () =>
     id === undefined
-      ? context.client.createPatientNote(body)
+      ? createOnce(job, context, subject, () => context.client.createPatientNote(body))
       : context.client.patchPatientNote(id, body),
   );
   return remember(context, 'patientNote', answer, { body });
 };
+
+/**
+ * How far before the job was queued a care arrangement it made may be stamped: the platform's
+ * clock is known only as well as the skew measured from its `Date` headers.
+ */
+const CLOCK_MARGIN_MS = 5 * 60_000;
+
+/** The fields that tell one care arrangement of a patient from another, where the job sends them. */
+const CARE_KEY = ['patientId', 'therapyId', 'therapyTypeId', 'isInitialCare', 'salesId'];
+
+/**
+ * Care arrangements of the job's patient and therapy created since the job was queued: what an
+ * earlier try may have made. The status lists show our own writes too (spec document 1, rule 3:
+ * control is by status change), so finding none means the try made none.
+ */
+function careMadeSince(job: Job, body: Body, context: HandlerContext): NaturalKeyLookup {
+  return async () => {
+    const since = Date.parse(job.createdAt) + context.client.skewMs() - CLOCK_MARGIN_MS;
+    const updatedAfter = new Date(since);
+    const sameKey = (care: Body) =>
+      CARE_KEY.every((field) => body[field] === undefined || care[field] === body[field]);
+    const madeSince = (care: Body) =>
+      typeof care.createdAt !== 'string' || Date.parse(care.createdAt) >= since;
+    const ids = new Set<string>();
+    for (const status of STATUS_FILTERS.integratedCare.filter((s) => s !== 'archived')) {
+      for await (const care of context.client.listIntegratedCare({ status, updatedAfter })) {
+        if (typeof care._id === 'string' && sameKey(care) && madeSince(care)) ids.add(care._id);
+      }
+    }
+    return [...ids];
+  };
+}
 
 /** A care arrangement: PATCH when `_id` is given, else POST (variants A and B). */
 export const pushIntegratedCare: Handler = async (job, context) => {
@@ -26,10 +64,15 @@ export const pushIntegratedCare: Handler = async (job, context) => {
   const body = await withPatientId(job, without(job.payload, '_id'), context, subject, {
     required: id === undefined,
   });
+  const { client } = context;
   const answer = await about(subject, () =>
     id === undefined
-      ? context.client.createIntegratedCare(body)
-      : context.client.patchIntegratedCare(id, body),
+      ? createOnce(job, context, subject, () => client.createIntegratedCare(body), {
+          resource: 'integratedCare',
+          find: careMadeSince(job, body, context),
+          take: (found) => client.patchIntegratedCare(found, body),
+        })
+      : client.patchIntegratedCare(id, body),
   );
   return remember(context, 'integratedCare', answer, { body, shortAnswer: id === undefined });
 };

@@ -1,5 +1,6 @@
 import type { PlatformRecord } from '../../platform/index.js';
 import type { Handler } from '../types.js';
+import { createOnce } from './duplicates.js';
 import { about } from './failures.js';
 import { textOf, without } from './payload.js';
 import { remember } from './remember.js';
@@ -11,7 +12,11 @@ const LABELS: Record<ContractResource, string> = {
   insuranceContract: 'insurance contract',
 };
 
-/** Contract article groups and insurance contracts (variant A): PUT /{_id} when given, else POST. */
+/**
+ * Contract article groups and insurance contracts (variant A): PUT /{_id} when given, else POST.
+ * A lost answer to the POST is not tried again: their lists leave our own writes out (spec
+ * document 1, rule 2) and the contract names no key they could be found by.
+ */
 export function pushContract(resource: ContractResource): Handler {
   return async (job, context) => {
     const id = textOf(job.payload, '_id');
@@ -22,11 +27,11 @@ export function pushContract(resource: ContractResource): Handler {
     const send = (): Promise<PlatformRecord> => {
       if (resource === 'contractArticleGroup') {
         return id === undefined
-          ? client.createContractArticleGroup(body)
+          ? createOnce(job, context, subject, () => client.createContractArticleGroup(body))
           : client.replaceContractArticleGroup(id, body);
       }
       return id === undefined
-        ? client.createInsuranceContract(body)
+        ? createOnce(job, context, subject, () => client.createInsuranceContract(body))
         : client.replaceInsuranceContract(id, body);
     };
     return remember(context, resource, await about(subject, send), { body });

@@ -1,5 +1,6 @@
 import { findMirrorBy } from '../../store/index.js';
 import type { Handler } from '../types.js';
+import { createOnce } from './duplicates.js';
 import { about } from './failures.js';
 import { requiredText, textOf, without } from './payload.js';
 import { withPatientId } from './patientReference.js';
@@ -8,6 +9,8 @@ import { remember } from './remember.js';
 /**
  * A device: PUT /device/{_id} when it is known by its serial number, else POST (never with
  * `_id`). The `_id` the POST returns is mirrored with the serial number, so the next job PUTs.
+ * A lost answer to the POST is not tried again: no variant lists devices or finds one by its
+ * serial number.
  */
 export const pushDevice: Handler = async (job, context) => {
   const serialNumber = requiredText(job, 'serialNumber');
@@ -19,7 +22,9 @@ export const pushDevice: Handler = async (job, context) => {
     textOf(job.payload, '_id') ??
     findMirrorBy(context.store, 'device', 'serialNumber', serialNumber)[0]?.id;
   const answer = await about(subject, () =>
-    id === undefined ? context.client.createDevice(body) : context.client.replaceDevice(id, body),
+    id === undefined
+      ? createOnce(job, context, subject, () => context.client.createDevice(body))
+      : context.client.replaceDevice(id, body),
   );
   return remember(context, 'device', answer, { body, shortAnswer: true });
 };

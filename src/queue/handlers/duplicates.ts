@@ -1,19 +1,27 @@
-import { PermanentError } from '../../shared/errors.js';
-import type { HandlerContext } from '../types.js';
+import type { PlatformRecord } from '../../platform/index.js';
+import { unknownOutcome } from '../../platform/errors.js';
+import { HomecareError, PermanentError } from '../../shared/errors.js';
+import { INTERRUPTED } from '../../store/index.js';
+import type { HandlerContext, Job } from '../types.js';
 import { existingIdsOf, refusedWith } from './failures.js';
 
 /** Finds the records that already carry a create's natural key (customerNumber, customerId). */
 export type NaturalKeyLookup = () => Promise<string[]>;
 
-function several(error: PermanentError, subject: string, ids: readonly string[]): PermanentError {
+function several(
+  subject: string,
+  ids: readonly string[],
+  resource: string | undefined,
+  cause?: unknown,
+): PermanentError {
   const hint = 'merge or archive the duplicates on the platform, then retry this job';
   return new PermanentError(
     `${subject}: the platform holds several records with this key (${ids.join(', ')}); ${hint}`,
     {
-      ...(error.resource === undefined ? {} : { resource: error.resource }),
+      ...(resource === undefined ? {} : { resource }),
       code: 'DUPLICATES_ON_PLATFORM',
       hint,
-      cause: error,
+      ...(cause === undefined ? {} : { cause }),
     },
   );
 }
@@ -40,6 +48,73 @@ export async function existingIdOf(
       'create refused without existingIds; looked the natural key up',
     );
   }
-  if (ids.length > 1) throw several(error, subject, ids);
+  if (ids.length > 1) throw several(subject, ids, error.resource, error);
   return ids[0];
+}
+
+/**
+ * How a create finds what an earlier try of it may have made, where the contract offers a
+ * lookup that shows such a record whoever wrote it, so that finding none means there is none.
+ */
+export interface CreateLookup {
+  resource: string;
+  find: NaturalKeyLookup;
+  /** Makes the record found the job's, as the create would have (an update with its body). */
+  take: (id: string) => Promise<PlatformRecord>;
+}
+
+function mayExist(subject: string, outcome: string, error?: HomecareError): PermanentError {
+  const hint =
+    'look for it on the platform, then `queue retry` (it is not there: it is sent again) or `queue drop` (it is)';
+  return new PermanentError(
+    `${subject}: the create was sent, but ${outcome}; the platform offers no lookup that would show whether it made the record, so it is not sent again: it may already exist on the platform — check, then \`queue retry\` or \`queue drop\``,
+    {
+      ...(error?.resource === undefined ? {} : { resource: error.resource }),
+      ...(error?.status === undefined ? {} : { status: error.status }),
+      ...(error?.bodyExcerpt === undefined ? {} : { bodyExcerpt: error.bodyExcerpt }),
+      code: 'CREATE_OUTCOME_UNKNOWN',
+      hint,
+      ...(error === undefined ? {} : { cause: error }),
+    },
+  );
+}
+
+/**
+ * A create that is not made twice when a try's answer is lost (cut off, timed out, a 5xx) after
+ * the platform may have made the record. With a lookup, a job that failed before (its
+ * `lastError`, which `queue retry` keeps) looks first and takes the one record it finds; the
+ * failed try itself is retried like any other. Without one, such a try is dead-lettered at once
+ * for a person to check: posting again blindly could make a second record. So is a job that
+ * was running when its process stopped (`INTERRUPTED`): its POST may have gone out. `queue
+ * retry` then posts again (the person found none), `queue drop` leaves the one the platform has.
+ */
+export async function createOnce(
+  job: Job,
+  context: HandlerContext,
+  subject: string,
+  create: () => Promise<PlatformRecord>,
+  lookup?: CreateLookup,
+): Promise<PlatformRecord> {
+  if (lookup !== undefined && job.lastError !== undefined) {
+    const ids = await lookup.find();
+    if (ids.length > 1) throw several(subject, ids, lookup.resource);
+    const [id] = ids;
+    if (id !== undefined) {
+      context.logger.info(
+        { resource: lookup.resource, id, jobId: job.id },
+        'an earlier try of this create made the record; it is updated, not created again',
+      );
+      return lookup.take(id);
+    }
+  }
+  if (lookup === undefined && job.lastError === INTERRUPTED) {
+    throw mayExist(subject, 'the process stopped before its answer was kept');
+  }
+  try {
+    return await create();
+  } catch (error) {
+    const outcome = lookup === undefined ? unknownOutcome(error) : undefined;
+    if (outcome === undefined || !(error instanceof HomecareError)) throw error;
+    throw mayExist(subject, outcome, error);
+  }
 }

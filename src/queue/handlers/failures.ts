@@ -64,7 +64,14 @@ export function notKnown(
   if (job.attempts < NOT_KNOWN_GRACE_ATTEMPTS) {
     return new TransientError(
       `${what}; it may arrive with the next pull, so the job is tried again`,
-      { ...context, code: 'NOT_KNOWN_YET', hint, retryAfterMs: NOT_KNOWN_RETRY_AFTER_MS },
+      // Our own wait for the next pull: a one-shot pass, which has just pulled, may skip it.
+      {
+        ...context,
+        code: 'NOT_KNOWN_YET',
+        hint,
+        retryAfterMs: NOT_KNOWN_RETRY_AFTER_MS,
+        ownWait: true,
+      },
     );
   }
   return new PermanentError(`${what}; ${hint}`, { ...context, code: 'NOT_KNOWN', hint });

@@ -3,6 +3,7 @@ import { productGroupLevelProblem } from '../../contract/index.js';
 import { PermanentError } from '../../shared/errors.js';
 import { getMirror } from '../../store/index.js';
 import type { Handler, HandlerContext, Job } from '../types.js';
+import { createOnce } from './duplicates.js';
 import { about, notKnown, refusedWith } from './failures.js';
 import { requiredText, textOf, without } from './payload.js';
 import { remember } from './remember.js';
@@ -70,7 +71,8 @@ function checkOnlyName(context: HandlerContext, job: Job, id: string, subject: s
 
 /**
  * A product group (variant B): POST with the level checked, or PATCH /productGroup/{_id}, which
- * can change only the name.
+ * can change only the name. A lost answer to the POST is not tried again: the list leaves our
+ * own writes out (spec document 1, rule 2), and nothing else finds a group but by its `_id`.
  */
 export const pushProductGroup: Handler = async (job, context) => {
   const id = textOf(job.payload, '_id');
@@ -84,7 +86,7 @@ export const pushProductGroup: Handler = async (job, context) => {
   const body = id === undefined ? without(job.payload, '_id') : { name };
   const answer = await about(subject, () =>
     id === undefined
-      ? context.client.createProductGroup(body)
+      ? createOnce(job, context, subject, () => context.client.createProductGroup(body))
       : context.client.patchProductGroup(id, body),
   );
   return remember(context, 'productGroup', answer, { body });
