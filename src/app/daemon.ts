@@ -2,6 +2,7 @@ import type { HttpEndpoint } from '../http/server.js';
 import { errorMessage, failureLevel, SetupError } from '../shared/errors.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../sync/scheduler.js';
 import type { App } from './app.js';
+import { retentionEntries } from './pruning.js';
 import { STORE_FULL } from '../store/index.js';
 import { takeWriterLock, type WriterLock } from './writerLock.js';
 
@@ -195,13 +196,24 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     logFailure('freeing jobs left running')(error);
   }
   app.worker.start(app.config.queue.pollIntervalMs);
+  let stopping: Promise<void> | undefined;
   const entries = scheduleEntries(app.runner, {
     resources: Object.fromEntries(
       app.resources.filter((r) => r.enabled).map((r) => [r.resource, r.schedule]),
     ),
     reconcile: app.config.sync.reconcile,
     jitterSeconds: app.config.sync.jitterSeconds,
-  }).map((entry) => ({ ...entry, run: trackedRun(entry.run) }));
+  })
+    .concat(
+      retentionEntries({
+        store: app.store,
+        logger,
+        retention: app.config.retention,
+        inbox: app.config.erp.adapter === 'file' ? app.config.erp.file.inbox : undefined,
+        stopping: () => stopping !== undefined,
+      }),
+    )
+    .map((entry) => ({ ...entry, run: trackedRun(entry.run) }));
   const scheduler: Scheduler = startScheduler(entries, app.config.sync.jitterSeconds, logger, {
     timezone: app.config.timezone,
   });
@@ -211,7 +223,6 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     setInterval(() => void tracked(scan()), app.config.erp.file.scanIntervalMs),
     watchDatabase(app, lock, () => void stop().then(stopStopped)),
   ];
-  let stopping: Promise<void> | undefined;
   function stop(): Promise<void> {
     stopping ??= (async () => {
       for (const timer of timers) clearInterval(timer);

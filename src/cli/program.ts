@@ -2,9 +2,11 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.js';
 import { SetupError } from '../shared/errors.js';
 import { packageVersion } from '../shared/version.js';
+import { backupCommand } from './commands/backup.js';
 import { checkpointCommand } from './commands/checkpoint.js';
 import { configCommand } from './commands/config.js';
 import { demoCommand } from './commands/demo.js';
+import { forgetCommand } from './commands/forget.js';
 import { queueCommand } from './commands/queue.js';
 import { redeliverCommand } from './commands/redeliver.js';
 import { runCommand } from './commands/run.js';
@@ -23,6 +25,8 @@ export function buildProgram(): Command {
     .addCommand(queueCommand())
     .addCommand(checkpointCommand())
     .addCommand(redeliverCommand())
+    .addCommand(backupCommand())
+    .addCommand(forgetCommand())
     .addCommand(configCommand())
     .addCommand(simulatorCommand())
     .addCommand(demoCommand())

@@ -12,6 +12,7 @@ import { DEFAULT_READ_RETRY } from '../platform/backoff.js';
 import { DEFAULT_LIST_BOUNDS } from '../platform/listBounds.js';
 import { crossSectionChecks } from './checks.js';
 import { erpSchema, httpSchema } from './erpSchema.js';
+import { retentionSchema } from './retentionSchema.js';
 import {
   cronExpression,
   flag,
@@ -143,6 +144,8 @@ const retrySchema = z
 export const baseConfigSchema = z.strictObject({
   platform: platformSchema,
   storage: z.strictObject({ path: nonEmpty.default('./data/homecare-sync.db') }).prefault({}),
+  /** How long finished work and the personal data in it are kept (docs/readme/data-protection.md). */
+  retention: retentionSchema.prefault({}),
   sync: syncSchema.prefault({}),
   erp: erpSchema.prefault({}),
   retry: retrySchema.prefault({}),

@@ -1,4 +1,4 @@
-export { openStore, WAL_CHECKPOINT_PAGES } from './open.js';
+export { openStore, WAL_CHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES } from './open.js';
 export type { OpenStoreOptions } from './open.js';
 export type { Store, Database } from './store.js';
 export { ROOM_QUIET_MS, storedTime } from './store.js';
@@ -20,3 +20,7 @@ export * from './inbox.js';
 export * from './stalls.js';
 export * from './ownWrites.js';
 export * from './handOver.js';
+export * from './retention.js';
+export * from './space.js';
+export * from './backup.js';
+export * from './erasure.js';

@@ -25,8 +25,17 @@ const memory = ':memory:';
 export const WAL_CHECKPOINT_PAGES = 10_000;
 
 /**
+ * Bytes the `-wal` file is cut back to once a checkpoint has copied it whole: without a bound it
+ * keeps the size of its largest moment (a VACUUM, a reader that held checkpoints off) for as
+ * long as the daemon runs. Above the ~40 MiB WAL_CHECKPOINT_PAGES lets it reach, so the
+ * everyday WAL is not cut and grown again.
+ */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
  * Opens (creating when missing) the homecare-sync database: file mode 0600, WAL with
- * synchronous=FULL, foreign keys on, schema migrated. Refuses, with a SetupError saying what to
+ * synchronous=FULL and a bounded WAL file, foreign keys on, schema migrated; a new file with
+ * incremental auto-vacuum, so pruned pages can be given back to the disk. Refuses, with a SetupError saying what to
  * do, a path that is a folder, an empty file, a file that is not SQLite or is damaged, another
  * application's database, a damaged or newer schema; it changes nothing in a file it refuses.
  */
@@ -52,9 +61,12 @@ function openConnection(path: string, clock: Clock, file: 'new' | 'existing'): S
   try {
     db.pragma('busy_timeout = 5000');
     if (file === 'existing') checkOwnership(db, path);
+    // Only before the first table: an existing file needs one VACUUM to change it (space.ts).
+    else db.pragma('auto_vacuum = INCREMENTAL');
     useWal(db, path);
     db.pragma('synchronous = FULL');
     db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     db.pragma('foreign_keys = ON');
     migrate(db, path, clock.now());
   } catch (error) {

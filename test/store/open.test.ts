@@ -7,6 +7,7 @@ import {
   APPLICATION_ID,
   SCHEMA_VERSION,
   WAL_CHECKPOINT_PAGES,
+  WAL_SIZE_LIMIT_BYTES,
   checkIntegrity,
   openStore,
   schemaVersion,
@@ -16,8 +17,10 @@ import { tempStores } from './tempStore.js';
 import type { TempStores } from './tempStore.js';
 
 const tables = [
+  'backups',
   'checkpoints',
   'dead_letters',
+  'erasures',
   'inbox_messages',
   'job_batches',
   'lease',
@@ -26,6 +29,7 @@ const tables = [
   'own_writes',
   'quarantine',
   'queue',
+  'retention_cursors',
   'runs',
   'schema_version',
 ];
@@ -76,6 +80,12 @@ describe('openStore on a new file', () => {
     expect(fs.statSync(`${file}-wal`).size / pageSize).toBeGreaterThan(3_000);
     expect(pages()).toBe(before);
     expect(WAL_CHECKPOINT_PAGES).toBeGreaterThan(3_000);
+  });
+
+  it('makes a new file with incremental auto-vacuum and a bounded WAL file', () => {
+    const store = temp.open();
+    expect(store.db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    expect(store.db.pragma('journal_size_limit', { simple: true })).toBe(WAL_SIZE_LIMIT_BYTES);
   });
 
   it('creates every table and records the schema version', () => {

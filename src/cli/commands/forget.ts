@@ -1,0 +1,104 @@
+import { Command } from 'commander';
+import { takeWriterLock } from '../../app/writerLock.js';
+import { SetupError } from '../../shared/errors.js';
+import {
+  erasePatient,
+  type ErasureReport,
+  type ErasureSubject,
+  type UnresolvedWork,
+} from '../../store/erasure.js';
+import type { Store } from '../../store/index.js';
+import { withStore } from '../context.js';
+import { CliExit, EXIT } from '../exit.js';
+import { commandWithConfig, type ConfigOption } from '../options.js';
+
+interface ForgetOptions extends ConfigOption {
+  customerId?: boolean;
+  force?: boolean;
+}
+
+/**
+ * Runs `work` holding the writer lock: erasure rebuilds the file (VACUUM), which needs it to
+ * itself, and a running daemon's next pull or job could write the data again meanwhile.
+ */
+function whileNoDaemonRuns<T>(store: Store, work: () => T): T {
+  let lock;
+  try {
+    lock = takeWriterLock(store);
+  } catch (error) {
+    if (!(error instanceof SetupError)) throw error;
+    throw new CliExit(
+      EXIT.failure,
+      [
+        `forget refused: ${error.message}`,
+        ...error.problems.map((problem) => `  ${problem}`),
+        'erasure rebuilds the database file and needs it to itself: stop the daemon (SIGTERM), run forget, then start it again',
+      ].join('\n'),
+    );
+  }
+  try {
+    return work();
+  } finally {
+    lock.release();
+  }
+}
+
+function refusal(subject: string, work: UnresolvedWork): string {
+  return [
+    `forget refused: ${subject} has unresolved work, which erasure would give up:`,
+    ...work.jobs.map(
+      (id) => `  queue job ${id} (pending, running or dead with an open dead letter)`,
+    ),
+    ...work.versions.map((key) => `  version ${key} (not yet handed to the ERP or acknowledged)`),
+    ...work.messages.map((id) => `  ERP message ${id} (not yet handled)`),
+    'let the work finish (or drop its dead letters with `queue drop`), or run forget again with --force',
+  ].join('\n');
+}
+
+function printReport(report: ErasureReport): void {
+  const lines = [
+    `erased patient ${report.patientId}${report.customerId === undefined ? '' : ` (customerId ${report.customerId})`}${report.forced ? ', forced' : ''}`,
+    `  records reduced to ids and stamps: ${report.records.join(', ') || 'none'}`,
+    ...Object.entries(report.removed).map(([place, n]) => `  ${place}: ${n}`),
+    ...report.files.map((file) => `  inbox file removed: ${file}`),
+    ...report.backups.map((file) => `  erased in backup: ${file}`),
+    '  kept: ids, versions, content hashes, ERP keys and times; the ERP keeps its own outbox copy',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** `forget patient <id>`: erasure of one patient's personal data (src/store/erasure.ts). */
+export function forgetCommand(): Command {
+  const patient = commandWithConfig(
+    'patient',
+    "erase a patient's personal data from the database, its WAL and free pages, the inbox archive and every backup `backup` made; refused while the daemon runs or work for the patient is unresolved",
+  )
+    .argument('<id>', "the patient's platform _id (or its customerId with --customer-id)")
+    .option('--customer-id', 'the argument is the ERP customerId')
+    .option(
+      '--force',
+      'erase even while work for the patient is unresolved (that work is given up)',
+    )
+    .action((value: string, options: ForgetOptions) => {
+      const subject: ErasureSubject = { by: options.customerId ? 'customerId' : 'id', value };
+      const named = `patient ${subject.by === 'id' ? value : `with customerId ${value}`}`;
+      const outcome = withStore(options, (store, config) =>
+        whileNoDaemonRuns(store, () =>
+          erasePatient(store, subject, {
+            force: options.force === true,
+            inbox: config.erp.adapter === 'file' ? config.erp.file.inbox : undefined,
+          }),
+        ),
+      );
+      if (outcome.outcome === 'unknown') {
+        throw new CliExit(
+          EXIT.failure,
+          `forget: no ${named} is known to the database; nothing erased`,
+        );
+      }
+      if (outcome.outcome === 'refused')
+        throw new CliExit(EXIT.failure, refusal(named, outcome.work));
+      printReport(outcome.report);
+    });
+  return new Command('forget').description('erase personal data on request').addCommand(patient);
+}

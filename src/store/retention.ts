@@ -1,0 +1,420 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { autoVacuumOf, checkpointWal, freePages } from './space.js';
+import { plainStatement, statement } from './statements.js';
+import { storedNow, type Store } from './store.js';
+import { transaction } from './transaction.js';
+
+/**
+ * Retention: finished work older than its days goes, in short batches beside the daemon's work.
+ * What is unresolved never goes, whatever its age: pending, running and dead jobs with an open
+ * dead letter (and the versions, messages and records they refer to), versions not yet handed
+ * to the ERP or not yet acknowledged, messages not yet handled. What dedupe needs stays: the
+ * newest ledger row of every record (its version and hash), every ERP message's key and hash.
+ */
+
+/** Days each kind of finished work is kept (`retention` in the config). */
+export interface RetentionDays {
+  jobs: number;
+  runs: number;
+  versions: number;
+  inboxMessages: number;
+  ownWrites: number;
+  quarantine: number;
+  endedRecords: number;
+}
+
+export type RetentionRule = keyof RetentionDays;
+
+export interface PruneOptions {
+  /** Rows one write transaction removes at most. */
+  batchSize: number;
+  /** Whether to stop between two batches (the daemon is stopping). */
+  stopping?: () => boolean;
+}
+
+export interface PruneReport {
+  /** Rows removed (jobs, runs, versions, quarantine, own writes) or reduced (bodies), per rule. */
+  removed: Record<RetentionRule, number>;
+  /** Pages given back to the disk afterwards (incremental vacuum). */
+  freedPages: number;
+  /** True when it stopped before it was through (see `stopping`); the next pass goes on. */
+  stopped: boolean;
+}
+
+/** One batch: what it removed, and whether there may be more. */
+interface Step {
+  removed: number;
+  more: boolean;
+}
+
+type Stepper = () => Step;
+
+const DAY_MS = 86_400_000;
+
+/** Pages one incremental-vacuum transaction gives back: 4 MiB of 4 KiB pages, a few ms. */
+const VACUUM_PAGES = 1024;
+
+/**
+ * Where retention reduces a record's body: orders and care arrangements (patients, articles and
+ * master data stay whole, enrichment reads them), once Deleted (an end status; no transition
+ * leaves it) or archived. The migration's partial index `mirror_ended` holds exactly these
+ * rows, so the text must stay the same as there.
+ */
+export const ENDED_RECORD_SQL = `resource IN ('singleOrder', 'directOrder', 'integratedCare', 'erpOrder')
+    AND (json ->> '$.archived' = 1
+      OR (resource IN ('singleOrder', 'directOrder') AND json ->> '$.status' = -1))
+    AND json ->> '$._reduced' IS NULL`;
+
+/**
+ * The fields a reduced record keeps: what the trace, dedupe and the daemon's own checks read
+ * (ids and ERP keys, stamps, status for the transition table, the care arrangement's salesId an
+ * order's enrichment adds, a patient's customerId it adds, `archived`). The rest of the body,
+ * patient data included, goes.
+ */
+export const REDUCED_RECORD_FIELDS = [
+  '_id',
+  'timestamp',
+  'updatedAt',
+  'createdAt',
+  'archived',
+  'status',
+  'seriesStatus',
+  'orderType',
+  'salesId',
+  'erpOrderNumber',
+  'patientId',
+  'integratedCareId',
+  'customerId',
+  'customerNumber',
+] as const;
+
+/**
+ * Whether a mirrored record is a reduced one (retention or `forget`): its body is gone, so it
+ * must never be handed to the ERP or compared field by field as if whole.
+ */
+export function isReducedRecord(record: Readonly<Record<string, unknown>>): boolean {
+  return record['_reduced'] !== undefined;
+}
+
+/**
+ * Whether the record has work not yet gone: a job pending, running or dead (a dead one may be
+ * retried; a dropped one goes with `jobs` past retention, and the mirror's trigger would copy
+ * the body into the ledger for it, so it holds the reduction back until then), or a version
+ * not yet settled.
+ */
+const OPEN_WORK_SQL = (resource: string, id: string) => `
+  EXISTS (SELECT 1 FROM queue INDEXED BY queue_entity WHERE entity_key = ${resource} || ':' || ${id}
+    AND state IN ('pending', 'running', 'dead'))
+  OR EXISTS (SELECT 1 FROM ledger WHERE ledger.resource = ${resource} AND ledger._id = ${id}
+    AND (delivered_at IS NULL OR ack_state IN ('pending', 'queued')))`;
+
+const idList = (ids: readonly number[]) => ({ ids: JSON.stringify(ids) });
+const IN_IDS = 'IN (SELECT value FROM json_each(@ids))';
+
+/**
+ * Finished jobs: done, superseded, and dead ones an operator dropped (every dead letter
+ * resolved), with their dead letters, once they ended (or were dropped) before the cutoff. The
+ * newest job stays whatever it is: ids are not AUTOINCREMENT, and a deleted highest id would be
+ * given out again, so a job id in an old log line or trace could name a new job.
+ */
+function jobs(store: Store, cutoff: string, limit: number): Stepper {
+  return () => {
+    const ids = statement<{ cutoff: string; limit: number }, { id: number }>(
+      store.db,
+      `SELECT id FROM (
+         SELECT id, updated_at AS ended_at FROM queue INDEXED BY queue_finished
+         WHERE state IN ('done', 'superseded') AND updated_at < @cutoff
+         UNION ALL
+         SELECT id, (SELECT max(resolved_at) FROM dead_letters WHERE job_id = queue.id) AS ended_at
+         FROM queue INDEXED BY queue_state WHERE state = 'dead'
+           AND NOT EXISTS (SELECT 1 FROM dead_letters
+             WHERE dead_letters.job_id = queue.id AND resolved_at IS NULL))
+       WHERE ended_at < @cutoff AND id < (SELECT max(id) FROM queue)
+       ORDER BY ended_at LIMIT @limit`,
+    )
+      .all({ cutoff, limit })
+      .map((row) => row.id);
+    if (ids.length === 0) return { removed: 0, more: false };
+    // "Superseded by job N" is a note; a superseding job may go before the one it replaced.
+    statement<{ ids: string }>(
+      store.db,
+      `UPDATE queue SET superseded_by = NULL WHERE superseded_by ${IN_IDS} AND id NOT ${IN_IDS}`,
+    ).run(idList(ids));
+    statement<{ ids: string }>(store.db, `DELETE FROM dead_letters WHERE job_id ${IN_IDS}`).run(
+      idList(ids),
+    );
+    statement<{ ids: string }>(store.db, `DELETE FROM queue WHERE id ${IN_IDS}`).run(idList(ids));
+    return { removed: ids.length, more: ids.length === limit };
+  };
+}
+
+interface RunRow {
+  id: number;
+  started_at: string;
+  ended_at: string;
+  kept: number;
+}
+
+/**
+ * Pull runs, oldest first (ids follow time), walked once per pass from where the last batch
+ * stopped. The latest run of each list stays (`status` shows it), and the last successful pull
+ * of each resource (/readyz measures from it), however old.
+ */
+function runs(store: Store, cutoff: string, limit: number): Stepper {
+  let after = 0;
+  return () => {
+    const rows = statement<{ after: number; limit: number }, RunRow>(
+      store.db,
+      `SELECT id, started_at, coalesce(finished_at, started_at) AS ended_at,
+         NOT EXISTS (SELECT 1 FROM runs AS later INDEXED BY runs_latest
+             WHERE later.resource = runs.resource AND later.filter = runs.filter
+               AND later.id > runs.id)
+           OR (ok = 1 AND kind = 'pull' AND finished_at = (SELECT max(finished_at) FROM runs AS s
+             WHERE s.resource = runs.resource AND s.ok = 1 AND s.kind = 'pull')) AS kept
+       FROM runs WHERE id > @after ORDER BY id LIMIT @limit`,
+    ).all({ after, limit });
+    const old = rows.filter((row) => row.started_at < cutoff);
+    const ids = old.filter((row) => row.ended_at < cutoff && row.kept === 0).map((row) => row.id);
+    if (ids.length > 0) {
+      // The versions and quarantined records a run saw keep their rows, without the link.
+      for (const table of ['ledger', 'quarantine']) {
+        statement<{ ids: string }>(
+          store.db,
+          `UPDATE ${table} SET run_id = NULL WHERE run_id ${IN_IDS}`,
+        ).run(idList(ids));
+      }
+      statement<{ ids: string }>(store.db, `DELETE FROM runs WHERE id ${IN_IDS}`).run(idList(ids));
+    }
+    after = old.at(-1)?.id ?? after;
+    return { removed: ids.length, more: old.length === rows.length && rows.length === limit };
+  };
+}
+
+function cursor(store: Store, name: string): number {
+  return (
+    statement<{ name: string }, { position: number }>(
+      store.db,
+      'SELECT position FROM retention_cursors WHERE name = @name',
+    ).get({ name })?.position ?? 0
+  );
+}
+
+function moveCursor(store: Store, name: string, position: number): void {
+  statement<{ name: string; position: number }>(
+    store.db,
+    `INSERT INTO retention_cursors (name, position) VALUES (@name, @position)
+     ON CONFLICT (name) DO UPDATE SET position = excluded.position`,
+  ).run({ name, position });
+}
+
+interface LedgerRow {
+  seq: number;
+  resource: string;
+  _id: string;
+  seen_at: string;
+}
+
+/**
+ * Older versions in the ledger. The ledger is walked once in the order versions were seen (a
+ * cursor keeps where it stopped); each version passed removes the settled versions of its record
+ * seen before it. So a record's newest version always stays (how a repeat is recognised), and
+ * an older one goes once the version after it is past retention too. A version stays while it
+ * waits for the ERP or its acknowledgement, or a job still refers to it (a redelivery).
+ */
+function versions(store: Store, cutoff: string, limit: number): Stepper {
+  return () => {
+    const from = cursor(store, 'ledger');
+    const rows = statement<{ from: number; limit: number }, LedgerRow>(
+      store.db,
+      'SELECT seq, resource, _id, seen_at FROM ledger WHERE seq > @from ORDER BY seq LIMIT @limit',
+    ).all({ from, limit });
+    const older = statement<Record<string, string | number>>(
+      store.db,
+      `DELETE FROM ledger WHERE resource = @resource AND _id = @id AND seq < @seq
+         AND delivered_at IS NOT NULL AND ack_state IN ('none', 'done')
+         AND NOT EXISTS (SELECT 1 FROM queue INDEXED BY queue_entity
+           WHERE entity_key = @resource || ':' || @id AND state IN ('pending', 'running', 'dead')
+             AND payload ->> '$.version' = ledger.version)`,
+    );
+    let removed = 0;
+    let passed = from;
+    for (const row of rows) {
+      if (row.seen_at >= cutoff) break;
+      removed += older.run({ resource: row.resource, id: row._id, seq: row.seq }).changes;
+      passed = row.seq;
+    }
+    if (passed !== from) moveCursor(store, 'ledger', passed);
+    const through = rows.length === 0 || passed !== rows.at(-1)?.seq;
+    return { removed, more: !through && rows.length === limit };
+  };
+}
+
+/** Bodies of the ERP's handled messages; each keeps its key and hash (a repeat is recognised). */
+function inboxMessages(store: Store, cutoff: string, limit: number): Stepper {
+  return () => {
+    const changed = statement<{ cutoff: string; limit: number }>(
+      store.db,
+      `UPDATE inbox_messages SET body = '' WHERE id IN (
+         SELECT id FROM inbox_messages INDEXED BY inbox_messages_bodies
+         WHERE body <> '' AND processed_at < @cutoff AND state IN ('done', 'rejected')
+         ORDER BY processed_at LIMIT @limit)`,
+    ).run({ cutoff, limit }).changes;
+    return { removed: changed, more: changed === limit };
+  };
+}
+
+/**
+ * Fingerprints of our writes: their echo comes with the next pull; one older than retention
+ * would only be met again after a pull paused that long, which then hands it to the ERP once.
+ */
+function ownWrites(store: Store, cutoff: string, limit: number): Stepper {
+  return () => {
+    const changed = statement<{ cutoff: string; limit: number }>(
+      store.db,
+      `DELETE FROM own_writes WHERE rowid IN (
+         SELECT rowid FROM own_writes INDEXED BY own_writes_written
+         WHERE written_at < @cutoff ORDER BY written_at LIMIT @limit)`,
+    ).run({ cutoff, limit }).changes;
+    return { removed: changed, more: changed === limit };
+  };
+}
+
+/**
+ * Quarantined records resolved since: the mirror holds a version of the record stored after the
+ * entry. One without an `_id` never resolves and stays (`forget` or an operator removes it).
+ */
+function quarantine(store: Store, cutoff: string, limit: number): Stepper {
+  let after = 0;
+  return () => {
+    const rows = statement<
+      { after: number; limit: number },
+      { id: number; seen_at: string; resolved: number }
+    >(
+      store.db,
+      `SELECT id, seen_at, record_id IS NOT NULL AND EXISTS (SELECT 1 FROM mirror
+           WHERE mirror.resource = quarantine.resource AND mirror._id = quarantine.record_id
+             AND mirror.updated_at > quarantine.seen_at)
+           -- The highest id stays, as with jobs: it would be given out again.
+           AND id < (SELECT max(id) FROM quarantine) AS resolved
+       FROM quarantine WHERE id > @after ORDER BY id LIMIT @limit`,
+    ).all({ after, limit });
+    const old = rows.filter((row) => row.seen_at < cutoff);
+    const ids = old.filter((row) => row.resolved === 1).map((row) => row.id);
+    if (ids.length > 0) {
+      statement<{ ids: string }>(store.db, `DELETE FROM quarantine WHERE id ${IN_IDS}`).run(
+        idList(ids),
+      );
+    }
+    after = rows.at(-1)?.id ?? after;
+    return { removed: ids.length, more: old.length === rows.length && rows.length === limit };
+  };
+}
+
+/** A reduced body: the fields of REDUCED_RECORD_FIELDS the record has, and when it was reduced. */
+export function reducedRecord(json: string, at: string): string {
+  const record = JSON.parse(json) as Record<string, unknown>;
+  const kept = REDUCED_RECORD_FIELDS.filter((field) => record[field] !== undefined).map((field) => [
+    field,
+    record[field],
+  ]);
+  return JSON.stringify({ ...Object.fromEntries(kept), _reduced: at });
+}
+
+/**
+ * Ended orders and care arrangements: the mirror keeps their row (version, ERP keys, the fields
+ * of REDUCED_RECORD_FIELDS), not their body. A live record keeps its body however old (the
+ * transition check and the comparison with our own writes read it), as does one with
+ * unresolved work. A newer version pulled later is stored whole again.
+ */
+function endedRecords(store: Store, cutoff: string, limit: number): Stepper {
+  return () => {
+    const rows = statement<{ cutoff: string; limit: number }, { rowid: number; json: string }>(
+      store.db,
+      `SELECT rowid, json FROM mirror INDEXED BY mirror_ended
+       WHERE ${ENDED_RECORD_SQL} AND updated_at < @cutoff
+         AND NOT (${OPEN_WORK_SQL('mirror.resource', 'mirror._id')})
+       ORDER BY updated_at LIMIT @limit`,
+    ).all({ cutoff, limit });
+    const now = storedNow(store);
+    const reduce = statement<{ rowid: number; json: string }>(
+      store.db,
+      'UPDATE mirror SET json = @json WHERE rowid = @rowid',
+    );
+    for (const row of rows) reduce.run({ rowid: row.rowid, json: reducedRecord(row.json, now) });
+    return { removed: rows.length, more: rows.length === limit };
+  };
+}
+
+const RULES: Record<RetentionRule, (store: Store, cutoff: string, limit: number) => Stepper> = {
+  jobs,
+  runs,
+  versions,
+  inboxMessages,
+  ownWrites,
+  quarantine,
+  endedRecords,
+};
+
+/** The time before which `days` days' items are past retention, as stored. */
+export function cutoffOf(store: Store, days: number): string {
+  return new Date(store.clock.now().getTime() - days * DAY_MS).toISOString();
+}
+
+/**
+ * One pass of retention over the database: each rule in batches of `batchSize` rows, each batch
+ * its own short write transaction (a crash loses at most the batch under way, which the next
+ * pass does again), the event loop free between two batches; then the pages set free go back to
+ * the disk (incremental vacuum, in steps too) and the WAL is checkpointed.
+ */
+export async function pruneStore(
+  store: Store,
+  days: RetentionDays,
+  options: PruneOptions,
+): Promise<PruneReport> {
+  const stopping = options.stopping ?? (() => false);
+  const removed = Object.fromEntries(Object.keys(RULES).map((rule) => [rule, 0])) as Record<
+    RetentionRule,
+    number
+  >;
+  for (const [rule, make] of Object.entries(RULES) as [RetentionRule, typeof jobs][]) {
+    const step = make(store, cutoffOf(store, days[rule]), options.batchSize);
+    for (;;) {
+      if (stopping()) return { removed, freedPages: 0, stopped: true };
+      const done = transaction(store, step);
+      removed[rule] += done.removed;
+      if (!done.more) break;
+      await nextTurn();
+    }
+  }
+  const freedPages = await giveBackPages(store, stopping);
+  checkpointWal(store);
+  return { removed, freedPages, stopped: stopping() };
+}
+
+/**
+ * The incremental vacuum after pruning, VACUUM_PAGES per short transaction. A file made before
+ * incremental auto-vacuum keeps its free pages for its next rows instead (it stops growing but
+ * does not shrink) until one VACUUM switches it (space.ts `compact`).
+ */
+async function giveBackPages(store: Store, stopping: () => boolean): Promise<number> {
+  if (autoVacuumOf(store) !== 'incremental') return 0;
+  let freed = 0;
+  let free = freeCount(store);
+  while (free > 0 && !stopping()) {
+    const left = freePages(store, VACUUM_PAGES);
+    if (left >= free) break;
+    freed += free - left;
+    free = left;
+    await nextTurn();
+  }
+  return freed;
+}
+
+function freeCount(store: Store): number {
+  return (
+    plainStatement<{ n: number }>(
+      store.db,
+      'SELECT freelist_count AS n FROM pragma_freelist_count',
+    ).get()?.n ?? 0
+  );
+}
