@@ -28,7 +28,7 @@ import { sqlitePullStore } from '../sync/pullStore.js';
 import { createPullRunner, type PullRunner } from '../sync/runner.js';
 import { pullTargets, type TargetSettings } from '../sync/targets.js';
 import { createAdapter } from './adapter.js';
-import { httpInbound, inboxAcceptor } from './inbound.js';
+import { httpInbound, inboxAcceptor, mirroredOrder } from './inbound.js';
 import { filesFetcher, referenceFetcher } from './references.js';
 
 export interface AppDeps {
@@ -186,6 +186,9 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
             fileMode: fileModeOf(file.fileMode),
             timeZone: config.timezone,
             unknownFields: inbound.unknownFields,
+            ...(file.openTransTrackingLink === undefined
+              ? {}
+              : { trackingLinkTemplate: file.openTransTrackingLink }),
           },
           {
             clock,
@@ -193,6 +196,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
             logger,
             count: countInbound,
             dropped,
+            openTransOrder: mirroredOrder(store),
           },
         )
       : undefined;

@@ -6,13 +6,20 @@ import {
   parseInboxBody,
   type CountInbound,
   type InboundRules,
+  type OrderLookup,
 } from '../erp/inbox/index.js';
 import type { InboundResult } from '../http/server.js';
 import type { Logger } from '../log/index.js';
 import { enqueue } from '../queue/index.js';
 import { canonicalJson } from '../shared/canonicalJson.js';
 import { jobFromInbox } from '../queue/jobs.js';
-import { insertInboxMessage, settleInboxMessage, transaction, type Store } from '../store/index.js';
+import {
+  getMirror,
+  insertInboxMessage,
+  settleInboxMessage,
+  transaction,
+  type Store,
+} from '../store/index.js';
 
 /**
  * Takes a validated message from the ERP into SQLite and queues its job, in one transaction:
@@ -77,5 +84,18 @@ export function httpInbound(
     const result = accept(message);
     count({ kind, source: 'http', result: result === 'conflict' ? 'rejected' : result }, 1);
     return { status: result, id: message.name };
+  };
+}
+
+/**
+ * The order an openTRANS answer's ORDER_ID names: a platform `_id`, unique across single and
+ * direct orders, so it is looked up in both as the mirror holds them.
+ */
+export function mirroredOrder(store: Store): OrderLookup {
+  return (id) => {
+    const single = getMirror(store, 'singleOrder', id);
+    if (single !== undefined) return { orderType: 'single', record: single.record };
+    const direct = getMirror(store, 'directOrder', id);
+    return direct === undefined ? undefined : { orderType: 'direct', record: direct.record };
   };
 }

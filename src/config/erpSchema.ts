@@ -78,6 +78,12 @@ const fileSchema = z.strictObject({
       supplierId: nonEmpty.default(DEFAULT_OPENTRANS_PARTIES.supplierId),
     })
     .prefault({}),
+  /** The tracking link of a dispatch notification without TRACKING_TRACING_URL. */
+  openTransTrackingLink: httpUrl
+    .refine((link) => link.includes('{shipmentId}'), {
+      error: 'must contain {shipmentId}, where the SHIPMENT_ID of the dispatch notification goes',
+    })
+    .optional(),
   doneMarker: flag(inbox.doneMarker),
   minFileAgeMs: integer(0, inbox.minFileAgeMs),
   maxFileBytes: integer(1, inbox.maxFileBytes),

@@ -34,6 +34,21 @@ storage: { path: ./x.db, size: 3 }
     ]);
   });
 
+  it('asks for a tracking link with {shipmentId}, over http or https', async () => {
+    const found = await problems(
+      `${MINIMAL}erp:\n  file: { openTransTrackingLink: 'https://t.example/track' }\n`,
+    );
+    expect(found).toEqual([
+      'erp.file.openTransTrackingLink: must contain {shipmentId}, where the SHIPMENT_ID of the dispatch notification goes',
+    ]);
+    const scheme = await problems(
+      `${MINIMAL}erp:\n  file: { openTransTrackingLink: 'ftp://t.example/{shipmentId}' }\n`,
+    );
+    expect(scheme).toEqual([
+      expect.stringMatching(/^erp\.file\.openTransTrackingLink: expected an http/),
+    ]);
+  });
+
   it('requires the platform keys', async () => {
     const found = await problems('platform: { variant: B }\nlog: { level: info }\n');
     expect(found).toEqual([

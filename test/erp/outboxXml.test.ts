@@ -119,7 +119,7 @@ describe('file adapter: xml', () => {
       items.map((i) => [i.LINE_ITEM_ID, i.PRODUCT_ID.SUPPLIER_PID, i.QUANTITY, i.ORDER_UNIT]),
     ).toEqual([
       ['line-1', '100-200', '2.5', 'C62'],
-      ['line-2', '100-300', '10', 'XPK'],
+      ['line-2', '100-300', '10', 'PK'],
     ]);
     expect(ORDER.ORDER_SUMMARY.TOTAL_ITEM_NUM).toBe('2');
   });

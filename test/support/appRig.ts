@@ -33,6 +33,8 @@ export function appRig(
   variant: Variant,
   start: string,
   extra: Record<string, unknown> = {},
+  /** More `erp.file` settings beside the rig's folders and markers. */
+  file: Record<string, unknown> = {},
 ): AppRig {
   const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-app-'));
   const outbox = join(folder, 'erp', 'outbox');
@@ -47,7 +49,7 @@ export function appRig(
       readRetry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
     },
     storage: { path: join(folder, 'sync.db') },
-    erp: { adapter: 'file', file: { outbox, inbox, doneMarker: true } },
+    erp: { adapter: 'file', file: { outbox, inbox, doneMarker: true, ...file } },
     retry: { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 20_000 },
     http: { enabled: false },
     log: { level: 'silent' },

@@ -49,22 +49,32 @@ function byResource(batch: readonly OutboundRecord[]): Map<ResourceName, Outboun
 
 /**
  * One file per record, the files of the batch written side by side, after all their companions.
- * A record whose companion cannot be placed waits (or is rejected) without its own file.
+ * A record whose companion cannot be placed waits (or is rejected) without its own file; one
+ * the format cannot say (an openTRANS ORDER without lines) is rejected before anything of it is
+ * written.
  */
 async function deliverEach(
   folder: Folder,
   items: readonly OutboundRecord[],
   options: FileAdapterOptions,
 ): Promise<Map<OutboundRecord, Placement>> {
-  const results = await placeCompanions(folder, items, options.format);
-  const written = items.filter((item) => results.get(item)?.status === 'ok');
+  const refused = new Map<OutboundRecord, Placement>();
+  const writable = new Map<OutboundRecord, Buffer>();
+  for (const item of items) {
+    const content = recordContent(item, options);
+    if ('refused' in content) refused.set(item, { status: 'rejected', reason: content.refused });
+    else writable.set(item, content.data);
+  }
+  const results = await placeCompanions(folder, [...writable.keys()], options.format);
+  const written = [...writable].filter(([item]) => results.get(item)?.status === 'ok');
   const placements = await folder.place(
-    written.map((item) => ({
+    written.map(([item, data]) => ({
       name: `${recordBaseName(item.id, item.version)}.${options.format}`,
-      data: recordContent(item, options),
+      data,
     })),
   );
-  written.forEach((item, n) => results.set(item, placements[n] ?? OK));
+  written.forEach(([item], n) => results.set(item, placements[n] ?? OK));
+  for (const [item, placement] of refused) results.set(item, placement);
   return results;
 }
 

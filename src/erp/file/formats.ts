@@ -1,24 +1,29 @@
 import type { ResourceName } from '../../contract/index.js';
 import type { OutboundRecord } from '../adapter.js';
 import { csvFile } from './csvFile.js';
-import { openTransOrder } from './openTrans.js';
+import { openTransOrder, type OpenTransOrderResource } from './openTrans.js';
 import type { FileAdapterOptions, OutboxFormat } from './options.js';
 import { xmlFile } from './xmlFile.js';
 
 /** Orders openTRANS has a document for; every other resource is written as plain XML. */
 const OPENTRANS_RESOURCES: ReadonlySet<ResourceName> = new Set(['singleOrder', 'directOrder']);
+const isOpenTransResource = (resource: ResourceName): resource is OpenTransOrderResource =>
+  OPENTRANS_RESOURCES.has(resource);
 
 export const isBatchFormat = (format: OutboxFormat): format is 'ndjson' | 'csv' =>
   format === 'ndjson' || format === 'csv';
 
+/** A one-record file, or why the record cannot be written in the format (openTRANS only). */
+export type RecordContent = { data: Buffer } | { refused: string };
+
 /** A one-record file: `json` pretty-printed, `xml` plain or openTRANS. */
-export function recordContent(item: OutboundRecord, options: FileAdapterOptions): Buffer {
+export function recordContent(item: OutboundRecord, options: FileAdapterOptions): RecordContent {
   if (options.format === 'xml') {
-    return options.openTrans && OPENTRANS_RESOURCES.has(item.resource)
+    return options.openTrans && isOpenTransResource(item.resource)
       ? openTransOrder(item.record, options.openTransParties)
-      : xmlFile(item.resource, item.record);
+      : { data: xmlFile(item.resource, item.record) };
   }
-  return Buffer.from(`${JSON.stringify(item.record, null, 2)}\n`, 'utf8');
+  return { data: Buffer.from(`${JSON.stringify(item.record, null, 2)}\n`, 'utf8') };
 }
 
 /** A batch file: `ndjson` one record per line, or `csv`. */

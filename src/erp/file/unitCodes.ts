@@ -1,27 +1,29 @@
 /**
- * The platform's order line units are free German text (`Stück`, `Packung`, `m`). openTRANS
- * wants a UN/ECE Recommendation 20 code in ORDER_UNIT; packagings use Rec 20's `X` + Rec 21
- * codes. Units not listed here are written as `C62` (one) with the platform's text in REMARKS.
+ * The platform's order line units are free German text (`Stück`, `Packung`, `m`). openTRANS 2.1
+ * types ORDER_UNIT as BMEcat 2005's `dtPUNIT`, a closed list of UN/ECE Recommendation 20 codes
+ * (the 2005 revision): packagings are its plain two-letter codes (`PK` pack, `BO` bottle), not
+ * the later `X` + Rec 21 codes, which that list does not hold. Units not listed here are written
+ * as `C62` (one) with the platform's text in REMARKS.
  */
-const UNIT_CODES: Readonly<Record<string, string>> = {
+export const UNIT_CODES: Readonly<Record<string, string>> = {
   stück: 'C62',
   stk: 'C62',
   st: 'C62',
   einzeln: 'C62',
   paar: 'PR',
   set: 'SET',
-  packung: 'XPK',
-  pack: 'XPK',
-  pck: 'XPK',
-  pkg: 'XPK',
-  karton: 'XCT',
-  schachtel: 'XBX',
-  box: 'XBX',
-  dose: 'XCX',
-  flasche: 'XBO',
-  beutel: 'XBG',
-  tube: 'XTU',
-  rolle: 'XRO',
+  packung: 'PK',
+  pack: 'PK',
+  pck: 'PK',
+  pkg: 'PK',
+  karton: 'CT',
+  schachtel: 'BX',
+  box: 'BX',
+  dose: 'CA',
+  flasche: 'BO',
+  beutel: 'BG',
+  tube: 'TU',
+  rolle: 'RO',
   m: 'MTR',
   meter: 'MTR',
   cm: 'CMT',
@@ -35,7 +37,7 @@ const UNIT_CODES: Readonly<Record<string, string>> = {
 /** The default when the platform names no unit or one we cannot map. */
 export const UNIT_ONE = 'C62';
 
-/** The Rec 20 code for a platform unit, or undefined when it has none here. */
+/** The BMEcat code for a platform unit, or undefined when it has none here. */
 export function unitCode(unit: string): string | undefined {
   return UNIT_CODES[unit.trim().toLowerCase().replace(/\.$/, '')];
 }

@@ -45,3 +45,21 @@ export const ERP_MESSAGE_BOUNDS: JsonBounds = {
 
 /** Characters of a field name shown in a problem or log line; a name may be any length. */
 export const MAX_NAME_CHARS = 100;
+
+/**
+ * Bytes of one XML file from the ERP (openTRANS): the schema check runs in WebAssembly with a
+ * fixed memory (`XML_CHECK_MEMORY_MIB`), which must hold the whole document as a tree. A
+ * dispatch notification of MAX_LIST_ITEMS lines is about 1.5 MB; `maxFileBytes` still applies
+ * when it is lower.
+ */
+export const MAX_XML_BYTES = 8 * 1024 * 1024;
+
+/** Memory of the schema check, in MiB: an XML file of MAX_XML_BYTES fits with room to spare. */
+export const XML_CHECK_MEMORY_MIB = 256;
+
+/**
+ * Elements of one XML file: an openTRANS line has 20 to 40, so MAX_LIST_ITEMS lines and their
+ * header fit many times over; a file of tiny empty elements meets this bound long before it
+ * meets MAX_XML_BYTES.
+ */
+export const MAX_XML_ELEMENTS = 100_000;

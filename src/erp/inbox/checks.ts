@@ -1,5 +1,5 @@
-import type { InboxKind } from '../adapter.js';
 import type { CsvEncoding } from '../file/options.js';
+import { OPENTRANS_FOLDER, type InboxFolder } from './layout.js';
 import { invalidUtf8Offset } from '../../shared/utf8.js';
 import { decodeWindows1252 } from '../windows1252.js';
 
@@ -16,8 +16,13 @@ export function fileNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-export function extensionProblem(kind: InboxKind, name: string): string | undefined {
+export function extensionProblem(kind: InboxFolder, name: string): string | undefined {
   const lower = name.toLowerCase();
+  if (kind === OPENTRANS_FOLDER) {
+    return lower.endsWith('.xml')
+      ? undefined
+      : `file "${name}" does not end in .xml, so it is not read as an openTRANS answer`;
+  }
   if (lower.endsWith('.json')) return undefined;
   if (kind === 'article' && lower.endsWith('.csv')) return undefined;
   const allowed = kind === 'article' ? '.json or .csv' : '.json';

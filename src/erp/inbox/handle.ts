@@ -13,10 +13,14 @@ import {
   fittedName,
   freeName,
   moveInto,
+  OPENTRANS_FOLDER,
   restrict,
   writeWhole,
+  type InboxFolder,
   type InboxLayout,
 } from './layout.js';
+import type { OpenTransOptions } from './openTrans/answer.js';
+import { openTransFile } from './openTrans/messages.js';
 import type { InboxOptions } from './options.js';
 import type { Problem } from './problems.js';
 import type { FileResult } from './report.js';
@@ -33,12 +37,14 @@ export interface HandleContext {
   accept: Accept;
   /** Told of the unknown fields left out with `unknownFields: drop`. */
   dropped?: DroppedFields;
+  /** How openTRANS answers find their orders and tracking links. */
+  openTrans?: OpenTransOptions;
 }
 
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
 
 type Messages =
-  | { ok: true; messages: InboxMessage[]; badRows: Problem[] }
+  | { ok: true; messages: InboxMessage[]; badRows: Problem[]; notes?: string[] }
   | { ok: false; reason: string; problems: Problem[] };
 
 function jsonMessages(
@@ -95,7 +101,7 @@ function csvMessages(name: string, text: string, options: InboxOptions): Message
 
 async function writeReport(
   ctx: HandleContext,
-  kind: InboxKind,
+  kind: InboxFolder,
   file: string,
   target: string,
   reason: string,
@@ -111,7 +117,7 @@ async function writeReport(
 /** Moves the claimed file to `.error/<kind>/` with `<file>.error.json` beside it. */
 async function reject(
   ctx: HandleContext,
-  kind: InboxKind,
+  kind: InboxFolder,
   file: string,
   reason: string,
   problems: Problem[],
@@ -124,7 +130,15 @@ async function reject(
   return { kind, file, status: 'rejected', reason, problems, movedTo, report };
 }
 
-async function readMessages(ctx: HandleContext, kind: InboxKind, file: string): Promise<Messages> {
+/** Taken only after it stayed empty a while (or its marker came), so nothing more will come. */
+const EMPTY_FILE_REASON =
+  'the file is empty; write the message again, under a hidden name first and renamed once whole';
+
+async function readMessages(
+  ctx: HandleContext,
+  kind: InboxFolder,
+  file: string,
+): Promise<Messages> {
   const refusal = fileNameProblem(file) ?? extensionProblem(kind, file);
   if (refusal !== undefined) return { ok: false, reason: refusal, problems: [] };
   const path = join(ctx.layout.processing(kind), file);
@@ -133,7 +147,13 @@ async function readMessages(ctx: HandleContext, kind: InboxKind, file: string): 
     const reason = `the file has ${size} bytes, more than maxFileBytes (${ctx.options.maxFileBytes})`;
     return { ok: false, reason, problems: [] };
   }
+  if (size === 0) return { ok: false, reason: EMPTY_FILE_REASON, problems: [] };
   const bytes = await readFile(path);
+  // An XML file says its encoding itself; safeXml.ts reads it by that, not by `charset`.
+  if (kind === OPENTRANS_FOLDER) {
+    const answer = await openTransFile(file, bytes, ctx.openTrans ?? {});
+    return answer.ok ? { ...answer, badRows: [] } : answer;
+  }
   const isCsv = file.toLowerCase().endsWith('.csv');
   const decoded = decode(bytes, isCsv ? ctx.options.csv.encoding : ctx.options.charset);
   if (!decoded.ok) return { ok: false, reason: decoded.reason, problems: [] };
@@ -160,7 +180,7 @@ function handOffMayPass(error: unknown): boolean {
  */
 export async function handleClaimed(
   ctx: HandleContext,
-  kind: InboxKind,
+  kind: InboxFolder,
   file: string,
 ): Promise<FileResult> {
   try {
@@ -176,7 +196,7 @@ export async function handleClaimed(
   }
 }
 
-async function handle(ctx: HandleContext, kind: InboxKind, file: string): Promise<FileResult> {
+async function handle(ctx: HandleContext, kind: InboxFolder, file: string): Promise<FileResult> {
   const read = await readMessages(ctx, kind, file);
   if (!read.ok) return reject(ctx, kind, file, read.reason, read.problems);
   let accepted = 0;
@@ -209,7 +229,8 @@ async function handle(ctx: HandleContext, kind: InboxKind, file: string): Promis
   const movedTo = await moveInto(path, ctx.layout.archive(kind, day), file, ctx.options.fileMode);
   if (read.badRows.length === 0) {
     const status = accepted === 0 && repeat > 0 ? 'repeat' : 'accepted';
-    return { kind, file, status, accepted, repeat, movedTo };
+    const notes = read.notes === undefined || read.notes.length === 0 ? {} : { notes: read.notes };
+    return { kind, file, status, accepted, repeat, movedTo, ...notes };
   }
   const dir = ctx.layout.error(kind);
   const copy = join(dir, await freeName(dir, file));

@@ -15,4 +15,5 @@ export { fileNameProblem } from './checks.js';
 export type { Accept } from './handle.js';
 export type { CountInbound, FileResult, FileStatus, FolderProblem, ScanReport } from './report.js';
 export type { Problem } from './problems.js';
+export type { KnownOrder, OrderLookup } from './openTrans/answer.js';
 export * from './options.js';

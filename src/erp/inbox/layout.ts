@@ -1,15 +1,27 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, open, rename } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
-import type { InboxKind } from '../adapter.js';
+import { INBOX_KINDS, type InboxKind } from '../adapter.js';
+
+/**
+ * The folder of openTRANS answers (design.md, "File drop"): one file may say things of several
+ * kinds (an order's salesId and status, a direct order's ERP order), so it has a folder of its
+ * own, read and set aside as the kind folders are.
+ */
+export const OPENTRANS_FOLDER = 'opentrans';
+
+/** A folder files are dropped in: one per inbox kind, and openTRANS's. */
+export type InboxFolder = InboxKind | typeof OPENTRANS_FOLDER;
+
+export const INBOX_FOLDERS: readonly InboxFolder[] = [...INBOX_KINDS, OPENTRANS_FOLDER];
 
 /** The inbox's folders (docs/readme/file-drop.md, "Inbox"). */
 export interface InboxLayout {
   root: string;
-  kind(kind: InboxKind): string;
-  processing(kind: InboxKind): string;
-  archive(kind: InboxKind, day: string): string;
-  error(kind: InboxKind): string;
+  kind(kind: InboxFolder): string;
+  processing(kind: InboxFolder): string;
+  archive(kind: InboxFolder, day: string): string;
+  error(kind: InboxFolder): string;
 }
 
 export const PROCESSING = '.processing';

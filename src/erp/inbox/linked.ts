@@ -2,13 +2,12 @@ import type { Stats } from 'node:fs';
 import { lstat, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { entryKind } from '../../shared/fileKind.js';
-import type { InboxKind } from '../adapter.js';
 import type { HandleContext } from './handle.js';
-import { fittedName, freeName, writeWhole } from './layout.js';
+import { fittedName, freeName, writeWhole, type InboxFolder } from './layout.js';
 import type { FileResult } from './report.js';
 
 /** Why a claimed file is not read, or undefined when it is one regular file of one name. */
-function refusal(kind: InboxKind, look: Stats): string | undefined {
+function refusal(kind: InboxFolder, look: Stats): string | undefined {
   if (!look.isFile()) {
     return `the entry became ${entryKind(look)} while it was claimed; it was moved here as it is, not read or followed`;
   }
@@ -24,7 +23,7 @@ function refusal(kind: InboxKind, look: Stats): string | undefined {
  */
 export async function refuseLinked(
   ctx: HandleContext,
-  kind: InboxKind,
+  kind: InboxFolder,
   file: string,
 ): Promise<FileResult | undefined> {
   const from = join(ctx.layout.processing(kind), file);

@@ -2,12 +2,11 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { entryKind } from '../../shared/fileKind.js';
-import type { InboxKind } from '../adapter.js';
-import { fittedName, freeName, writeWhole, type InboxLayout } from './layout.js';
+import { fittedName, freeName, writeWhole, type InboxFolder, type InboxLayout } from './layout.js';
 
 /** An entry of a kind folder that is no regular file: reported once, never opened or moved. */
 export interface OddEntry {
-  kind: InboxKind;
+  kind: InboxFolder;
   name: string;
   /** "a directory", "a FIFO (named pipe)", "a symbolic link", ... */
   what: string;
@@ -16,7 +15,7 @@ export interface OddEntry {
 }
 
 /** What to do about each kind of entry; a link is the one an ERP may have meant as a file. */
-function oddReason(kind: InboxKind, what: string): string {
+function oddReason(kind: InboxFolder, what: string): string {
   const left = 'it is left where it is and not read';
   if (what === 'a symbolic link') {
     return `${what}, not a regular file: links are not followed, so nothing outside the inbox is read or moved; ${left}. Write the message itself into ${kind}/ and remove the link`;
@@ -43,7 +42,7 @@ export class OddEntries {
    * Reports the entries of `names` in `kind`'s folder not reported before; forgets those gone.
    * `lstat` neither opens (a FIFO cannot block the scan) nor follows a link.
    */
-  async fresh(kind: InboxKind, names: readonly string[]): Promise<OddEntry[]> {
+  async fresh(kind: InboxFolder, names: readonly string[]): Promise<OddEntry[]> {
     const now = new Set<string>();
     const found: OddEntry[] = [];
     for (const name of names) {
@@ -63,7 +62,7 @@ export class OddEntries {
   }
 
   /** `.error/<kind>/<name>.error.json`, a new one beside any earlier report of that name. */
-  private async report(kind: InboxKind, name: string, what: string): Promise<OddEntry> {
+  private async report(kind: InboxFolder, name: string, what: string): Promise<OddEntry> {
     const dir = this.layout.error(kind);
     const report = join(dir, await freeName(dir, fittedName(name, '.error.json')));
     const reason = oddReason(kind, what);

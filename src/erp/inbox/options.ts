@@ -19,6 +19,11 @@ export interface InboxOptions {
   timeZone: string;
   /** A field the contract does not define: the file is refused, or the field left out. */
   unknownFields: UnknownFields;
+  /**
+   * The tracking link of an openTRANS dispatch notification without TRACKING_TRACING_URL:
+   * `{shipmentId}` stands for its SHIPMENT_ID. Without it only the tracking code is sent.
+   */
+  trackingLinkTemplate?: string;
 }
 
 export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 
-/** One thing wrong with an inbox message: where (field path or CSV row) and what. */
+/** One thing wrong with an inbox message: where (path, CSV row, XML line) and what. */
 export interface Problem {
   path?: string;
   row?: number;
+  /** Line of an XML file. */
+  line?: number;
   message: string;
 }
 
@@ -18,6 +20,7 @@ export function zodProblems(error: z.ZodError): Problem[] {
 export function problemText(problem: Problem): string {
   const where = [
     problem.row === undefined ? undefined : `row ${problem.row}`,
+    problem.line === undefined ? undefined : `line ${problem.line}`,
     problem.path === undefined || problem.path === '' ? undefined : problem.path,
   ].filter((part) => part !== undefined);
   return where.length === 0 ? problem.message : `${where.join(', ')}: ${problem.message}`;

@@ -1,10 +1,17 @@
-import type { InboxKind } from '../adapter.js';
+import type { InboxFolder } from './layout.js';
 import type { OddEntry } from './oddEntries.js';
 import type { Problem } from './problems.js';
 
 /** What one scan did with one file. */
-export type FileResult = { kind: InboxKind; file: string } & (
-  | { status: 'accepted' | 'repeat'; accepted: number; repeat: number; movedTo: string }
+export type FileResult = { kind: InboxFolder; file: string } & (
+  | {
+      status: 'accepted' | 'repeat';
+      accepted: number;
+      repeat: number;
+      movedTo: string;
+      /** What an openTRANS answer says that is not written to the platform: logged. */
+      notes?: string[];
+    }
   /** An article CSV of which some rows went through; the bad rows are in `report`. */
   | {
       status: 'partial';
@@ -25,7 +32,7 @@ export type FileStatus = FileResult['status'];
 
 /** A kind folder the scan could not use (a plain file in its place, no permission): skipped. */
 export interface FolderProblem {
-  kind: InboxKind;
+  kind: InboxFolder;
   path: string;
   reason: string;
 }
@@ -42,7 +49,11 @@ export interface ScanReport {
 
 /** How `inbound_messages_total` is counted: one call per outcome with the number of messages. */
 export type CountInbound = (
-  labels: { kind: InboxKind; source: 'file' | 'http'; result: 'accepted' | 'repeat' | 'rejected' },
+  labels: {
+    kind: InboxFolder;
+    source: 'file' | 'http';
+    result: 'accepted' | 'repeat' | 'rejected';
+  },
   messages: number,
 ) => void;
 

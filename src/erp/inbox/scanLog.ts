@@ -16,6 +16,14 @@ function logFile(logger: Logger, result: FileResult): void {
         { ...where, accepted: result.accepted, repeat: result.repeat, movedTo: result.movedTo },
         result.status === 'repeat' ? `${path} seen before; archived` : `${path} archived`,
       );
+      // What an openTRANS answer says beyond what is written (changed lines, a part shipment):
+      // reported here, never written to the order, so someone can act on it.
+      if (result.notes !== undefined && result.notes.length > 0) {
+        logger.info(
+          { ...where, notes: result.notes },
+          `${path} says what is not written to the platform: ${result.notes.join('; ')}`,
+        );
+      }
       return;
     case 'partial':
       logger.warn(

@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../log/index.js';
 import { SetupError, errorMessage } from '../../shared/errors.js';
-import { INBOX_KINDS, type InboxKind } from '../adapter.js';
 import { CompletenessTracker, type Completeness } from './completeness.js';
 import { droppedFieldsLog, type DroppedFields } from './droppedFields.js';
 import { handleClaimed, type Accept, type HandleContext } from './handle.js';
-import { ARCHIVE, ERROR, PROCESSING, layoutOf } from './layout.js';
+import { ARCHIVE, ERROR, INBOX_FOLDERS, PROCESSING, layoutOf, type InboxFolder } from './layout.js';
 import { refuseLinked } from './linked.js';
 import { OddEntries, type OddEntry } from './oddEntries.js';
 import type { InboxOptions } from './options.js';
@@ -19,7 +18,14 @@ import {
   type FolderProblem,
   type ScanReport,
 } from './report.js';
+import type { OpenTransOptions, OrderLookup } from './openTrans/answer.js';
 import { logScan } from './scanLog.js';
+import {
+  markerThere,
+  refuseUndecodable,
+  undecodableFiles,
+  type UndecodableFile,
+} from './scannerNames.js';
 
 export interface InboxDeps {
   clock: Clock;
@@ -31,6 +37,12 @@ export interface InboxDeps {
   count?: CountInbound;
   /** Told of fields left out with `unknownFields: drop`; else they are logged on `logger`. */
   dropped?: DroppedFields;
+  /**
+   * The order an openTRANS answer names, from the mirror. Given, an answer naming an order the
+   * daemon does not know is set aside, and lines are compared with the order; without it, an
+   * answer is taken as it names its orders.
+   */
+  openTransOrder?: OrderLookup;
 }
 
 export interface Inbox {
@@ -38,7 +50,7 @@ export interface Inbox {
   scanOnce(): Promise<ScanReport>;
 }
 
-const OUR_FOLDERS = new Set<string>([PROCESSING, ARCHIVE, ERROR, ...INBOX_KINDS]);
+const OUR_FOLDERS = new Set<string>([PROCESSING, ARCHIVE, ERROR, ...INBOX_FOLDERS]);
 const MARKER = '.done';
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -66,7 +78,7 @@ function errorPath(error: unknown): string | undefined {
     : undefined;
 }
 
-function folderProblem(kind: InboxKind, error: unknown, folder: string): FolderProblem {
+function folderProblem(kind: InboxFolder, error: unknown, folder: string): FolderProblem {
   return {
     kind,
     path: errorPath(error) ?? folder,
@@ -79,6 +91,15 @@ const there = (path: string) =>
     () => true,
     () => false,
   );
+
+function openTransOptions(options: InboxOptions, deps: InboxDeps): OpenTransOptions {
+  return {
+    ...(options.trackingLinkTemplate === undefined
+      ? {}
+      : { trackingLinkTemplate: options.trackingLinkTemplate }),
+    ...(deps.openTransOrder === undefined ? {} : { orderOf: deps.openTransOrder }),
+  };
+}
 
 /**
  * The file-drop inbox. Each scan first finishes files a crash or a failed hand-off left in
@@ -93,6 +114,7 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
     clock: deps.clock,
     accept: deps.accept,
     ...(dropped === undefined ? {} : { dropped }),
+    openTrans: openTransOptions(options, deps),
   };
   const tracker = new CompletenessTracker(options.minFileAgeMs);
   const odd = new OddEntries(layout, deps.clock, options.fileMode);
@@ -117,7 +139,7 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
   }
 
   /** Creates the kind's folders when missing; a kind whose folder is unusable is skipped. */
-  async function prepareKind(kind: InboxKind): Promise<FolderProblem | undefined> {
+  async function prepareKind(kind: InboxFolder): Promise<FolderProblem | undefined> {
     try {
       await mkdir(layout.kind(kind), { recursive: true });
       await mkdir(layout.processing(kind), { recursive: true });
@@ -129,9 +151,9 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
 
   /** Runs one kind's part of a scan; a folder that fails it is a problem, not the end of the scan. */
   async function kindProblem(
-    kind: InboxKind,
+    kind: InboxFolder,
     results: FileResult[],
-    work: (kind: InboxKind) => Promise<FileResult[]>,
+    work: (kind: InboxFolder) => Promise<FileResult[]>,
   ): Promise<FolderProblem | undefined> {
     try {
       results.push(...(await work(kind)));
@@ -141,7 +163,7 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
     }
   }
 
-  async function safely(kind: InboxKind, file: string, work: () => Promise<FileResult>) {
+  async function safely(kind: InboxFolder, file: string, work: () => Promise<FileResult>) {
     try {
       return await work();
     } catch (error) {
@@ -150,7 +172,7 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
     }
   }
 
-  async function recover(kind: InboxKind): Promise<FileResult[]> {
+  async function recover(kind: InboxFolder): Promise<FileResult[]> {
     const results: FileResult[] = [];
     for (const file of await filesIn(layout.processing(kind))) {
       results.push(await safely(kind, file, () => claimed(kind, file)));
@@ -182,7 +204,7 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
   }
 
   /** Claims by rename, so the ERP and a second look never see the file half-handled. */
-  async function take(kind: InboxKind, file: string, live: Set<string>): Promise<FileResult> {
+  async function take(kind: InboxFolder, file: string, live: Set<string>): Promise<FileResult> {
     const path = join(layout.kind(kind), file);
     live.add(path);
     const complete = await completeness(path);
@@ -194,18 +216,58 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
   }
 
   /** A claimed file is checked for hard links before anything reads it or sets its mode. */
-  async function claimed(kind: InboxKind, file: string): Promise<FileResult> {
+  async function claimed(kind: InboxFolder, file: string): Promise<FileResult> {
     return (await refuseLinked(context, kind, file)) ?? handleClaimed(context, kind, file);
   }
 
+  /** As `completeness`, for a file reached only by the bytes of its name. */
+  async function nameCompleteness(file: UndecodableFile): Promise<Completeness> {
+    if (options.doneMarker) {
+      return (await markerThere(file))
+        ? { ready: true }
+        : { ready: false, reason: `no ${MARKER} marker yet` };
+    }
+    const { size, mtimeMs } = await lstat(file.path);
+    return tracker.check(file.key, { size, mtimeMs }, deps.clock.now().getTime());
+  }
+
+  /**
+   * A file whose name is not valid UTF-8 cannot be claimed like the others (no string path
+   * reaches it): once as complete as any file must be, it goes to `.error/` unread, with a report.
+   */
+  async function refuseName(
+    kind: InboxFolder,
+    file: UndecodableFile,
+    live: Set<string>,
+  ): Promise<FileResult> {
+    live.add(file.key);
+    const complete = await nameCompleteness(file);
+    if (!complete.ready)
+      return { kind, file: file.lossy, status: 'waiting', reason: complete.reason };
+    tracker.forget(file.key);
+    const refused = await refuseUndecodable(layout, options, deps.clock.now(), kind, file);
+    if (options.doneMarker) {
+      await unlink(Buffer.concat([file.path, Buffer.from(MARKER)])).catch(() => undefined);
+    }
+    return refused;
+  }
+
   /** Takes the kind's complete regular files; reports the entries that are none, once. */
-  async function takeKind(kind: InboxKind, live: Set<string>, found: OddEntry[]) {
-    const entries = (await entriesIn(layout.kind(kind))).filter((e) => isCandidate(e.name));
+  async function takeKind(kind: InboxFolder, live: Set<string>, found: OddEntry[]) {
+    const undecodable = await undecodableFiles(layout.kind(kind));
+    // Their names as read (U+FFFD for the bad bytes) reach no file: they are handled by bytes.
+    const lossy = new Set(undecodable.map((file) => file.lossy));
+    const entries = (await entriesIn(layout.kind(kind))).filter(
+      (e) => isCandidate(e.name) && !lossy.has(e.name),
+    );
     const others = entries.filter((e) => !e.isFile()).map((e) => e.name);
     found.push(...(await odd.fresh(kind, others)));
     const taken: FileResult[] = [];
     for (const entry of entries.filter((e) => e.isFile())) {
       taken.push(await safely(kind, entry.name, () => take(kind, entry.name, live)));
+    }
+    for (const file of undecodable) {
+      taken.push(await safely(kind, file.lossy, () => refuseName(kind, file, live)));
     }
     return taken;
   }
@@ -223,8 +285,8 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
     await prepareRoot();
     const results: FileResult[] = [];
     const folders: FolderProblem[] = [];
-    const usable: InboxKind[] = [];
-    for (const kind of INBOX_KINDS) {
+    const usable: InboxFolder[] = [];
+    for (const kind of INBOX_FOLDERS) {
       const problem = (await prepareKind(kind)) ?? (await kindProblem(kind, results, recover));
       if (problem) folders.push(problem);
       else usable.push(kind);
