@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app/app.js';
-import { syncOnce } from '../../src/app/syncOnce.js';
+import { describe, expect, it } from 'vitest';
 import type { Variant } from '../../src/contract/index.js';
 import type { LoopSuppression } from '../../src/simulator/index.js';
-import { appRig, type AppRig } from '../support/appRig.js';
-import { FakeClock } from '../support/fakeClock.js';
-import { api, startTestSimulator, type TestSimulator } from '../support/simulator.js';
+import { useAppCycle } from '../support/appCycle.js';
+import { api } from '../support/simulator.js';
 
-const START = '2026-03-01T08:00:00.000Z';
 const RESOURCES = ['patient', 'article'] as const;
 type Row = Record<string, unknown>;
 
@@ -25,33 +21,18 @@ describe.each([
 ] as [LoopSuppression, Variant][])(
   'loop suppression %s, variant %s: no ping-pong with the ERP',
   (loopSuppression, variant) => {
-    let sim: TestSimulator;
-    let simClock: FakeClock;
-    let rig: AppRig;
-    let app: App;
-
-    beforeEach(async () => {
-      simClock = new FakeClock(START);
-      sim = await startTestSimulator({ variant, clock: simClock, loopSuppression });
-      rig = appRig(sim.url, variant, START);
-      app = await rig.open();
-    });
-    afterEach(async () => {
-      await app.close();
-      await sim.close();
-      rig.cleanup();
-    });
-
+    const cycle = useAppCycle({ variant, loopSuppression });
     const pass = async () => {
-      simClock.advance(60_000);
-      rig.clock.advance(60_000);
-      const report = await syncOnce(app, [...RESOURCES]);
+      const report = await cycle().pass(RESOURCES);
       expect(report.ok, JSON.stringify(report.pulls.filter((p) => !p.ok))).toBe(true);
     };
     const filesOf = (resource: string, id: string) =>
-      rig.outboxFiles(resource).filter((f) => f.startsWith(id));
+      cycle()
+        .rig.outboxFiles(resource)
+        .filter((f) => f.startsWith(id));
 
     it('hands the ERP nothing of its own patient and article changes, then a user change', async () => {
+      const { sim, rig, app } = cycle();
       const patients = (await api(sim, 'GET', '/patient')).json as Row[];
       const patient = patients.find((p) => typeof p.customerId === 'string' && !p.archived);
       if (!patient) throw new Error('the seed has no patient with a customerId');
@@ -111,31 +92,14 @@ describe.each([
  * their new status and are recognised as ours, so the ERP does not get its own report back.
  */
 describe('orders: our own status and salesId PATCHes coming back', () => {
-  let sim: TestSimulator;
-  let simClock: FakeClock;
-  let rig: AppRig;
-  let app: App;
-
-  beforeEach(async () => {
-    simClock = new FakeClock(START);
-    sim = await startTestSimulator({ variant: 'B', clock: simClock });
-    rig = appRig(sim.url, 'B', START);
-    app = await rig.open();
-  });
-  afterEach(async () => {
-    await app.close();
-    await sim.close();
-    rig.cleanup();
-  });
-
+  const cycle = useAppCycle({ variant: 'B' });
   const pass = async () => {
-    simClock.advance(60_000);
-    rig.clock.advance(60_000);
-    const report = await syncOnce(app, ['patient', 'article', 'integratedCare', 'singleOrder']);
+    const report = await cycle().pass(['patient', 'article', 'integratedCare', 'singleOrder']);
     expect(report.ok, JSON.stringify(report.pulls.filter((p) => !p.ok))).toBe(true);
   };
 
   it('are not handed to the ERP; a platform user change afterwards is', async () => {
+    const { sim, rig } = cycle();
     const created = await api(
       sim,
       'GET',

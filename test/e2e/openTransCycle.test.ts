@@ -1,15 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app/app.js';
-import { syncOnce } from '../../src/app/syncOnce.js';
+import { describe, expect, it } from 'vitest';
 import { ORDER_STATUS } from '../../src/contract/index.js';
-import { appRig, type AppRig } from '../support/appRig.js';
-import { FakeClock } from '../support/fakeClock.js';
-import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
+import { useAppCycle } from '../support/appCycle.js';
 import { dispatchNotification } from '../erp/openTransAnswers.js';
 
-const START = '2026-03-01T08:00:00.000Z';
 const LINK = 'https://tracking.example.com/track?id={shipmentId}';
 
 /**
@@ -18,42 +13,20 @@ const LINK = 'https://tracking.example.com/track?id={shipmentId}';
  * config's template makes. ORDER_ID is the order's `_id`, looked up among the pulled orders.
  */
 describe('openTRANS both ways through the daemon', () => {
-  let sim: TestSimulator;
-  let simClock: FakeClock;
-  let rig: AppRig;
-  let app: App;
-
-  beforeEach(async () => {
-    simClock = new FakeClock(START);
-    sim = await startTestSimulator({ variant: 'B', clock: simClock });
-    rig = appRig(
-      sim.url,
-      'B',
-      START,
-      {},
-      { format: 'xml', openTrans: true, openTransTrackingLink: LINK },
-    );
-    app = await rig.open();
+  const cycle = useAppCycle({
+    variant: 'B',
+    file: { format: 'xml', openTrans: true, openTransTrackingLink: LINK },
   });
-  afterEach(async () => {
-    await app.close();
-    await sim.close();
-    rig.cleanup();
-  });
-
-  const pass = async () => {
-    simClock.advance(60_000);
-    rig.clock.advance(60_000);
-    return syncOnce(app, ['patient', 'article', 'integratedCare', 'singleOrder']);
-  };
+  const pass = () => cycle().pass(['patient', 'article', 'integratedCare', 'singleOrder']);
   const dropAnswer = (name: string, text: string) => {
-    const folder = join(rig.inbox, 'opentrans');
+    const folder = join(cycle().rig.inbox, 'opentrans');
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, name), text);
     writeFileSync(join(folder, `${name}.done`), '');
   };
 
   it('sets the order sent with its tracking, and sets aside an answer for an unknown order', async () => {
+    const { sim, rig } = cycle();
     await pass();
     const [file] = rig.outboxFiles('singleOrder');
     if (file === undefined) throw new Error('no single order was written');

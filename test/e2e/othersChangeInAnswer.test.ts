@@ -1,16 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app/app.js';
-import { syncOnce } from '../../src/app/syncOnce.js';
+import { describe, expect, it } from 'vitest';
 import type { ResourceName, Variant } from '../../src/contract/index.js';
 import type { LoopSuppression } from '../../src/simulator/index.js';
-import { appRig, type AppRig } from '../support/appRig.js';
-import { FakeClock } from '../support/fakeClock.js';
-import { api, startTestSimulator, type TestSimulator } from '../support/simulator.js';
+import { useAppCycle, type AppCycle } from '../support/appCycle.js';
+import { api } from '../support/simulator.js';
 
-const START = '2026-03-01T08:00:00.000Z';
 type Row = Record<string, unknown>;
+
+/** One pass over `resources`, which must all succeed. */
+async function passOk(cycle: AppCycle, resources: readonly ResourceName[]): Promise<void> {
+  const report = await cycle.pass(resources);
+  expect(report.ok, JSON.stringify(report.pulls.filter((p) => !p.ok))).toBe(true);
+}
+
+async function livePatient(cycle: AppCycle): Promise<Row & { _id: string }> {
+  const patients = (await api(cycle.sim, 'GET', '/patient')).json as Row[];
+  const patient = patients.find((p) => typeof p.customerId === 'string' && !p.archived);
+  if (!patient) throw new Error('the seed has no patient with a customerId');
+  return { ...patient, _id: String(patient._id) };
+}
 
 /**
  * #23.1: a platform user edits a record after our last pull, then the ERP's change to it is
@@ -26,104 +35,60 @@ describe.each([
 ] as [LoopSuppression, Variant][])(
   "loop suppression %s, variant %s: a user's edit inside our write's answer",
   (loopSuppression, variant) => {
-    let sim: TestSimulator;
-    let simClock: FakeClock;
-    let rig: AppRig;
-    let app: App;
-
-    beforeEach(async () => {
-      simClock = new FakeClock(START);
-      sim = await startTestSimulator({ variant, clock: simClock, loopSuppression });
-      rig = appRig(sim.url, variant, START);
-      app = await rig.open();
-    });
-    afterEach(async () => {
-      await app.close();
-      await sim.close();
-      rig.cleanup();
-    });
-
-    const pass = async (resources: readonly ResourceName[] = ['patient', 'article']) => {
-      simClock.advance(60_000);
-      rig.clock.advance(60_000);
-      const report = await syncOnce(app, resources);
-      expect(report.ok, JSON.stringify(report.pulls.filter((p) => !p.ok))).toBe(true);
-    };
-    const filesOf = (id: string) => rig.outboxFiles('patient').filter((f) => f.startsWith(id));
+    const cycle = useAppCycle({ variant, loopSuppression });
+    const both = ['patient', 'article'] as const;
+    const filesOf = (id: string) =>
+      cycle()
+        .rig.outboxFiles('patient')
+        .filter((f) => f.startsWith(id));
     const handed = (file: string) =>
-      JSON.parse(readFileSync(join(rig.outbox, 'patient', file), 'utf8')) as Row;
+      JSON.parse(readFileSync(join(cycle().rig.outbox, 'patient', file), 'utf8')) as Row;
 
     it('reaches the ERP once, with our own change beside it', async () => {
-      const patients = (await api(sim, 'GET', '/patient')).json as Row[];
-      const patient = patients.find((p) => typeof p.customerId === 'string' && !p.archived);
-      if (!patient) throw new Error('the seed has no patient with a customerId');
-      const id = String(patient._id);
+      const { sim, rig } = cycle();
+      const patient = await livePatient(cycle());
+      await passOk(cycle(), both);
+      expect(filesOf(patient._id)).toHaveLength(1);
 
-      await pass();
-      expect(filesOf(id)).toHaveLength(1);
-
-      await sim.control.patchRecord('patient', id, { phone: '0221 555 77' });
+      await sim.control.patchRecord('patient', patient._id, { phone: '0221 555 77' });
       rig.drop('patient', 'patient-1.json', {
         customerId: patient.customerId,
         lastName: 'Neumann',
       });
       // Only articles are pulled: the ERP's change is written before the patient list is read.
-      await pass(['article']);
-      expect(await sim.control.getRecord('patient', id)).toMatchObject({
+      await passOk(cycle(), ['article']);
+      expect(await sim.control.getRecord('patient', patient._id)).toMatchObject({
         phone: '0221 555 77',
         lastName: 'Neumann',
       });
 
-      for (let round = 0; round < 4; round++) await pass();
-      const files = filesOf(id);
+      for (let round = 0; round < 4; round++) await passOk(cycle(), both);
+      const files = filesOf(patient._id);
       expect(files).toHaveLength(2);
       const latest = files.map(handed).find((record) => record.phone === '0221 555 77');
       expect(latest).toMatchObject({ lastName: 'Neumann' });
     });
 
     it('hands the ERP nothing when the answer carries only our change', async () => {
-      const patients = (await api(sim, 'GET', '/patient')).json as Row[];
-      const patient = patients.find((p) => typeof p.customerId === 'string' && !p.archived);
-      if (!patient) throw new Error('the seed has no patient with a customerId');
-      const id = String(patient._id);
-      await pass();
-      rig.drop('patient', 'patient-1.json', {
+      const patient = await livePatient(cycle());
+      await passOk(cycle(), both);
+      cycle().rig.drop('patient', 'patient-1.json', {
         customerId: patient.customerId,
         lastName: 'Neumann',
       });
-      await pass(['article']);
-      for (let round = 0; round < 4; round++) await pass();
-      expect(filesOf(id)).toHaveLength(1);
+      await passOk(cycle(), ['article']);
+      for (let round = 0; round < 4; round++) await passOk(cycle(), both);
+      expect(filesOf(patient._id)).toHaveLength(1);
     });
   },
 );
 
 describe("orders: a user's edit inside the answer to our status PATCH", () => {
-  let sim: TestSimulator;
-  let simClock: FakeClock;
-  let rig: AppRig;
-  let app: App;
-
-  beforeEach(async () => {
-    simClock = new FakeClock(START);
-    sim = await startTestSimulator({ variant: 'B', clock: simClock });
-    rig = appRig(sim.url, 'B', START);
-    app = await rig.open();
-  });
-  afterEach(async () => {
-    await app.close();
-    await sim.close();
-    rig.cleanup();
-  });
+  const cycle = useAppCycle({ variant: 'B' });
 
   it('reaches the ERP once', async () => {
+    const { sim, rig } = cycle();
     const resources = ['patient', 'article', 'integratedCare', 'singleOrder'] as const;
-    const pass = async (only: readonly ResourceName[] = resources) => {
-      simClock.advance(60_000);
-      rig.clock.advance(60_000);
-      const report = await syncOnce(app, only);
-      expect(report.ok, JSON.stringify(report.pulls.filter((p) => !p.ok))).toBe(true);
-    };
     const created = await api(
       sim,
       'GET',
@@ -133,7 +98,7 @@ describe("orders: a user's edit inside the answer to our status PATCH", () => {
     if (!order) throw new Error('the seed has no created single order');
     const id = String(order._id);
     const files = () => rig.outboxFiles('singleOrder').filter((f) => f.startsWith(id));
-    await pass();
+    await passOk(cycle(), resources);
     expect(files()).toHaveLength(1);
 
     await sim.control.patchRecord('singleOrder', id, { deliveryDate: '2026-03-09' });
@@ -143,8 +108,8 @@ describe("orders: a user's edit inside the answer to our status PATCH", () => {
       status: 3,
       salesId: 'AU-9',
     });
-    await pass(['patient']);
-    for (let round = 0; round < 4; round++) await pass();
+    await passOk(cycle(), ['patient']);
+    for (let round = 0; round < 4; round++) await passOk(cycle(), resources);
     expect(files()).toHaveLength(2);
   });
 });
