@@ -125,6 +125,17 @@ export function sqlitePullStore(store: Store): PullStore {
       if (behind <= 0) return undefined;
       return lowerCheckpoint(store, target.resource, target.filter, behind);
     },
+    followStepAhead(target, platformNow) {
+      const checkpoint = getCheckpoint(store, target.resource, target.filter);
+      if (checkpoint?.watermark === undefined) return undefined;
+      const aheadMs = Date.parse(checkpoint.watermark) - platformNow.getTime();
+      if (!(aheadMs > 0)) return undefined;
+      const sinceStoredMs = Math.max(
+        0,
+        store.clock.now().getTime() - Date.parse(checkpoint.updatedAt),
+      );
+      return lowerCheckpoint(store, target.resource, target.filter, aheadMs + sinceStoredMs);
+    },
     maxJsonDepth: MAX_STORED_JSON_DEPTH,
     timeParamRefused: (target) => timeParamRefused.has(keyOf(target)),
     refuseTimeParam: (target) => void timeParamRefused.add(keyOf(target)),

@@ -92,6 +92,13 @@ export interface PullStore {
    * steps so far) it has not followed yet; answers the lowered watermark, if it moved.
    */
   followClockSteps(target: PullTarget, steppedBackMs: number): string | undefined;
+  /**
+   * Lowers the target's watermark when it lies ahead of the platform's `now`: its clock stepped
+   * back while no answer of it was seen (the daemon stopped, or this is the first answer since).
+   * The step is measured by the time passed since the watermark was stored; answers the lowered
+   * watermark, if it moved.
+   */
+  followStepAhead(target: PullTarget, platformNow: Date): string | undefined;
   /** Whether the platform refused this target's guessed time parameter (it is pulled whole). */
   timeParamRefused(target: PullTarget): boolean;
   refuseTimeParam(target: PullTarget): void;
@@ -316,10 +323,14 @@ export async function pullTarget(
         await consume(withoutTimeParam(target, query));
       }
     } else await consume(withoutTimeParam(target, query));
-    // A backward step seen during this pull: its `since` was too late, so its end moves no
-    // checkpoint; the next pull starts from the watermark lowered by the step.
+    // A backward step seen during this pull, or a watermark ahead of the platform's clock: its
+    // `since` was too late, so its end moves no checkpoint; the next pull starts from the
+    // watermark lowered by the step.
+    const incremental = mode.kind === 'incremental';
+    const ahead = incremental ? store.followStepAhead(target, source.platformNow()) : undefined;
+    if (ahead !== undefined) summary.notice = steppedBackNotice(ahead);
     const watermark =
-      mode.kind === 'incremental' && source.steppedBackMs() === steppedBackBefore
+      incremental && ahead === undefined && source.steppedBackMs() === steppedBackBefore
         ? nextWatermark(localStart, source.skewMs(), settings)
         : undefined;
     const last = takeBatch();

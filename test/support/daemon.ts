@@ -20,6 +20,8 @@ export interface PullRig {
   store: Store;
   client: PlatformClient;
   runner: PullRunner;
+  /** A new client and runner over the same store and clock, as after a restart. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,38 +39,47 @@ export function startPullRig(
   const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-pull-'));
   const clock = new FakeClock(SIM_START);
   const store = openStore({ path: join(folder, 'sync.db'), clock });
-  const client = createPlatformClient({
-    baseUrl: simulatorUrl,
-    apiKey: options.apiKey ?? 'demo-key',
-    variant,
-    timeoutMs: options.timeoutMs ?? 5_000,
-    concurrency: 2,
-    clock,
-    retry: { attempts: options.attempts ?? 3, baseDelayMs: 1, maxDelayMs: 1 },
-    sleep: () => Promise.resolve(),
-  });
+  const newClient = () =>
+    createPlatformClient({
+      baseUrl: simulatorUrl,
+      apiKey: options.apiKey ?? 'demo-key',
+      variant,
+      timeoutMs: options.timeoutMs ?? 5_000,
+      concurrency: 2,
+      clock,
+      retry: { attempts: options.attempts ?? 3, baseDelayMs: 1, maxDelayMs: 1 },
+      sleep: () => Promise.resolve(),
+    });
   const settings = {
     overlapSeconds: 120,
     createdLookbackDays: 30,
     batchSize: options.batchSize ?? 500,
     ...options.bounds,
   };
-  const runner = createPullRunner(
-    { store: sqlitePullStore(store), source: client, clock, settings },
-    pullTargets(contractFor(variant)),
-    pino({ enabled: false }),
-  );
-  return {
+  const newRunner = (client: PlatformClient) =>
+    createPullRunner(
+      { store: sqlitePullStore(store), source: client, clock, settings },
+      pullTargets(contractFor(variant)),
+      pino({ enabled: false }),
+    );
+  const client = newClient();
+  const rig: PullRig = {
     clock,
     store,
     client,
-    runner,
+    runner: newRunner(client),
+    async restart() {
+      await rig.client.close();
+      rig.client = newClient();
+      rig.runner = newRunner(rig.client);
+    },
     async close() {
-      await client.close();
+      await rig.client.close();
       store.close();
       rmSync(folder, { recursive: true, force: true });
     },
   };
+  return rig;
 }
 
 /**

@@ -42,6 +42,27 @@ describe("the platform's clock steps back", () => {
     expect(Date.parse(after)).toBeLessThan(Date.parse(before));
   });
 
+  it('a step back while the daemon was stopped: a patient created after it arrives within two pulls', async () => {
+    rig = startPullRig(sim.url, 'B');
+    expect((await rig.runner.runAll()).every((s) => s.ok)).toBe(true);
+    const before = getCheckpoint(rig.store, 'patient', '')?.watermark ?? '';
+
+    // Stopped for ten minutes; meanwhile the platform's clock stepped back an hour.
+    await rig.restart();
+    rig.clock.advance(10 * 60_000);
+    await sim.control.moveClock({ offsetMs: 10 * 60_000 - HOUR });
+    const created = await sim.control.createRecord('patient', { lastName: 'Restarted' });
+    const version = String(created['updatedAt']);
+    expect(Date.parse(version)).toBeLessThan(Date.parse(before) - HOUR / 2);
+
+    const seen = () =>
+      getLedgerEntry(rig!.store, 'patient', String(created['_id']), version) !== undefined;
+    const [first] = (await rig.runner.runResource('patient')) ?? [];
+    expect(first?.notice).toContain('stepped back');
+    if (!seen()) await rig.runner.runResource('patient');
+    expect(seen()).toBe(true);
+  });
+
   it('the local clock stepping ahead moves no watermark back', async () => {
     rig = startPullRig(sim.url, 'B');
     await rig.runner.runAll();
