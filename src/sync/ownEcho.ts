@@ -45,6 +45,21 @@ function hashOf(valueOf: (field: string) => unknown, fields: readonly string[]):
 
 const fieldOf = (record: Fields) => (field: string) => record[field];
 
+/** null, '', [] or {}: what a platform fills in for a field a record did not have. */
+const isEmpty = (value: unknown): boolean =>
+  value === null ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0) ||
+  (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+
+/**
+ * A field's value before our write, as `before` held it; a field it did not have that the
+ * answer gives empty (the platform's `careGivers: []` on any write) counts as the answer's:
+ * the platform filling in an empty value is no one's change.
+ */
+const baseValueOf = (before: Fields, answer: Fields) => (field: string) =>
+  Object.hasOwn(before, field) || !isEmpty(answer[field]) ? before[field] : answer[field];
+
 const editorOf = (record: Fields): string | null =>
   typeof record.updatedBy === 'string' && record.updatedBy !== '' ? record.updatedBy : null;
 
@@ -73,7 +88,7 @@ export function fingerprintOf(
     // The answer's value where it has the field, else the value sent.
     writtenHash: hashOf((f) => (Object.hasOwn(answer, f) ? answer[f] : written[f]), fields),
     baseFields,
-    baseHash: hashOf(fieldOf(before), baseFields),
+    baseHash: hashOf(baseValueOf(before, answer), baseFields),
     editor: editorOf(answer),
   };
 }

@@ -69,6 +69,22 @@ describe.each([
       expect(latest).toMatchObject({ lastName: 'Neumann' });
     });
 
+    it('hands the ERP nothing for the empty fields the platform fills in on our write', async () => {
+      const { sim, rig } = cycle();
+      // A patient without careGivers: the platform's answer to a write carries `careGivers: []`.
+      const made = await sim.control.createRecord('patient', {
+        customerId: 'K-77',
+        lastName: 'Ohne',
+      });
+      const id = String(made._id);
+      await passOk(cycle(), both);
+      expect(filesOf(id)).toHaveLength(1);
+      rig.drop('patient', 'patient-1.json', { customerId: 'K-77', lastName: 'Ohneberg' });
+      await passOk(cycle(), ['article']);
+      for (let round = 0; round < 4; round++) await passOk(cycle(), both);
+      expect(filesOf(id)).toHaveLength(1);
+    });
+
     it('hands the ERP nothing when the answer carries only our change', async () => {
       const patient = await livePatient(cycle());
       await passOk(cycle(), both);

@@ -59,6 +59,18 @@ describe('own-write recognition', () => {
     );
   });
 
+  it('takes an empty value the platform fills in on our write for no change', () => {
+    const withoutCareGivers: Record<string, unknown> = { ...before };
+    delete withoutCareGivers.careGivers;
+    const filled = { ...answer, careGivers: [] };
+    const write = fingerprintOf(written, filled, withoutCareGivers);
+    expect(carriesOthersChange(write, filled)).toBe(false);
+    expect(isOwnEcho(write, filled)).toBe(true);
+    // A value someone gave the field is a change.
+    const given = { ...answer, careGivers: [{ _id: 'c-2', lastName: 'Tochter' }] };
+    expect(carriesOthersChange(fingerprintOf(written, given, withoutCareGivers), given)).toBe(true);
+  });
+
   it('knows nothing of records it never wrote', () => {
     expect(isOwnEcho(undefined, answer)).toBe(false);
   });
