@@ -1,13 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ResourceName, Variant } from '../../src/contract/index.js';
-import { createLogger } from '../../src/log/index.js';
-import { createHandlers } from '../../src/queue/handlers/index.js';
-import { createQueueWorker, enqueue, type QueueWorker } from '../../src/queue/index.js';
-import type { JobKind } from '../../src/queue/types.js';
-import type { FaultSpec, LoopSuppression } from '../../src/simulator/index.js';
 import { claimJobs, deadLettersOf, getStoredJob, reviveJob } from '../../src/store/index.js';
-import { startHandlerRig, type HandlerRig } from './handlersRig.js';
-import { RETRY, type LogLine } from './queueHarness.js';
+import { closePasses, deadCode, once, startPass, type Pass } from './passRig.js';
 
 /**
  * #23.3: a POST whose answer is lost after the platform made the record must not make a second
@@ -17,78 +10,12 @@ import { RETRY, type LogLine } from './queueHarness.js';
  */
 const MAY_EXIST = 'may already exist on the platform — check, then `queue retry` or `queue drop`';
 
-let rig: HandlerRig | undefined;
-let worker: QueueWorker | undefined;
-afterEach(async () => {
-  await worker?.stop();
-  await rig?.close();
-  worker = undefined;
-  rig = undefined;
-});
-
-interface Pass {
-  rig: HandlerRig;
-  logs: LogLine[];
-  /** Queues one job as an inbox message would; returns its id. */
-  queue(kind: JobKind, payload: Record<string, unknown>): number;
-  /** One `sync --once` queue pass: what waits for its back-off runs now. */
-  run(): Promise<{ ran: number; waiting: number }>;
-  /** Every record of `resource` the platform holds for the tenant, whoever wrote it. */
-  onPlatform(resource: ResourceName): Record<string, unknown>[];
-}
-
-/** The handler rig (simulator, store, handlers) with a real worker over its store. */
-async function startPass(
-  variant: Variant,
-  loopSuppression: LoopSuppression = 'next',
-): Promise<Pass> {
-  const current = await startHandlerRig(variant, { loopSuppression });
-  rig = current;
-  const logs: LogLine[] = [];
-  const logger = createLogger({
-    level: 'info',
-    destination: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) },
-  });
-  const { context, store } = current;
-  worker = createQueueWorker({
-    store,
-    handlers: createHandlers(),
-    context,
-    clock: context.clock,
-    logger,
-    concurrency: 1,
-    retry: RETRY,
-    random: () => 0.5,
-  });
-  const running = worker;
-  let queued = 0;
-  return {
-    rig: current,
-    logs,
-    queue: (kind, payload) =>
-      enqueue(store, { kind, entityKey: `${kind}:test-${(queued += 1)}`, payload }).id,
-    run: () => running.runUntilEmpty({ skipBackoff: true }),
-    onPlatform: (resource) =>
-      [...current.sim.state.store.list('demo', resource, [{}], {})].map(
-        (text) => JSON.parse(text) as Record<string, unknown>,
-      ),
-  };
-}
+afterEach(closePasses);
 
 async function patientOf(pass: Pass): Promise<string> {
   const record = { customerId: 'K-50', lastName: 'Muster', regionId: 'r-1' };
   return String((await pass.rig.platformRecord('patient', record, true))._id);
 }
-
-/** The code of the error the job went dead with, as the worker logged it. */
-function deadCode(pass: Pass, jobId: number): unknown {
-  const line = pass.logs.find((l) => l.jobId === jobId && l.msg.includes('is dead'));
-  return (line?.err as { code?: unknown } | undefined)?.code;
-}
-
-/** Answers the next `method path` with `fault`, once. */
-const once = (pass: Pass, method: string, path: string, fault: Partial<FaultSpec>) =>
-  pass.rig.sim.control.setFault({ method, path, times: 1, ...fault });
 
 const note = { noteText: 'Lieferung an Nachbarn', patientCustomerId: 'K-50', status: 1 };
 
@@ -336,7 +263,7 @@ describe('a create the platform surely did not process', () => {
       therapyId: 3,
       isInitialCare: true,
     });
-    expect(worker?.recover()).toEqual([noteJob, careJob]);
+    expect(pass.worker.recover()).toEqual([noteJob, careJob]);
 
     expect(await pass.run()).toEqual({ ran: 2, waiting: 0 });
     expect(deadCode(pass, noteJob)).toBe('CREATE_OUTCOME_UNKNOWN');

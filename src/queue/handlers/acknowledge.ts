@@ -10,6 +10,7 @@ import { about } from './failures.js';
 import { checkTransition, orderLabel, patchOrder, type OrderResource } from './orders.js';
 import { requiredText } from './payload.js';
 import { remember } from './remember.js';
+import { writeOnce } from './writeOnce.js';
 
 /**
  * The mirror's entry, read once: its status decides whether to send, and it is the record as
@@ -38,7 +39,9 @@ export function acknowledgeOrder(resource: OrderResource): Handler {
     checkTransition(resource, id, status, ORDER_STATUS.Transmitted);
     const body = { status: ORDER_STATUS.Transmitted };
     const answer = await about(`acknowledging ${orderLabel(resource)} ${id}`, () =>
-      patchOrder(context.client, resource, id, body),
+      writeOnce(job, context, { resource, id, body }, () =>
+        patchOrder(context.client, resource, id, body),
+      ),
     );
     return remember(context, resource, answer, { body, before });
   };
@@ -74,7 +77,9 @@ export const acknowledgeIntegratedCare: Handler = async (job, context) => {
   }
   const body = { seriesStatus: SERIES_STATUS_TRANSMITTED };
   const answer = await about(`acknowledging integrated care ${id}`, () =>
-    context.client.patchIntegratedCare(id, body),
+    writeOnce(job, context, { resource: 'integratedCare', id, body }, () =>
+      context.client.patchIntegratedCare(id, body),
+    ),
   );
   return remember(context, 'integratedCare', answer, { body, before });
 };

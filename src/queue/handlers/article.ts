@@ -7,6 +7,7 @@ import { existingIdOf } from './duplicates.js';
 import { refusedWith, relabel } from './failures.js';
 import { requiredText, textOf, without, type Body } from './payload.js';
 import { remember } from './remember.js';
+import { writeOnce } from './writeOnce.js';
 
 function checkPackagingUnits(body: Body, subject: string): void {
   const units = body.packagingUnits;
@@ -70,7 +71,9 @@ export const pushArticle: Handler = async (job, context) => {
   const known = findMirrorBy(context.store, 'article', 'customerNumber', customerNumber)[0];
   try {
     const answer = known
-      ? await replace(context, known.id, body)
+      ? await writeOnce(job, context, { resource: 'article', id: known.id, body }, () =>
+          replace(context, known.id, body),
+        )
       : await createOrReplace(context, body, subject);
     return remember(context, 'article', answer, { body });
   } catch (error) {

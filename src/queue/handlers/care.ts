@@ -5,6 +5,7 @@ import { about } from './failures.js';
 import { textOf, without, type Body } from './payload.js';
 import { withPatientId } from './patientReference.js';
 import { remember } from './remember.js';
+import { changedSince, writeOnce } from './writeOnce.js';
 
 /**
  * A patient note: PATCH /patientNote/{_id} when `_id` is given, else POST. A lost answer to the
@@ -20,16 +21,12 @@ export const pushPatientNote: Handler = async (job, context) => {
   const answer = await about(subject, () =>
     id === undefined
       ? createOnce(job, context, subject, () => context.client.createPatientNote(body))
-      : context.client.patchPatientNote(id, body),
+      : writeOnce(job, context, { resource: 'patientNote', id, body }, () =>
+          context.client.patchPatientNote(id, body),
+        ),
   );
   return remember(context, 'patientNote', answer, { body });
 };
-
-/**
- * How far before the job was queued a care arrangement it made may be stamped: the platform's
- * clock is known only as well as the skew measured from its `Date` headers.
- */
-const CLOCK_MARGIN_MS = 5 * 60_000;
 
 /** The fields that tell one care arrangement of a patient from another, where the job sends them. */
 const CARE_KEY = ['patientId', 'therapyId', 'therapyTypeId', 'isInitialCare', 'salesId'];
@@ -41,8 +38,8 @@ const CARE_KEY = ['patientId', 'therapyId', 'therapyTypeId', 'isInitialCare', 's
  */
 function careMadeSince(job: Job, body: Body, context: HandlerContext): NaturalKeyLookup {
   return async () => {
-    const since = Date.parse(job.createdAt) + context.client.skewMs() - CLOCK_MARGIN_MS;
-    const updatedAfter = new Date(since);
+    const updatedAfter = changedSince(job, context);
+    const since = updatedAfter.getTime();
     const sameKey = (care: Body) =>
       CARE_KEY.every((field) => body[field] === undefined || care[field] === body[field]);
     const madeSince = (care: Body) =>
@@ -72,7 +69,9 @@ export const pushIntegratedCare: Handler = async (job, context) => {
           find: careMadeSince(job, body, context),
           take: (found) => client.patchIntegratedCare(found, body),
         })
-      : client.patchIntegratedCare(id, body),
+      : writeOnce(job, context, { resource: 'integratedCare', id, body }, () =>
+          client.patchIntegratedCare(id, body),
+        ),
   );
   return remember(context, 'integratedCare', answer, { body, shortAnswer: id === undefined });
 };

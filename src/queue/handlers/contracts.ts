@@ -4,6 +4,7 @@ import { createOnce } from './duplicates.js';
 import { about } from './failures.js';
 import { textOf, without } from './payload.js';
 import { remember } from './remember.js';
+import { writeOnce } from './writeOnce.js';
 
 type ContractResource = 'contractArticleGroup' | 'insuranceContract';
 
@@ -28,11 +29,15 @@ export function pushContract(resource: ContractResource): Handler {
       if (resource === 'contractArticleGroup') {
         return id === undefined
           ? createOnce(job, context, subject, () => client.createContractArticleGroup(body))
-          : client.replaceContractArticleGroup(id, body);
+          : writeOnce(job, context, { resource, id, body }, () =>
+              client.replaceContractArticleGroup(id, body),
+            );
       }
       return id === undefined
         ? createOnce(job, context, subject, () => client.createInsuranceContract(body))
-        : client.replaceInsuranceContract(id, body);
+        : writeOnce(job, context, { resource, id, body }, () =>
+            client.replaceInsuranceContract(id, body),
+          );
     };
     return remember(context, resource, await about(subject, send), { body });
   };

@@ -5,6 +5,7 @@ import { about } from './failures.js';
 import { requiredText, textOf, without } from './payload.js';
 import { withPatientId } from './patientReference.js';
 import { remember } from './remember.js';
+import { writeOnce } from './writeOnce.js';
 
 /**
  * A device: PUT /device/{_id} when it is known by its serial number, else POST (never with
@@ -24,7 +25,9 @@ export const pushDevice: Handler = async (job, context) => {
   const answer = await about(subject, () =>
     id === undefined
       ? createOnce(job, context, subject, () => context.client.createDevice(body))
-      : context.client.replaceDevice(id, body),
+      : writeOnce(job, context, { resource: 'device', id, body }, () =>
+          context.client.replaceDevice(id, body),
+        ),
   );
   return remember(context, 'device', answer, { body, shortAnswer: true });
 };

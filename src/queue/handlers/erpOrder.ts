@@ -7,6 +7,7 @@ import { refusedWith, relabel } from './failures.js';
 import { requiredText, without } from './payload.js';
 import { withPatientId } from './patientReference.js';
 import { remember } from './remember.js';
+import { writeOnce } from './writeOnce.js';
 
 /** Whether the platform already holds an ERP order with `salesId`: mirror, then GET where offered. */
 async function exists(salesId: string, context: HandlerContext): Promise<boolean> {
@@ -65,7 +66,11 @@ export const pushErpOrder: Handler = async (job, context) => {
   });
   checkBody(body, context, subject);
   try {
-    return remember(context, 'erpOrder', await createOrReplace(salesId, body, context), { body });
+    // Read by its salesId (variants B and C) before a retry: a PUT or POST that applied is done.
+    const answer = await writeOnce(job, context, { resource: 'erpOrder', id: salesId, body }, () =>
+      createOrReplace(salesId, body, context),
+    );
+    return remember(context, 'erpOrder', answer, { body });
   } catch (error) {
     throw relabel(error, subject);
   }

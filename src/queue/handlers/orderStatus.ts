@@ -7,6 +7,7 @@ import { about, notKnown } from './failures.js';
 import { checkTransition, orderLabel, patchOrder, type OrderResource } from './orders.js';
 import { textOf, type Body } from './payload.js';
 import { remember } from './remember.js';
+import { writeOnce } from './writeOnce.js';
 
 interface FoundOrder {
   id: string;
@@ -85,8 +86,9 @@ export const pushOrderStatus: Handler = async (job, context) => {
     }
     checkTransition(resource, order.id, order.current.status, changes.status);
   }
+  const change = { resource, id: order.id, body: changes };
   const answer = await about(subject, () =>
-    patchOrder(context.client, resource, order.id, changes),
+    writeOnce(job, context, change, () => patchOrder(context.client, resource, order.id, changes)),
   );
   return remember(context, resource, answer, { body: changes });
 };

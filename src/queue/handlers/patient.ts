@@ -5,6 +5,7 @@ import { relabel } from './failures.js';
 import { requiredText, STAMPED_FIELDS, textOf, without } from './payload.js';
 import { patientIdByCustomerId, patientsWithCustomerId } from './patientReference.js';
 import { remember } from './remember.js';
+import { writeOnce } from './writeOnce.js';
 
 /**
  * PATCH merges on the platform. A PUT replaces the whole patient, so what the ERP does not send
@@ -42,7 +43,9 @@ export const pushPatient: Handler = async (job, context) => {
     const answer =
       known === undefined
         ? await createOrUpdate(context, customerId, body, subject)
-        : await update(context, known, body);
+        : await writeOnce(job, context, { resource: 'patient', id: known, body }, () =>
+            update(context, known, body),
+          );
     // What the ERP sent counts as written; what a PUT copied from the platform is compared as
     // the rest of the record, so a change a platform user made just before still reaches the ERP.
     return remember(context, 'patient', answer, { body });

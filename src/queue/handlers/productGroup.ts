@@ -7,6 +7,7 @@ import { createOnce } from './duplicates.js';
 import { about, notKnown, refusedWith } from './failures.js';
 import { requiredText, textOf, without } from './payload.js';
 import { remember } from './remember.js';
+import { writeOnce } from './writeOnce.js';
 
 async function parentTypeOf(
   job: Job,
@@ -87,7 +88,9 @@ export const pushProductGroup: Handler = async (job, context) => {
   const answer = await about(subject, () =>
     id === undefined
       ? createOnce(job, context, subject, () => context.client.createProductGroup(body))
-      : context.client.patchProductGroup(id, body),
+      : writeOnce(job, context, { resource: 'productGroup', id, body }, () =>
+          context.client.patchProductGroup(id, body),
+        ),
   );
   return remember(context, 'productGroup', answer, { body });
 };

@@ -1,0 +1,133 @@
+import { isDeepStrictEqual } from 'node:util';
+import { STATUS_CONTROLLED, STATUS_FILTERS, type ResourceName } from '../../contract/index.js';
+import type { PlatformRecord } from '../../platform/index.js';
+import { getMirror } from '../../store/index.js';
+import type { HandlerContext, Job } from '../types.js';
+import { refusedWith } from './failures.js';
+import { isObject, STAMPED_FIELDS, type Body } from './payload.js';
+
+/**
+ * How far before the job was queued a change it made may be stamped: the platform's clock is
+ * known only as well as the skew measured from its `Date` headers.
+ */
+const CLOCK_MARGIN_MS = 5 * 60_000;
+
+/** The platform time from which on anything an earlier try of `job` did is stamped. */
+export function changedSince(job: Job, context: HandlerContext): Date {
+  return new Date(Date.parse(job.createdAt) + context.client.skewMs() - CLOCK_MARGIN_MS);
+}
+
+/** A PATCH or PUT of one record: what it sets, and the id a read of the record takes. */
+export interface Change {
+  resource: ResourceName;
+  /** The `{id}` of the resource's single read: the `_id`, for ERP orders the salesId. */
+  id: string;
+  /** The fields the write sets, with our values. */
+  body: Body;
+}
+
+type StatusControlled = (typeof STATUS_CONTROLLED)[number];
+
+const isStatusControlled = (resource: ResourceName): resource is StatusControlled =>
+  (STATUS_CONTROLLED as readonly string[]).includes(resource);
+
+/** GET /{resource}/{id}; undefined when the platform holds no such record (404). */
+async function singleRead(context: HandlerContext, change: Change) {
+  try {
+    return await context.client.record(change.resource, 'get', { id: change.id });
+  } catch (error) {
+    if (refusedWith(error, 404)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Orders and care arrangements have no single read, but their status lists show our own
+ * changes (spec document 1, rule 3: control is by status change, not by the key). A change an
+ * earlier try made is stamped after the job was queued, so the lists since then hold it. Not
+ * found there: nobody changed the record since, so our write did not apply either.
+ */
+async function fromStatusLists(
+  job: Job,
+  context: HandlerContext,
+  resource: StatusControlled,
+  id: string,
+): Promise<PlatformRecord | undefined> {
+  const updatedAfter = changedSince(job, context);
+  for (const status of STATUS_FILTERS[resource].filter((s) => s !== 'archived')) {
+    for await (const record of context.client.list(resource, { status, updatedAfter })) {
+      if (record._id === id) return record;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The record as the platform holds it now, read the way the contract offers: its single read,
+ * else (orders, care arrangements) its status lists. Patient notes, contracts, devices outside
+ * variant B and ERP orders in variant A have neither (their lists leave our own writes out,
+ * rule 2): the mirror is all there is, and it shows our change only once a pull brought it.
+ */
+async function currentOf(
+  job: Job,
+  context: HandlerContext,
+  change: Change,
+): Promise<PlatformRecord | undefined> {
+  const { resource, id } = change;
+  if (context.contract.find(resource, 'get')) return singleRead(context, change);
+  if (isStatusControlled(resource)) return fromStatusLists(job, context, resource, id);
+  return getMirror(context.store, resource, id)?.record;
+}
+
+/**
+ * Does `actual` hold `ours`? Objects may carry more than we sent only where the platform stamps
+ * or names what it stores (a nested entry's `_id`, `timestamp`); anything else would be another
+ * value than ours. A field we clear (null) holds nothing when the platform leaves it out.
+ */
+function holds(actual: unknown, ours: unknown): boolean {
+  if (ours === null) return actual === null || actual === undefined;
+  if (Array.isArray(ours)) {
+    return (
+      Array.isArray(actual) &&
+      actual.length === ours.length &&
+      ours.every((value, index) => holds(actual[index], value))
+    );
+  }
+  if (!isObject(ours)) return isDeepStrictEqual(actual, ours);
+  if (!isObject(actual)) return false;
+  const extra = Object.keys(actual).filter((key) => !Object.hasOwn(ours, key));
+  return (
+    extra.every((key) => STAMPED_FIELDS.includes(key)) &&
+    Object.entries(ours).every(([key, value]) => holds(actual[key], value))
+  );
+}
+
+/** The record carries exactly our change: every field we write holds our value. */
+export function carriesChange(record: PlatformRecord, body: Body): boolean {
+  return Object.entries(body).every(([field, value]) => holds(record[field], value));
+}
+
+/**
+ * A PATCH or PUT that is not sent again once an earlier try of it applied. A try whose answer
+ * was lost (cut off after the platform applied it, a 5xx, our time-out) leaves the job with a
+ * `lastError`, as does a crash in the middle of it (INTERRUPTED): before the retry the record is
+ * read, and when it already carries our change, that version is the write's answer. The handler
+ * then remembers it like any answer (remember.ts), so the pull knows the version as our own
+ * and never hands it to the ERP as a platform change. A first try writes at once: nothing can
+ * have applied yet, and the read would only cost a request.
+ */
+export async function writeOnce(
+  job: Job,
+  context: HandlerContext,
+  change: Change,
+  write: () => Promise<PlatformRecord>,
+): Promise<PlatformRecord> {
+  if (job.lastError === undefined) return write();
+  const current = await currentOf(job, context, change);
+  if (current === undefined || !carriesChange(current, change.body)) return write();
+  context.logger.info(
+    { resource: change.resource, id: change.id, jobId: job.id },
+    'an earlier try of this write was applied; its version is taken as the answer, nothing sent',
+  );
+  return current;
+}
