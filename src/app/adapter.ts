@@ -54,6 +54,7 @@ export async function createAdapter(
     {
       baseUrl: rest.baseUrl,
       timeoutMs: rest.timeoutMs,
+      archivalEvents: rest.archivalEvents,
       resources: withoutUndefined(rest.resources),
       ...(auth ? { auth } : {}),
     },

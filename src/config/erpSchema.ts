@@ -130,8 +130,17 @@ const restSchema = z.strictObject({
   baseUrl: httpUrl.optional(),
   auth: authSchema.optional(),
   timeoutMs: integer(1, 30_000),
+  /** Off by default: an ERP without the archival endpoint would dead-letter every event. */
+  archivalEvents: flag(false),
   resources: perResource(
-    z.strictObject({ url: nonEmpty.optional(), method: z.enum(['POST', 'PUT']).optional() }),
+    z.strictObject({
+      url: nonEmpty.optional(),
+      method: z.enum(['POST', 'PUT']).optional(),
+      /** Where the resource's archival events go; default POST `{resource}/{_id}/archived`. */
+      archived: z
+        .strictObject({ url: nonEmpty.optional(), method: z.enum(['POST', 'PUT']).optional() })
+        .optional(),
+    }),
   ),
 });
 

@@ -12,3 +12,4 @@ export * from './body.js';
 export * from './readings.js';
 export * from './schemas/index.js';
 export * from './contentVersion.js';
+export * from './archival.js';

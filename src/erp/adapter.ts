@@ -1,4 +1,28 @@
-import type { ResourceName } from '../contract/index.js';
+import type { GoneReason, ResourceName } from '../contract/index.js';
+
+/**
+ * Why an archival event was handed over: the record's version says archived or (orders)
+ * Deleted, or a full list of the reconciliation no longer held it ("vanished").
+ */
+export type ArchivalReason = GoneReason | 'vanished';
+
+/**
+ * The ERP is told that a record left use on the platform: once per archival, beside the record
+ * version itself (which still goes out as any version does). Plain data, the same bytes on every
+ * retry: it is fixed when the archival is first seen and kept in the ledger.
+ */
+export interface ArchivalEvent {
+  event: 'archived';
+  reason: ArchivalReason;
+  resource: ResourceName;
+  _id: string;
+  /** The version that showed it archived, as the record's own file and key name it. */
+  version: string;
+  /** The platform's stamp of that version; null when the record vanished without one. */
+  archivedAt: string | null;
+  /** When the daemon saw it (its own clock). */
+  detectedAt: string;
+}
 
 /** One record version on its way to the ERP, already enriched with the ERP's own keys. */
 export interface OutboundRecord {
@@ -10,6 +34,11 @@ export interface OutboundRecord {
   record: Record<string, unknown>;
   /** Binary companions of a record, e.g. a document's PDF and XML, or an attachment's file. */
   files?: ReadonlyArray<{ suffix: string; contentType: string; data: Uint8Array }>;
+  /**
+   * Set when this hand-over is not a record version but the news that the record was archived
+   * (then `record` is this event too). Adapters put it where the ERP looks for such events.
+   */
+  archival?: ArchivalEvent;
 }
 
 /** What became of one record handed to the adapter. */

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import { RESOURCE_NAMES, type Contract, type ResourceName } from '../contract/index.js';
-import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../erp/adapter.js';
+import type { ArchivalEvent, DeliveryOutcome, ErpAdapter, OutboundRecord } from '../erp/adapter.js';
 import { deliverKind, deliveryJob, enqueue } from '../queue/index.js';
 import type { BatchHandler, DeliverKind, Handler, JobResult } from '../queue/types.js';
 import { PermanentError, TransientError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
-import { markDelivered, setAckState } from '../store/index.js';
+import { markDelivered, recordVersion, setAckState } from '../store/index.js';
 import { acknowledgementOf } from './acknowledge.js';
 import type { Reference } from './enrich.js';
 import { prepareHandOver, prepareOne } from './outbound.js';
@@ -35,6 +35,39 @@ export function queueDelivery(store: Store, resource: ResourceName, id: string, 
 }
 
 /**
+ * The ledger row of a record's archival event: beside the record's versions, not among them, so
+ * that it never becomes the record's newest version (how retention and repeats know a record)
+ * and the record's versions never pass for it. `#` is in no `_id` or composite id the contract
+ * gives (UUIDs, `/`-joined identities).
+ */
+export const archivalLedgerId = (id: string): string => `${id}#archived`;
+
+/** The Idempotency-Key and queue key of an archival event: never the record version's own. */
+export const archivalKey = (resource: string, id: string, version: string): string =>
+  `${resource}:${id}:${version}:archived`;
+
+/**
+ * Queues the hand-over of an archival event, in the caller's transaction (the pull's or the
+ * reconciliation's): false when this archival was queued before. The ledger row keeps the
+ * event's text, so every retry hands the ERP the same bytes; it goes through the record's
+ * delivery kind and entity key, so it follows the version that archived it (FIFO per record).
+ */
+export function queueArchival(store: Store, event: ArchivalEvent, runId?: number): boolean {
+  const { resource, _id: id, version } = event;
+  const json = JSON.stringify(event);
+  if (!recordVersion(store, resource, archivalLedgerId(id), version, { runId, json })) {
+    return false;
+  }
+  enqueue(store, {
+    kind: deliverKind(resource),
+    entityKey: `${resource}:${id}`,
+    payload: { resource, id, version, archival: true },
+    idempotencyKey: archivalKey(resource, id, version),
+  });
+  return true;
+}
+
+/**
  * What a delivered version makes true, in the transaction that completes its job: the ledger
  * marks it delivered and its acknowledgement is queued, so a crash cannot leave an order
  * delivered but never acknowledged, nor acknowledged before the ERP has it.
@@ -42,6 +75,11 @@ export function queueDelivery(store: Store, resource: ResourceName, id: string, 
 function delivered(deps: DeliverDeps, outbound: OutboundRecord): () => void {
   return () => {
     const { resource, id, version } = outbound;
+    if (outbound.archival !== undefined) {
+      // An event is not a version: it has its own ledger row and nothing to acknowledge.
+      markDelivered(deps.store, resource, archivalLedgerId(id), version);
+      return;
+    }
     markDelivered(deps.store, resource, id, version);
     const ack = acknowledgementOf(deps.contract, outbound);
     if (ack === undefined) return;

@@ -1,5 +1,5 @@
 import type { ResourceName } from '../contract/index.js';
-import type { OutboundRecord } from '../erp/adapter.js';
+import type { ArchivalEvent, OutboundRecord } from '../erp/adapter.js';
 import { deliveredResource } from '../queue/index.js';
 import type { Job } from '../queue/types.js';
 import { PermanentError, TransientError, errorMessage } from '../shared/errors.js';
@@ -11,7 +11,7 @@ import {
   versionRecords,
   type MirrorKeyOf,
 } from '../store/index.js';
-import type { DeliverDeps } from './deliver.js';
+import { archivalLedgerId, type DeliverDeps } from './deliver.js';
 import {
   enrich,
   referencesOf,
@@ -30,6 +30,8 @@ interface VersionRef {
   resource: ResourceName;
   id: string;
   version: string;
+  /** The job hands over the record's archival event (queueArchival), not the version. */
+  archival?: true;
 }
 
 /** A version to hand over, with its record as pulled. */
@@ -40,13 +42,17 @@ interface Version extends VersionRef {
 const failed = (error: unknown): Failed => ({ failed: { ok: false, error } });
 
 function versionOf(job: Job): VersionRef {
-  const { id, version } = job.payload;
+  const { id, version, archival } = job.payload;
   const resource = deliveredResource(job.kind);
   if (resource === undefined || typeof id !== 'string' || typeof version !== 'string') {
     throw new PermanentError(`job ${job.id} (${job.kind}) names no record version to deliver`);
   }
-  return { resource, id, version };
+  return { resource, id, version, ...(archival === true ? { archival: true } : {}) };
 }
+
+/** Where the ledger keeps what a job hands over: the version's row, or its archival event's. */
+const ledgerKeyOf = (ref: VersionRef) =>
+  ref.archival ? { ...ref, id: archivalLedgerId(ref.id) } : ref;
 
 const recordMissing = (ref: VersionRef) =>
   new PermanentError(
@@ -64,7 +70,7 @@ function versionsOf(store: Store, jobs: readonly Job[]): (Version | Failed)[] {
     }
   });
   const wanted = refs.filter((ref): ref is VersionRef => !('failed' in ref));
-  const records = versionRecords(store, wanted);
+  const records = versionRecords(store, wanted.map(ledgerKeyOf));
   let next = 0;
   return refs.map((ref) => {
     if ('failed' in ref) return ref;
@@ -142,7 +148,8 @@ async function outboundOf(
   { version, first }: Enriched,
   fetchFailures: ReadonlyMap<string, unknown>,
 ): Promise<OutboundRecord> {
-  const { record, ...ref } = version;
+  const { record } = version;
+  const ref = { resource: version.resource, id: version.id, version: version.version };
   try {
     let result = first;
     if (!result.ok) {
@@ -160,6 +167,35 @@ async function outboundOf(
   }
 }
 
+const isVersion = (one: Version | Prepared): one is Version => 'record' in one;
+
+/**
+ * An archival event goes out as it was kept: it names the record by its ids alone, so there is
+ * nothing to enrich and no file to fetch.
+ */
+function archivalReady(version: Version | Failed): Version | Prepared {
+  if ('failed' in version || version.archival !== true) return version;
+  const { resource, id, record } = version;
+  if (!isEventOf(version, record)) return failed(notAnEvent(version));
+  return { outbound: { resource, id, version: version.version, record, archival: record } };
+}
+
+/** The ledger row holds what queueArchival wrote for this very record and version. */
+const isEventOf = (
+  ref: VersionRef,
+  record: Record<string, unknown>,
+): record is Record<string, unknown> & ArchivalEvent =>
+  record['event'] === 'archived' &&
+  record['resource'] === ref.resource &&
+  record['_id'] === ref.id &&
+  record['version'] === ref.version;
+
+const notAnEvent = (ref: VersionRef) =>
+  new PermanentError(
+    `${ref.resource} ${ref.id} (${ref.version}): the archival event kept in the ledger is not one for this record; drop the job, the record's own version went out`,
+    { resource: ref.resource, id: ref.id, code: 'DELIVERY_RECORD_MISSING' },
+  );
+
 /**
  * The jobs' versions as the ERP gets them, in order: records and the mirrored records they
  * reference read in two queries for all of them, the references the mirror lacks fetched
@@ -169,23 +205,20 @@ export async function prepareHandOver(
   deps: DeliverDeps,
   jobs: readonly Job[],
 ): Promise<Prepared[]> {
-  const versions = versionsOf(deps.store, jobs);
-  const mirror = mirrorFor(
-    deps.store,
-    versions.filter((v): v is Version => !('failed' in v)),
-  );
-  const enriched = versions.map((version): Enriched | Failed =>
-    'failed' in version
-      ? version
-      : { version, first: enrich(version.resource, version.record, mirror) },
+  const versions = versionsOf(deps.store, jobs).map(archivalReady);
+  const mirror = mirrorFor(deps.store, versions.filter(isVersion));
+  const enriched = versions.map((version): Enriched | Prepared =>
+    isVersion(version)
+      ? { version, first: enrich(version.resource, version.record, mirror) }
+      : version,
   );
   const fetchFailures = await fetchMissing(
     deps,
-    enriched.filter((one): one is Enriched => !('failed' in one)),
+    enriched.filter((one): one is Enriched => 'first' in one),
   );
   const prepared: Prepared[] = [];
   for (const one of enriched) {
-    if ('failed' in one) {
+    if (!('first' in one)) {
       prepared.push(one);
       continue;
     }

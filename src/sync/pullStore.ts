@@ -1,4 +1,9 @@
-import { sameStampVersion, type ResourceName } from '../contract/index.js';
+import {
+  goneReason,
+  sameStampVersion,
+  versionParts,
+  type ResourceName,
+} from '../contract/index.js';
 import { canonicalJson } from '../shared/canonicalJson.js';
 import {
   advanceCheckpoint,
@@ -7,6 +12,7 @@ import {
   getCheckpoint,
   lowerCheckpoint,
   getOwnWrite,
+  isReducedRecord,
   keepVersionRecord,
   knownVersions,
   markDelivered,
@@ -23,7 +29,7 @@ import {
   type Store,
 } from '../store/index.js';
 import { commitGatheredOutcomes } from '../queue/index.js';
-import { queueDelivery } from './deliver.js';
+import { queueArchival, queueDelivery } from './deliver.js';
 import { isOwnEcho } from './ownEcho.js';
 import type { PullRun, PullStore, PullSummary, PulledRecord } from './puller.js';
 import type { PullTarget } from './targets.js';
@@ -59,6 +65,39 @@ function versionToRecord(
 }
 
 /**
+ * Watches a pulled version for the record leaving use: archived (`archived`, an attachment's
+ * `metadata.archived`) or an order Deleted, where the version before it was live. Answers what
+ * to do once the version is stored: queue the ERP's archival event when the version became the
+ * mirror's (a late older version changes nothing). Only a version that shows the record gone
+ * reads the one before it, so a pull of live records reads nothing more. A record first seen
+ * gone (the first pull of an archived list) gets none: the ERP never had it live.
+ */
+function archivalWatch(
+  store: Store,
+  resource: ResourceName,
+  pulled: PulledRecord,
+  runId: number,
+): (mirrored: boolean) => void {
+  const reason = goneReason(resource, pulled.record);
+  if (reason === undefined) return () => undefined;
+  const before = getMirror(store, resource, pulled.id)?.record;
+  // A reduced record kept no body to tell; retention reduces only records already gone.
+  const wasLive =
+    before !== undefined && !isReducedRecord(before) && goneReason(resource, before) === undefined;
+  return (mirrored) => {
+    if (!mirrored || !wasLive) return;
+    const { id, version } = pulled;
+    const archivedAt = versionParts(version).stamp;
+    const detectedAt = store.clock.now().toISOString();
+    queueArchival(
+      store,
+      { event: 'archived', reason, resource, _id: id, version, archivedAt, detectedAt },
+      runId,
+    );
+  };
+}
+
+/**
  * A pulled version, in the pull's transaction: false for a repeat. A version seen for the
  * first time goes in the ledger and the mirror, and its hand-over to the ERP is queued, all
  * or nothing with the checkpoint. The one place a new version becomes due for the ERP, and so
@@ -78,6 +117,7 @@ function recordPulledVersion(
   if (version === undefined) return false;
   const { id, record, json } = pulled;
   const echo = isOwnEcho(getOwnWrite(store, resource, id), record);
+  const archival = archivalWatch(store, resource, { ...pulled, version }, runId);
   // The mirror names every record by `_id`; one identified otherwise gets it added there.
   const asPulled = record['_id'] === id;
   const mirrored = asPulled
@@ -86,6 +126,8 @@ function recordPulledVersion(
   if (!mirrored || !asPulled) keepVersionRecord(store, resource, id, version, json);
   if (echo) markDelivered(store, resource, id, version);
   else queueDelivery(store, resource, id, version);
+  // Our own write archiving it came from the ERP: it knows (no ping-pong).
+  if (!echo) archival(mirrored);
   return true;
 }
 

@@ -5,6 +5,7 @@ import type { Clock } from '../../shared/clock.js';
 import { SetupError, errorMessage } from '../../shared/errors.js';
 import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../adapter.js';
 import { nodeOutboxFs, removeStaleTemps, type OutboxFs } from './atomicWrite.js';
+import { archivalFolders, placeArchivalEvents } from './archivalEvents.js';
 import { placeCompanions, type Folder } from './companions.js';
 import { batchContent, isBatchFormat, recordContent } from './formats.js';
 import { batchBaseName, recordBaseName } from './names.js';
@@ -45,6 +46,32 @@ function byResource(batch: readonly OutboundRecord[]): Map<ResourceName, Outboun
     groups.set(item.resource, group);
   }
   return groups;
+}
+
+const recordKey = (item: OutboundRecord): string => `${item.resource}\u0000${item.id}`;
+
+/**
+ * The archival events among `records`, split into those to write now and those that wait for a
+ * version of their record this call must retry (the version that archived it goes first). A
+ * version refused for good holds nothing back: the ERP should still hear of the archival.
+ */
+function heldBack(
+  records: readonly OutboundRecord[],
+  results: ReadonlyMap<OutboundRecord, Placement>,
+): { ready: OutboundRecord[]; waiting: [OutboundRecord, Placement][] } {
+  const retried = new Map<string, Placement>();
+  for (const [item, placement] of results) {
+    if (placement.status === 'retry') retried.set(recordKey(item), placement);
+  }
+  const ready: OutboundRecord[] = [];
+  const waiting: [OutboundRecord, Placement][] = [];
+  for (const item of records) {
+    if (item.archival === undefined) continue;
+    const retry = retried.get(recordKey(item));
+    if (retry === undefined) ready.push(item);
+    else waiting.push([item, retry]);
+  }
+  return { ready, waiting };
 }
 
 /**
@@ -116,6 +143,7 @@ async function sweep(fs: OutboxFs, outbox: string): Promise<void> {
   try {
     await fs.mkdir(outbox, { recursive: true });
     for (const resource of RESOURCE_NAMES) await removeStaleTemps(fs, folderOf(outbox, resource));
+    for (const folder of archivalFolders(outbox)) await removeStaleTemps(fs, folder);
   } catch (error) {
     throw new SetupError(`ERP outbox ${outbox} cannot be prepared: ${errorMessage(error)}`, [], {
       hint: 'create the folder and give the daemon write permission to it',
@@ -165,22 +193,30 @@ export async function createFileAdapter(
   const place = (request: PlaceRequest) =>
     deps.fs === undefined ? writer.place(request) : placeAll(deps.fs, request);
 
+  const { doneMarker, fileMode } = options;
   async function deliver(records: readonly OutboundRecord[], batch: number) {
     const results = new Map<OutboundRecord, Placement>();
-    for (const [resource, items] of byResource(records)) {
+    const versions = records.filter((item) => item.archival === undefined);
+    for (const [resource, items] of byResource(versions)) {
       if (!isResourceName(resource)) {
         const reason = `${String(resource)} is not a platform resource; no outbox folder for it`;
         for (const item of items) results.set(item, { status: 'rejected', reason });
         continue;
       }
       const dir = folderOf(options.outbox, resource);
-      const { doneMarker, fileMode } = options;
       const folder: Folder = { dir, place: (files) => place({ dir, doneMarker, fileMode, files }) };
       const placed = batchFile
         ? await deliverBatch(folder, resource, items, batch, options)
         : await deliverEach(folder, items, options);
       for (const [item, placement] of placed) results.set(item, placement);
     }
+    // Archival events after the versions, each its own JSON file (never in a batch file); one
+    // whose record's version in this call did not get through waits with it.
+    const events = heldBack(records, results);
+    const placed = await placeArchivalEvents(options.outbox, events.ready, (dir, files) =>
+      place({ dir, doneMarker, fileMode, files }),
+    );
+    for (const [item, placement] of [...placed, ...events.waiting]) results.set(item, placement);
     return records.map((item) => toOutcome(results.get(item) ?? { status: 'ok' }));
   }
 

@@ -1,5 +1,10 @@
 import { SetupError } from '../../shared/errors.js';
-import { REST_METHODS, type RestAdapterOptions, type RestAuth } from './options.js';
+import {
+  REST_METHODS,
+  type RestAdapterOptions,
+  type RestAuth,
+  type RestResourceTarget,
+} from './options.js';
 import { expandUrl, unknownPlaceholders } from './urls.js';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~\w-]+$/;
@@ -40,10 +45,18 @@ function authProblems(auth: RestAuth): string[] {
   }
 }
 
+/** Every configured destination: a resource's records, and its archival events. */
+function destinations(options: RestAdapterOptions): [string, RestResourceTarget][] {
+  return Object.entries(options.resources ?? {}).flatMap(([resource, target]) => {
+    const at = `erp.rest.resources.${resource}`;
+    const own: [string, RestResourceTarget] = [at, target];
+    return target.archived === undefined ? [own] : [own, [`${at}.archived`, target.archived]];
+  });
+}
+
 function targetProblems(options: RestAdapterOptions): string[] {
   const problems: string[] = [];
-  for (const [resource, target] of Object.entries(options.resources ?? {})) {
-    const at = `erp.rest.resources.${resource}`;
+  for (const [at, target] of destinations(options)) {
     if (target.method !== undefined && !REST_METHODS.includes(target.method)) {
       problems.push(
         `${at}.method: ${String(target.method)} is not one of ${REST_METHODS.join(', ')}`,

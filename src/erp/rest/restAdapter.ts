@@ -7,7 +7,7 @@ import { checkRestOptions } from './checks.js';
 import { DEFAULT_REST_TIMEOUT_MS, type RestAdapterOptions } from './options.js';
 import { outcomeOfAnswer, outcomeOfFailure, type Attempt } from './outcome.js';
 import { askHead, createErpAgent, sendToErp } from './send.js';
-import { expandUrl, shownUrl, targetOf } from './urls.js';
+import { archivalTargetOf, expandUrl, shownUrl, targetOf, type RestTarget } from './urls.js';
 
 export interface RestAdapterDeps {
   clock: Clock;
@@ -16,9 +16,24 @@ export interface RestAdapterDeps {
 
 export const NOT_SENT_REASON = 'not sent: an earlier record of this batch must be retried first';
 
-/** The key a real idempotent ERP de-duplicates on: one per record version. */
+/**
+ * The key a real idempotent ERP de-duplicates on: one per record version, and one per archival
+ * (`…:archived`), which must not pass for a repeat of the version that archived the record.
+ */
 export function idempotencyKey(item: OutboundRecord): string {
-  return `${item.resource}:${item.id}:${item.version}`;
+  const key = `${item.resource}:${item.id}:${item.version}`;
+  return item.archival === undefined ? key : `${key}:archived`;
+}
+
+/** Where an item goes, and the config key that says so (for a reason naming it). */
+function destinationOf(
+  options: RestAdapterOptions,
+  item: OutboundRecord,
+): { target: RestTarget; targetPath: string } {
+  const targetPath = `erp.rest.resources.${item.resource}`;
+  return item.archival === undefined
+    ? { target: targetOf(options, item.resource), targetPath }
+    : { target: archivalTargetOf(options, item.resource), targetPath: `${targetPath}.archived` };
 }
 
 /** The enriched record, with its binary companions inlined as base64. */
@@ -46,8 +61,10 @@ export function createRestAdapter(options: RestAdapterOptions, deps: RestAdapter
   const credentials = authHeaders(options.auth);
 
   async function deliverOne(item: OutboundRecord): Promise<DeliveryOutcome> {
-    const target = targetOf(options, item.resource);
-    const targetPath = `erp.rest.resources.${item.resource}`;
+    if (item.archival !== undefined && options.archivalEvents !== true) {
+      return { status: 'delivered' };
+    }
+    const { target, targetPath } = destinationOf(options, item);
     let url: URL;
     try {
       url = expandUrl(options.baseUrl, target.template, {

@@ -1,5 +1,6 @@
 import type { ResourceName } from '../../contract/index.js';
 import {
+  DEFAULT_ARCHIVAL_URL,
   DEFAULT_REST_METHOD,
   DEFAULT_URL_TEMPLATES,
   type RestAdapterOptions,
@@ -26,6 +27,15 @@ export function targetOf(options: RestAdapterOptions, resource: ResourceName): R
   const configured = options.resources?.[resource];
   const method = configured?.method ?? DEFAULT_REST_METHOD;
   return { method, template: configured?.url ?? DEFAULT_URL_TEMPLATES[method] };
+}
+
+/** Where and how one resource's archival events are sent (`resources.<resource>.archived`). */
+export function archivalTargetOf(options: RestAdapterOptions, resource: ResourceName): RestTarget {
+  const configured = options.resources?.[resource]?.archived;
+  return {
+    method: configured?.method ?? DEFAULT_REST_METHOD,
+    template: configured?.url ?? DEFAULT_ARCHIVAL_URL,
+  };
 }
 
 export function unknownPlaceholders(template: string): string[] {
