@@ -121,6 +121,24 @@ describe('a write whose answer is lost after the platform applied it', () => {
     },
   );
 
+  it('order status PATCH (B): a pull before the retry lists the version our lost write made; not handed to the ERP', async () => {
+    const pass = await startPass('B');
+    const { id, handed } = await pulledOrder(pass);
+    await once(pass, 'PATCH', '/singleOrder/', { resetAfterProcessing: true });
+    const job = pass.queue('orderStatus', { id, salesId: 'S-1', status: ORDER_STATUS.Processed });
+    expect((await pass.run()).waiting).toBe(1);
+
+    // Orders are never left out of our lists: this pull sees our change before the retry.
+    await pullTwice(pass, 'singleOrder');
+    expect(mirrored(pass, 'singleOrder', id)).toMatchObject({ salesId: 'S-1' });
+    expect(pass.handedOver('singleOrder', id)).toEqual(handed);
+
+    expect((await pass.run()).waiting).toBe(0);
+    expect(getStoredJob(pass.rig.store, job)?.state).toBe('done');
+    expect(await pass.rig.requests('PATCH', '/singleOrder/')).toHaveLength(1);
+    expect(pass.handedOver('singleOrder', id)).toEqual(handed);
+  });
+
   it('acknowledgement (B): a Transmitted the platform took is not sent again, nor handed back', async () => {
     const pass = await startPass('B');
     const { id, handed } = await pulledOrder(pass);

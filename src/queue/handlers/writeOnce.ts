@@ -1,7 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
-import { STATUS_CONTROLLED, STATUS_FILTERS, type ResourceName } from '../../contract/index.js';
+import {
+  derivedOnWrite,
+  STATUS_CONTROLLED,
+  STATUS_FILTERS,
+  type ResourceName,
+} from '../../contract/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
-import { getMirror } from '../../store/index.js';
+import { unknownOutcome } from '../../platform/errors.js';
+import { getMirror, recordOwnWrite } from '../../store/index.js';
+import { fingerprintOf } from '../../sync/ownEcho.js';
 import type { HandlerContext, Job } from '../types.js';
 import { refusedWith } from './failures.js';
 import { isObject, STAMPED_FIELDS, type Body } from './payload.js';
@@ -108,6 +115,38 @@ export function carriesChange(record: PlatformRecord, body: Body): boolean {
 }
 
 /**
+ * After a try whose outcome is unknown, the fingerprint of the change as it would apply to the
+ * record we know: a pull that lists the version our lost write made (orders are never left out
+ * of our lists, spec document 1, rule 3) knows it as our own and does not hand it to the ERP.
+ * No editor: the answer that would have named it never came. A version that carries exactly
+ * our values and nothing else new is no news to the ERP, whoever made it, so a try the
+ * platform never took leaves nothing wrong behind. Written at once, not with the job's
+ * outcome: only such a failure writes it, which is rare.
+ */
+function rememberTried(context: HandlerContext, change: Change): void {
+  const before = getMirror(context.store, change.resource, change.id);
+  if (before === undefined) return;
+  const { resource, id, body } = change;
+  const tried = { ...before.record, ...body };
+  const write = fingerprintOf(body, tried, before.record, derivedOnWrite(resource));
+  recordOwnWrite(context.store, resource, id, { ...write, editor: null });
+}
+
+/** `write`, noting the change as tried when its outcome is unknown (rememberTried). */
+async function sendNoting(
+  context: HandlerContext,
+  change: Change,
+  write: () => Promise<PlatformRecord>,
+): Promise<PlatformRecord> {
+  try {
+    return await write();
+  } catch (error) {
+    if (unknownOutcome(error) !== undefined) rememberTried(context, change);
+    throw error;
+  }
+}
+
+/**
  * A PATCH or PUT that is not sent again once an earlier try of it applied. A try whose answer
  * was lost (cut off after the platform applied it, a 5xx, our time-out) leaves the job with a
  * `lastError`, as does a crash in the middle of it (INTERRUPTED): before the retry the record is
@@ -122,9 +161,11 @@ export async function writeOnce(
   change: Change,
   write: () => Promise<PlatformRecord>,
 ): Promise<PlatformRecord> {
-  if (job.lastError === undefined) return write();
+  if (job.lastError === undefined) return sendNoting(context, change, write);
   const current = await currentOf(job, context, change);
-  if (current === undefined || !carriesChange(current, change.body)) return write();
+  if (current === undefined || !carriesChange(current, change.body)) {
+    return sendNoting(context, change, write);
+  }
   context.logger.info(
     { resource: change.resource, id: change.id, jobId: job.id },
     'an earlier try of this write was applied; its version is taken as the answer, nothing sent',
