@@ -37,3 +37,10 @@ export function goneReason(
   if (deleted !== undefined && valueAt(record, deleted.field) === deleted.value) return 'deleted';
   return undefined;
 }
+
+/**
+ * Lists that leave archived records out (spec document 2: `GET /attachment`, "archived
+ * attachments excluded"). Where the variant offers no filter for them either (`archivedAfter`
+ * only in B), a record archived there only vanishes from its list.
+ */
+export const LISTS_LEAVING_ARCHIVED_OUT: readonly ResourceName[] = ['attachment'];

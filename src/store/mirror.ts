@@ -92,6 +92,16 @@ export function getMirror(store: Store, resource: string, id: string): MirrorEnt
   return row === undefined ? undefined : toEntry(row);
 }
 
+/** The `_id` of every mirrored record of `resource` (no bodies read: a list may be long). */
+export function mirrorIdsOf(store: Store, resource: string): string[] {
+  return statement<{ resource: string }, { id: string }>(
+    store.db,
+    'SELECT _id AS id FROM mirror WHERE resource = @resource',
+  )
+    .all({ resource })
+    .map((row) => row.id);
+}
+
 /** The version of the mirrored record, read alone; undefined when it is not in the mirror. */
 export function getMirrorVersion(store: Store, resource: string, id: string): string | undefined {
   return statement<{ resource: string; id: string }, { version: string }>(

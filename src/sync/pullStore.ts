@@ -10,6 +10,7 @@ import {
   getLedgerEntry,
   getMirror,
   getCheckpoint,
+  mirrorIdsOf,
   lowerCheckpoint,
   getOwnWrite,
   isReducedRecord,
@@ -98,6 +99,34 @@ function archivalWatch(
 }
 
 /**
+ * Queues an archival event (`vanished`) for each live mirrored record of `resource` that a
+ * whole list no longer holds: its list leaves archived records out, with no filter for them,
+ * so vanishing is how the platform archives it. Once per record version (queueArchival), so
+ * the next night's list adds nothing. Not one of our own writes: such lists hold none (the
+ * variants that list them offer no create), so absence cannot be loop suppression.
+ */
+function reportVanished(store: Store, resource: ResourceName, listed: ReadonlySet<string>): number {
+  const detectedAt = store.clock.now().toISOString();
+  let count = 0;
+  for (const id of mirrorIdsOf(store, resource).filter((known) => !listed.has(known))) {
+    const entry = getMirror(store, resource, id);
+    if (entry === undefined || isReducedRecord(entry.record)) continue;
+    if (goneReason(resource, entry.record) !== undefined) continue;
+    const event = {
+      event: 'archived',
+      reason: 'vanished',
+      resource,
+      _id: entry.id,
+      version: entry.version,
+      archivedAt: null,
+      detectedAt,
+    } as const;
+    if (queueArchival(store, event)) count += 1;
+  }
+  return count;
+}
+
+/**
  * A pulled version, in the pull's transaction: false for a repeat. A version seen for the
  * first time goes in the ledger and the mirror, and its hand-over to the ERP is queued, all
  * or nothing with the checkpoint. The one place a new version becomes due for the ERP, and so
@@ -177,6 +206,9 @@ export function sqlitePullStore(store: Store): PullStore {
         store.clock.now().getTime() - Date.parse(checkpoint.updatedAt),
       );
       return lowerCheckpoint(store, target.resource, target.filter, aheadMs + sinceStoredMs);
+    },
+    reportVanished(target, listed) {
+      return transaction(store, () => reportVanished(store, target.resource, listed));
     },
     maxJsonDepth: MAX_STORED_JSON_DEPTH,
     timeParamRefused: (target) => timeParamRefused.has(keyOf(target)),

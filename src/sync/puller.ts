@@ -10,6 +10,7 @@ import { errorMessage, PermanentError } from '../shared/errors.js';
 import { boundsFor, type PullBoundSettings } from './pullBounds.js';
 import type { PullTarget } from './targets.js';
 import {
+  FIRST_PULL_SINCE,
   nextWatermark,
   pullSince,
   queryFor,
@@ -99,6 +100,11 @@ export interface PullStore {
    * watermark, if it moved.
    */
   followStepAhead(target: PullTarget, platformNow: Date): string | undefined;
+  /**
+   * After a whole list of a `vanishing` target: queues an archival event (`vanished`) for each
+   * live record of the mirror the list no longer holds. Answers how many.
+   */
+  reportVanished(target: PullTarget, listed: ReadonlySet<string>): number;
   /** Whether the platform refused this target's guessed time parameter (it is pulled whole). */
   timeParamRefused(target: PullTarget): boolean;
   refuseTimeParam(target: PullTarget): void;
@@ -172,6 +178,17 @@ function withoutTimeParam(target: PullTarget, query: Record<string, string>) {
 
 function fallbackNotice(target: PullTarget, status: number | undefined): string {
   return `the platform refuses ${String(target.timeParam)} on the ${target.resource} list (HTTP ${String(status)}; the spec shows no parameters for it), so this list is pulled whole from now on; the ledger drops the records already seen`;
+}
+
+function vanishedNotice(target: PullTarget, count: number): string {
+  return `${count} ${target.resource} record(s) the ERP has are no longer in the platform's whole list, which leaves archived ones out: each is handed to the ERP as archived (vanished)`;
+}
+
+/** The `_id` a list entry names, '' when it names none (then it cannot have vanished). */
+function listedId(entry: ListItem | SetAsideItem): string {
+  if ('setAside' in entry) return entry.id ?? '';
+  const id = entry.record['_id'];
+  return typeof id === 'string' ? id : '';
 }
 
 function steppedBackNotice(lowered: string): string {
@@ -261,10 +278,15 @@ export async function pullTarget(
   const localStart = clock.now();
   const steppedBackBefore = source.steppedBackMs();
   const lowered = store.followClockSteps(target, steppedBackBefore);
+  // A list that only drops archived records is read whole, to see which it dropped.
+  const wholeList = mode.kind === 'reconcile' && target.vanishing === true;
   const since =
     mode.kind === 'reconcile'
-      ? reconcileSince(source.platformNow(), mode.days)
+      ? wholeList
+        ? FIRST_PULL_SINCE
+        : reconcileSince(source.platformNow(), mode.days)
       : pullSince(target, store.watermark(target), source.platformNow(), settings);
+  const listedIds = new Set<string>();
   let summary: PullSummary = {
     resource: target.resource,
     filter: target.filter,
@@ -302,6 +324,7 @@ export async function pullTarget(
   const consume = async (query: Record<string, string>): Promise<void> => {
     for await (const entry of source.listItems(target.resource, query, bounds)) {
       summary.fetched += 1;
+      if (wholeList) listedIds.add(listedId(entry));
       if ('setAside' in entry) setAside.push(entry);
       else {
         listed.push(entry);
@@ -333,6 +356,10 @@ export async function pullTarget(
       incremental && ahead === undefined && source.steppedBackMs() === steppedBackBefore
         ? nextWatermark(localStart, source.skewMs(), settings)
         : undefined;
+    if (wholeList) {
+      const vanished = store.reportVanished(target, listedIds);
+      if (vanished > 0) summary.notice = vanishedNotice(target, vanished);
+    }
     const last = takeBatch();
     let outcome = summary;
     store.commitBatch(run, last.records, last.bad, {

@@ -1,4 +1,9 @@
-import { referredResources, type Contract, type ResourceName } from '../contract/index.js';
+import {
+  LISTS_LEAVING_ARCHIVED_OUT,
+  referredResources,
+  type Contract,
+  type ResourceName,
+} from '../contract/index.js';
 
 /** The query parameter a list is windowed by, in the order we prefer them. */
 const TIME_PARAMS = ['updatedAfter', 'createdAfter'] as const;
@@ -17,6 +22,11 @@ export interface PullTarget {
   timeParam?: TimeParam;
   /** The spec shows no such parameter for this list; we send it and fall back when refused. */
   timeParamGuessed?: boolean;
+  /**
+   * The list leaves archived records out and the variant offers no filter for them: the
+   * reconciliation reads it whole and reports the records it no longer holds (vanished).
+   */
+  vanishing?: boolean;
 }
 
 export interface TargetSettings {
@@ -81,6 +91,12 @@ export function pullTargets(
         filter: 'archived',
         timeParam: 'archivedAfter',
       });
+    } else if (
+      LISTS_LEAVING_ARCHIVED_OUT.includes(operation.resource) &&
+      !(statusParam?.type === 'enum' && statusParam.values.includes('archived'))
+    ) {
+      for (const target of targets)
+        if (target.resource === operation.resource) target.vanishing = true;
     }
   }
   return referredFirst(targets);
