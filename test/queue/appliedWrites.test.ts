@@ -218,3 +218,30 @@ describe('a write cut off before the platform processed it', () => {
     expect(pass.handedOver('singleOrder', id)).toEqual(handed);
   });
 });
+
+describe('a create whose answer is lost, then changed by a platform user', () => {
+  it.each(SUPPRESSIONS)(
+    'patient (B, loop suppression %s): the retry finds it by customerId and leaves the change alone',
+    async (loopSuppression) => {
+      const pass = await startPass('B', loopSuppression);
+      await once(pass, 'POST', '/patient', { resetAfterProcessing: true });
+      const payload = { customerId: 'K-88', lastName: 'Neu', phone: '0221 1', careGivers: [] };
+      const job = pass.queue('patient', payload);
+      expect((await pass.run()).waiting).toBe(1);
+
+      const [made] = pass.onPlatform('patient').filter((p) => p.customerId === 'K-88');
+      const id = String(made?._id);
+      pass.rig.simClock.advance(60_000);
+      await pass.rig.sim.control.patchRecord('patient', id, { phone: '0221 2' });
+
+      expect((await pass.run()).waiting).toBe(0);
+      expect(getStoredJob(pass.rig.store, job)?.state).toBe('done');
+      expect(await pass.rig.requests('PATCH', '/patient/')).toHaveLength(0);
+      expect(await pass.rig.requests('PUT', '/patient/')).toHaveLength(0);
+      expect(await pass.rig.stored('patient', id)).toMatchObject({ phone: '0221 2' });
+      await pullTwice(pass, 'patient');
+      expect(getMirror(pass.rig.store, 'patient', id)?.record).toMatchObject({ phone: '0221 2' });
+      expect(pass.handedOver('patient', id)).toHaveLength(1);
+    },
+  );
+});

@@ -1,11 +1,11 @@
 import type { PlatformRecord } from '../../platform/index.js';
-import type { Handler, HandlerContext } from '../types.js';
+import type { Handler, HandlerContext, Job } from '../types.js';
 import { existingIdOf } from './duplicates.js';
 import { relabel } from './failures.js';
 import { requiredText, STAMPED_FIELDS, textOf, without } from './payload.js';
 import { patientIdByCustomerId, patientsWithCustomerId } from './patientReference.js';
 import { remember } from './remember.js';
-import { writeOnce } from './writeOnce.js';
+import { madeThenChanged, writeOnce } from './writeOnce.js';
 
 /**
  * PATCH merges on the platform. A PUT replaces the whole patient, so what the ERP does not send
@@ -17,18 +17,40 @@ async function update(context: HandlerContext, id: string, body: PlatformRecord)
   return context.client.updatePatient(id, { ...without(current, ...STAMPED_FIELDS), ...body });
 }
 
+/**
+ * On the retry of a create, the patient found by its customerId when the earlier try made it
+ * and a platform user changed it since (madeThenChanged): nothing is written, so that change
+ * stays; the pull hands the patient as it now is to the ERP.
+ */
+async function madeThenChangedPatient(
+  job: Job,
+  context: HandlerContext,
+  id: string,
+  body: PlatformRecord,
+): Promise<boolean> {
+  if (job.lastError === undefined) return false;
+  if (!madeThenChanged(job, context, await context.client.getPatient(id), body)) return false;
+  context.logger.info(
+    { resource: 'patient', id, jobId: job.id },
+    'an earlier try of this create made the patient and a platform user changed it since; not written again',
+  );
+  return true;
+}
+
 async function createOrUpdate(
+  job: Job,
   context: HandlerContext,
   customerId: string,
   body: PlatformRecord,
   subject: string,
-) {
+): Promise<PlatformRecord | undefined> {
   try {
     return await context.client.createPatient(body);
   } catch (error) {
     const lookup = () => patientsWithCustomerId(customerId, context);
     const existingId = await existingIdOf(error, subject, lookup, context);
     if (existingId === undefined) throw error;
+    if (await madeThenChangedPatient(job, context, existingId, body)) return undefined;
     return update(context, existingId, body);
   }
 }
@@ -39,16 +61,19 @@ export const pushPatient: Handler = async (job, context) => {
   const subject = `patient customerId ${customerId}`;
   const body = without(job.payload, '_id');
   try {
-    const known = textOf(job.payload, '_id') ?? (await patientIdByCustomerId(customerId, context));
+    const given = textOf(job.payload, '_id');
+    const known = given ?? (await patientIdByCustomerId(customerId, context));
+    const found = given === undefined && known !== undefined;
+    if (found && (await madeThenChangedPatient(job, context, known, body))) return undefined;
     const answer =
       known === undefined
-        ? await createOrUpdate(context, customerId, body, subject)
+        ? await createOrUpdate(job, context, customerId, body, subject)
         : await writeOnce(job, context, { resource: 'patient', id: known, body }, () =>
             update(context, known, body),
           );
     // What the ERP sent counts as written; what a PUT copied from the platform is compared as
     // the rest of the record, so a change a platform user made just before still reaches the ERP.
-    return remember(context, 'patient', answer, { body });
+    return answer === undefined ? undefined : remember(context, 'patient', answer, { body });
   } catch (error) {
     throw relabel(error, subject);
   }

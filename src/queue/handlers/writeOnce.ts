@@ -147,6 +147,23 @@ async function sendNoting(
 }
 
 /**
+ * Whether `record`, found by its key on the retry of a create-or-update, was made by the job's
+ * earlier try (a create whose answer was lost) and changed by someone else since: created
+ * after the job was queued, without our values now. Writing the job's body again would undo
+ * that later change on the platform; the pull hands the record, as it now is, to the ERP.
+ */
+export function madeThenChanged(
+  job: Job,
+  context: HandlerContext,
+  record: PlatformRecord,
+  body: Body,
+) {
+  if (job.lastError === undefined || typeof record.createdAt !== 'string') return false;
+  const made = Date.parse(record.createdAt) >= changedSince(job, context).getTime();
+  return made && !carriesChange(record, body);
+}
+
+/**
  * A PATCH or PUT that is not sent again once an earlier try of it applied. A try whose answer
  * was lost (cut off after the platform applied it, a 5xx, our time-out) leaves the job with a
  * `lastError`, as does a crash in the middle of it (INTERRUPTED): before the retry the record is
