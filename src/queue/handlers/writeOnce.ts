@@ -147,6 +147,14 @@ async function sendNoting(
 }
 
 /**
+ * How much earlier than the job was queued a record its earlier try made may say it was
+ * created: the skew estimate's own error (the `Date` header's second, half a round trip).
+ * Unlike CLOCK_MARGIN_MS this bound must stay tight: a record a user made a minute before the
+ * job is not the job's.
+ */
+const CREATED_MARGIN_MS = 5_000;
+
+/**
  * Whether `record`, found by its key on the retry of a create-or-update, was made by the job's
  * earlier try (a create whose answer was lost) and changed by someone else since: created
  * after the job was queued, without our values now. Writing the job's body again would undo
@@ -157,10 +165,10 @@ export function madeThenChanged(
   context: HandlerContext,
   record: PlatformRecord,
   body: Body,
-) {
+): boolean {
   if (job.lastError === undefined || typeof record.createdAt !== 'string') return false;
-  const made = Date.parse(record.createdAt) >= changedSince(job, context).getTime();
-  return made && !carriesChange(record, body);
+  const queued = Date.parse(job.createdAt) + context.client.skewMs() - CREATED_MARGIN_MS;
+  return Date.parse(record.createdAt) >= queued && !carriesChange(record, body);
 }
 
 /**
