@@ -104,6 +104,18 @@ export function carriesOthersChange(write: OwnWrite, answer: Fields): boolean {
 }
 
 /**
+ * Does the version carry a field, with a value, that neither our write nor the record as it
+ * was held? Someone gave it that value: a change, even where the fingerprint could not name
+ * the field (a write whose answer was lost knows only the record before it).
+ */
+function addsField(write: OwnWrite, pulled: Fields): boolean {
+  const known = new Set([...write.fields, ...write.baseFields]);
+  return Object.keys(pulled).some(
+    (field) => !STAMPS.has(field) && !known.has(field) && !isEmpty(pulled[field]),
+  );
+}
+
+/**
  * Is a pulled version only our own last write coming back? Yes when the fields we wrote hold
  * what we wrote, the other fields are as they were before our write (so a platform user's
  * change, even one made just before our write, still reaches the ERP), and the platform names
@@ -111,6 +123,7 @@ export function carriesOthersChange(write: OwnWrite, answer: Fields): boolean {
  */
 export function isOwnEcho(write: OwnWrite | undefined, pulled: Fields): boolean {
   if (write === undefined) return false;
+  if (addsField(write, pulled)) return false;
   const editor = editorOf(pulled);
   if (write.editor !== null && editor !== null && editor !== write.editor) return false;
   if (hashOf(fieldOf(pulled), write.fields) !== write.writtenHash) return false;

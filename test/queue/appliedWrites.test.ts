@@ -250,3 +250,21 @@ describe('a create whose answer is lost, then changed by a platform user', () =>
     },
   );
 });
+
+describe("a platform user's edit after our write's answer was lost", () => {
+  it('order (B): an acknowledgement cut after processing, then a user adds a field: the pull hands the user version to the ERP', async () => {
+    const pass = await startPass('B');
+    const { id, handed } = await pulledOrder(pass);
+    await once(pass, 'PATCH', '/singleOrder/', { resetAfterProcessing: true });
+    pass.queue('ack.singleOrder', { resource: 'singleOrder', id, version: String(handed[0]) });
+    expect((await pass.run()).waiting).toBe(1);
+
+    // The user's field is one the order did not have: the record we knew cannot name it.
+    pass.rig.simClock.advance(60_000);
+    const edited = await pass.rig.sim.control.patchRecord('singleOrder', id, {
+      deliveryInformation: 'Hintereingang',
+    });
+    await pass.pull('singleOrder');
+    expect(pass.handedOver('singleOrder', id)).toEqual([...handed, edited.timestamp]);
+  });
+});
