@@ -190,6 +190,16 @@ export function getLedgerEntry(
   return row === undefined ? undefined : toEntry(row);
 }
 
+/** Whether the ledger holds any version of the record: the ERP has it from a pull. */
+export function ledgerHolds(store: Store, resource: string, id: string): boolean {
+  return (
+    statement<Record<string, string>, { one: number }>(
+      store.db,
+      'SELECT 1 AS one FROM ledger WHERE resource = @resource AND _id = @id LIMIT 1',
+    ).get({ resource, id }) !== undefined
+  );
+}
+
 function toEntry(row: LedgerRow): LedgerEntry {
   return {
     seq: row.seq,

@@ -69,6 +69,24 @@ describe.each([
       expect(latest).toMatchObject({ lastName: 'Neumann' });
     });
 
+    it('reaches the ERP when the edit falls between two writes of ours', async () => {
+      const { sim, rig } = cycle();
+      const patient = await livePatient(cycle());
+      await passOk(cycle(), both);
+      rig.drop('patient', 'patient-1.json', { customerId: patient.customerId, lastName: 'Erst' });
+      await passOk(cycle(), ['article']);
+      // The user's edit comes after our first write; our second write's answer carries it.
+      await sim.control.patchRecord('patient', patient._id, { phone: '0221 555 88' });
+      rig.drop('patient', 'patient-2.json', { customerId: patient.customerId, lastName: 'Zweit' });
+      await passOk(cycle(), ['article']);
+
+      for (let round = 0; round < 4; round++) await passOk(cycle(), both);
+      const latest = filesOf(patient._id)
+        .map(handed)
+        .find((record) => record.phone === '0221 555 88');
+      expect(latest).toMatchObject({ lastName: 'Zweit' });
+    });
+
     it('hands the ERP nothing for the empty fields the platform fills in on our write', async () => {
       const { sim, rig } = cycle();
       // A patient without careGivers: the platform's answer to a write carries `careGivers: []`.

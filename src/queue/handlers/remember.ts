@@ -1,7 +1,7 @@
 import { derivedOnWrite, type ResourceName } from '../../contract/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
 import {
-  getLedgerEntry,
+  ledgerHolds,
   getMirror,
   getMirrorVersion,
   keepVersionRecord,
@@ -39,7 +39,8 @@ export interface Written {
  * (`carriesOthersChange`), exactly once, as a pull would: the ledger notes the version, so the
  * list bringing it back is a repeat. Noted without a hash: the list's text of it may differ
  * from the answer's in fields a list leaves out, and must not make a second version. Only for a
- * record the ERP has from a pull (the ledger holds the version the write was based on).
+ * record the ERP has from a pull (the ledger holds a version of it); the version our write was
+ * based on may be an answer to an earlier write of ours, which no pull brought.
  */
 function handOverOthersChange(
   store: Store,
@@ -79,9 +80,7 @@ export function remember(
   const seen = written.before ?? getMirror(store, resource, id);
   const derived = derivedOnWrite(resource);
   const ownWrite = fingerprintOf(written.body, record, seen?.record, derived);
-  const pulled = (base: MirrorEntry | undefined): boolean =>
-    base !== undefined && getLedgerEntry(store, resource, id, base.version) !== undefined;
-  const seenPulled = pulled(seen);
+  const erpHasIt = seen !== undefined && ledgerHolds(store, resource, id);
   const mirrored = { ...record, _id: id };
   const json = JSON.stringify(mirrored);
   return () => {
@@ -92,7 +91,10 @@ export function remember(
     const fingerprint = newer
       ? fingerprintOf(written.body, record, base?.record, derived)
       : ownWrite;
-    const others = (newer ? pulled(base) : seenPulled) && carriesOthersChange(fingerprint, record);
+    const others =
+      base !== undefined &&
+      (erpHasIt || ledgerHolds(store, resource, id)) &&
+      carriesOthersChange(fingerprint, record);
     // Once handed over, the answer is the base our write's echo is measured against.
     recordOwnWrite(
       store,
