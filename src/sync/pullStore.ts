@@ -9,6 +9,7 @@ import {
   advanceCheckpoint,
   getLedgerEntry,
   getMirror,
+  getMirrorVersion,
   getCheckpoint,
   mirrorIdsOf,
   lowerCheckpoint,
@@ -127,6 +128,22 @@ function reportVanished(store: Store, resource: ResourceName, listed: ReadonlySe
 }
 
 /**
+ * Is this version the answer to a write of ours, as the mirror keeps it? Only our own writes
+ * put a version in the mirror that no pull brought (remember.ts); the same stamp with the same
+ * content is that answer listed back, whatever fingerprint a later write of ours left since (one
+ * is kept per record). The mirror's version is read alone first: a pull reads no body for it.
+ */
+function isOurAnswer(
+  store: Store,
+  resource: ResourceName,
+  { id, version, record }: PulledRecord,
+): boolean {
+  if (getMirrorVersion(store, resource, id) !== version) return false;
+  const mirrored = getMirror(store, resource, id);
+  return mirrored !== undefined && sameContent(mirrored.record, record);
+}
+
+/**
  * A pulled version, in the pull's transaction: false for a repeat. A version seen for the
  * first time goes in the ledger and the mirror, and its hand-over to the ERP is queued, all
  * or nothing with the checkpoint. The one place a new version becomes due for the ERP, and so
@@ -145,7 +162,9 @@ function recordPulledVersion(
   const version = versionToRecord(store, resource, runId, pulled);
   if (version === undefined) return false;
   const { id, record, json } = pulled;
-  const echo = isOwnEcho(getOwnWrite(store, resource, id), record);
+  const echo =
+    isOwnEcho(getOwnWrite(store, resource, id), record) ||
+    isOurAnswer(store, resource, { ...pulled, version });
   const archival = archivalWatch(store, resource, { ...pulled, version }, runId);
   // The mirror names every record by `_id`; one identified otherwise gets it added there.
   const asPulled = record['_id'] === id;

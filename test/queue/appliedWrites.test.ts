@@ -268,3 +268,21 @@ describe("a platform user's edit after our write's answer was lost", () => {
     expect(pass.handedOver('singleOrder', id)).toEqual([...handed, edited.timestamp]);
   });
 });
+
+describe('the answer to a write of ours listed back after a later write of ours failed', () => {
+  it('order (B): the acknowledgement went through, the status PATCH after it answered 500; the pull hands the ERP nothing of ours', async () => {
+    const pass = await startPass('B');
+    const { id, handed } = await pulledOrder(pass);
+    pass.queue('ack.singleOrder', { resource: 'singleOrder', id, version: String(handed[0]) });
+    expect((await pass.run()).waiting).toBe(0);
+
+    // The status change's outcome is unknown (a 500 may come after the work was done): the
+    // daemon notes it as tried, which replaces the acknowledgement's fingerprint.
+    await once(pass, 'PATCH', '/singleOrder/', { errorStatus: 500 });
+    pass.queue('orderStatus', { id, salesId: 'S-1', status: ORDER_STATUS.Processed });
+    expect((await pass.run()).waiting).toBe(1);
+
+    await pass.pull('singleOrder');
+    expect(pass.handedOver('singleOrder', id)).toEqual(handed);
+  });
+});
