@@ -53,9 +53,9 @@ function versionToRecord(
   store: Store,
   resource: ResourceName,
   runId: number,
-  { id, version: stamp, record, json }: PulledRecord,
+  { id, version: stamp, record, json, sha256: listed }: PulledRecord,
 ): string | undefined {
-  const sha256 = sha256Of(json);
+  const sha256 = listed ?? sha256Of(json);
   if (recordVersion(store, resource, id, stamp, { runId, sha256 })) return stamp;
   const first = getLedgerEntry(store, resource, id, stamp);
   if (first?.sha256 === undefined || first.sha256 === sha256) return undefined;
@@ -162,9 +162,11 @@ function recordPulledVersion(
   const version = versionToRecord(store, resource, runId, pulled);
   if (version === undefined) return false;
   const { id, record, json } = pulled;
+  // Only a record we wrote can have our answer in the mirror: no second read for the others.
+  const ownWrite = getOwnWrite(store, resource, id);
   const echo =
-    isOwnEcho(getOwnWrite(store, resource, id), record) ||
-    isOurAnswer(store, resource, { ...pulled, version });
+    isOwnEcho(ownWrite, record) ||
+    (ownWrite !== undefined && isOurAnswer(store, resource, { ...pulled, version }));
   const archival = archivalWatch(store, resource, { ...pulled, version }, runId);
   // The mirror names every record by `_id`; one identified otherwise gets it added there.
   const asPulled = record['_id'] === id;
@@ -237,8 +239,9 @@ export function sqlitePullStore(store: Store): PullStore {
       knownVersions(
         store,
         target.resource,
-        versions.map(({ id, version, json }) => ({ id, version, sha256: sha256Of(json) })),
+        versions.map(({ id, version, sha256 }) => ({ id, version, sha256 })),
       ),
+    sha256Of,
     commitBatch(run, records, bad, end) {
       const { target } = run;
       // Our writes the platform has answered are ours before their echo can come in here.

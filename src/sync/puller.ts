@@ -25,6 +25,8 @@ export interface PulledRecord {
   record: Record<string, unknown>;
   /** The record's text as the platform sent it: what the ledger hashes and the mirror keeps. */
   json: string;
+  /** The text's hash, when the look-up of known versions made it already. */
+  sha256?: string;
 }
 
 export interface QuarantinedRecord {
@@ -60,9 +62,10 @@ export interface RunEnd {
   outcome(counts: BatchCounts): PullSummary;
 }
 
-/** A listed record's identity and version with its text as listed. */
+/** A listed record's identity and version with its text as listed, and that text's hash. */
 export interface ListedVersion extends RecordVersion {
   json: string;
+  sha256: string;
 }
 
 /** What the puller needs from the store; the store module implements it over SQLite. */
@@ -75,6 +78,8 @@ export interface PullStore {
    * those are repeats, no-ops. One look-up for a whole batch.
    */
   known(target: PullTarget, versions: readonly ListedVersion[]): boolean[];
+  /** The hash the ledger keeps of a record's text (made once a record: the look-up needs it). */
+  sha256Of(json: string): string;
   /**
    * Commits one batch in one transaction: new versions into ledger and mirror (repeats are
    * no-ops), bad records into quarantine, the run's row when this is its first commit and, with
@@ -217,7 +222,9 @@ function sortOut(
   const schema = entitySchema(target.resource);
   const versions = listed.map((item) => {
     const version = recordVersionOf(target.resource, item.record);
-    return version === undefined ? undefined : { ...version, json: item.text };
+    return version === undefined
+      ? undefined
+      : { ...version, json: item.text, sha256: store.sha256Of(item.text) };
   });
   const known = store.known(
     target,
@@ -234,7 +241,9 @@ function sortOut(
     // field pass as it is), the one its stored text says, and the copy is let go at once.
     const check = checkRecord(target.resource, schema, raw);
     if (check.ok) {
-      batch.records.push({ id: check.id, version: check.version, record: raw, json: text });
+      const sha256 = versions[index]?.sha256;
+      const pulled = { id: check.id, version: check.version, record: raw, json: text };
+      batch.records.push(sha256 === undefined ? pulled : { ...pulled, sha256 });
     } else batch.bad.push({ id: check.id, reason: check.reason, raw });
   });
   return batch;

@@ -149,7 +149,9 @@ describe('two contents under one stamp', () => {
     expect(json).not.toBe(JSON.stringify(record));
     const pullStore = sqlitePullStore(rig.store);
     const target = { resource: 'doctor' as const, filter: '' };
-    expect(pullStore.known(target, [{ id, version: stamp, json }])).toEqual([false]);
+    expect(pullStore.known(target, [{ id, version: stamp, json, sha256: sha256Of(json) }])).toEqual(
+      [false],
+    );
     const run = { target, mode: 'incremental' as const, startedAt: SIM_START };
     const counts = pullStore.commitBatch(
       run,
