@@ -42,7 +42,7 @@ import {
   type RunningSimulator,
 } from '../../src/simulator/index.js';
 import { openApp, writeAppConfig } from '../support/appConfig.js';
-import { SimControl } from '../support/simControl.js';
+import { SimControl } from '../../src/simulator/index.js';
 import { withTempFolder } from '../support/tempFolder.js';
 
 type Row = Record<string, unknown>;

@@ -1,4 +1,5 @@
 export { startSimulator, DEFAULT_CONTROL_TOKEN } from './server.js';
+export { SimControl } from './controlClient.js';
 export type { SimulatorOptions, RunningSimulator } from './server.js';
 export { DEFAULT_KEYS, readKeysFile } from './keys.js';
 export type { ApiKeyEntry } from './keys.js';
