@@ -21,3 +21,17 @@ export function deliveryJob(
     idempotencyKey: again === undefined ? key : `${key}:again:${again}`,
   };
 }
+
+/**
+ * The queue job that hands a record's archival event to the ERP: the record's delivery kind and
+ * entity key, so it follows the version that archived it, under a key of its own (`…:archived`),
+ * never the version's.
+ */
+export function archivalJob(resource: ResourceName, id: string, version: string): NewJob {
+  const job = deliveryJob(resource, id, version);
+  return {
+    ...job,
+    payload: { ...job.payload, archival: true },
+    idempotencyKey: `${job.idempotencyKey}:archived`,
+  };
+}

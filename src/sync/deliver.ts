@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { RESOURCE_NAMES, type Contract, type ResourceName } from '../contract/index.js';
 import type { ArchivalEvent, DeliveryOutcome, ErpAdapter, OutboundRecord } from '../erp/adapter.js';
-import { deliverKind, deliveryJob, enqueue } from '../queue/index.js';
+import { archivalJob, deliverKind, deliveryJob, enqueue } from '../queue/index.js';
 import type { BatchHandler, DeliverKind, Handler, JobResult } from '../queue/types.js';
 import { PermanentError, TransientError } from '../shared/errors.js';
 import type { Store } from '../store/index.js';
@@ -42,10 +42,6 @@ export function queueDelivery(store: Store, resource: ResourceName, id: string, 
  */
 export const archivalLedgerId = (id: string): string => `${id}#archived`;
 
-/** The Idempotency-Key and queue key of an archival event: never the record version's own. */
-export const archivalKey = (resource: string, id: string, version: string): string =>
-  `${resource}:${id}:${version}:archived`;
-
 /**
  * Queues the hand-over of an archival event, in the caller's transaction (the pull's or the
  * reconciliation's): false when this archival was queued before. The ledger row keeps the
@@ -58,12 +54,7 @@ export function queueArchival(store: Store, event: ArchivalEvent, runId?: number
   if (!recordVersion(store, resource, archivalLedgerId(id), version, { runId, json })) {
     return false;
   }
-  enqueue(store, {
-    kind: deliverKind(resource),
-    entityKey: `${resource}:${id}`,
-    payload: { resource, id, version, archival: true },
-    idempotencyKey: archivalKey(resource, id, version),
-  });
+  enqueue(store, archivalJob(resource, id, version));
   return true;
 }
 
