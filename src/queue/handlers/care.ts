@@ -1,11 +1,10 @@
-import { STATUS_FILTERS } from '../../contract/index.js';
 import type { Handler, HandlerContext, Job } from '../types.js';
 import { createOnce, type NaturalKeyLookup } from './duplicates.js';
 import { about } from './failures.js';
 import { textOf, without, type Body } from './payload.js';
 import { withPatientId } from './patientReference.js';
 import { remember } from './remember.js';
-import { changedSince, writeOnce } from './writeOnce.js';
+import { changedSince, changedSinceQueued, writeOnce } from './writeOnce.js';
 
 /**
  * A patient note: PATCH /patientNote/{_id} when `_id` is given, else POST. A lost answer to the
@@ -38,17 +37,14 @@ const CARE_KEY = ['patientId', 'therapyId', 'therapyTypeId', 'isInitialCare', 's
  */
 function careMadeSince(job: Job, body: Body, context: HandlerContext): NaturalKeyLookup {
   return async () => {
-    const updatedAfter = changedSince(job, context);
-    const since = updatedAfter.getTime();
+    const since = changedSince(job, context).getTime();
     const sameKey = (care: Body) =>
       CARE_KEY.every((field) => body[field] === undefined || care[field] === body[field]);
     const madeSince = (care: Body) =>
       typeof care.createdAt !== 'string' || Date.parse(care.createdAt) >= since;
     const ids = new Set<string>();
-    for (const status of STATUS_FILTERS.integratedCare.filter((s) => s !== 'archived')) {
-      for await (const care of context.client.listIntegratedCare({ status, updatedAfter })) {
-        if (typeof care._id === 'string' && sameKey(care) && madeSince(care)) ids.add(care._id);
-      }
+    for await (const care of changedSinceQueued(job, context, 'integratedCare')) {
+      if (typeof care._id === 'string' && sameKey(care) && madeSince(care)) ids.add(care._id);
     }
     return [...ids];
   };

@@ -49,10 +49,25 @@ async function singleRead(context: HandlerContext, change: Change) {
 }
 
 /**
- * Orders and care arrangements have no single read, but their status lists show our own
- * changes (spec document 1, rule 3: control is by status change, not by the key). A change an
- * earlier try made is stamped after the job was queued, so the lists since then hold it. Not
- * found there: nobody changed the record since, so our write did not apply either.
+ * The records of `resource` its status lists (all but `archived`) show changed since `job` was
+ * queued: where anything an earlier try of it did is to be seen. Orders and care arrangements
+ * have no single read, but these lists show our own changes (spec document 1, rule 3: control
+ * is by status change, not by the key).
+ */
+export async function* changedSinceQueued(
+  job: Job,
+  context: HandlerContext,
+  resource: StatusControlled,
+): AsyncGenerator<PlatformRecord> {
+  const updatedAfter = changedSince(job, context);
+  for (const status of STATUS_FILTERS[resource].filter((s) => s !== 'archived')) {
+    yield* context.client.list(resource, { status, updatedAfter });
+  }
+}
+
+/**
+ * A record the status lists show changed since the job was queued. Not found there: nobody
+ * changed the record since, so our write did not apply either.
  */
 async function fromStatusLists(
   job: Job,
@@ -60,11 +75,8 @@ async function fromStatusLists(
   resource: StatusControlled,
   id: string,
 ): Promise<PlatformRecord | undefined> {
-  const updatedAfter = changedSince(job, context);
-  for (const status of STATUS_FILTERS[resource].filter((s) => s !== 'archived')) {
-    for await (const record of context.client.list(resource, { status, updatedAfter })) {
-      if (record._id === id) return record;
-    }
+  for await (const record of changedSinceQueued(job, context, resource)) {
+    if (record._id === id) return record;
   }
   return undefined;
 }
