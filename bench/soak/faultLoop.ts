@@ -41,7 +41,8 @@ import {
   type RequestLogEntry,
   type RunningSimulator,
 } from '../../src/simulator/index.js';
-import { openApp, writeAppConfig } from '../support/appConfig.js';
+import { writeAppConfig } from '../../test/support/appConfig.js';
+import { openApp } from '../support/appConfig.js';
 import { SimControl } from '../../src/simulator/index.js';
 import { withTempFolder } from '../support/tempFolder.js';
 

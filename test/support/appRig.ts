@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { stringify } from 'yaml';
 import { createApp, type App } from '../../src/app/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import type { Variant } from '../../src/contract/index.js';
+import { writeAppConfig } from './appConfig.js';
 import { FakeClock } from './fakeClock.js';
 
 export interface AppRig {
@@ -37,25 +37,14 @@ export function appRig(
   file: Record<string, unknown> = {},
 ): AppRig {
   const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-app-'));
-  const outbox = join(folder, 'erp', 'outbox');
-  const inbox = join(folder, 'erp', 'inbox');
-  const configPath = join(folder, 'homecare-sync.yaml');
-  const config = {
-    platform: {
-      baseUrl: simulatorUrl,
-      apiKey: 'demo-key',
-      variant,
-      timeoutMs: 5000,
-      readRetry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
-    },
-    storage: { path: join(folder, 'sync.db') },
-    erp: { adapter: 'file', file: { outbox, inbox, doneMarker: true, ...file } },
-    retry: { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 20_000 },
-    http: { enabled: false },
-    log: { level: 'silent' },
-    ...extra,
-  };
-  writeFileSync(configPath, stringify(config));
+  const { configPath, outbox, inbox } = writeAppConfig(
+    folder,
+    simulatorUrl,
+    variant,
+    { retry: { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 20_000 }, ...extra },
+    {},
+    file,
+  );
   const clock = new FakeClock(start);
   return {
     folder,
