@@ -9,7 +9,6 @@ import {
   advanceCheckpoint,
   getLedgerEntry,
   getMirror,
-  getMirrorVersion,
   getCheckpoint,
   mirrorIdsOf,
   lowerCheckpoint,
@@ -131,16 +130,15 @@ function reportVanished(store: Store, resource: ResourceName, listed: ReadonlySe
  * Is this version the answer to a write of ours, as the mirror keeps it? Only our own writes
  * put a version in the mirror that no pull brought (remember.ts); the same stamp with the same
  * content is that answer listed back, whatever fingerprint a later write of ours left since (one
- * is kept per record). The mirror's version is read alone first: a pull reads no body for it.
+ * is kept per record). Asked only for a record we wrote.
  */
 function isOurAnswer(
   store: Store,
   resource: ResourceName,
   { id, version, record }: PulledRecord,
 ): boolean {
-  if (getMirrorVersion(store, resource, id) !== version) return false;
   const mirrored = getMirror(store, resource, id);
-  return mirrored !== undefined && sameContent(mirrored.record, record);
+  return mirrored?.version === version && sameContent(mirrored.record, record);
 }
 
 /**
