@@ -76,12 +76,18 @@ describe.each(['B', 'A'] as const)('the demo in variant %s', (variant) => {
       expect(
         outboxFiles.filter((name) => name.startsWith(`${order.id}_`)).length,
       ).toBeGreaterThanOrEqual(1);
-      const archived = filesUnder(join(inbox, '.archive')).map((path) => {
-        const [kind, , name] = path.split('/');
-        return `${kind}/${name}`;
-      });
+      const archived = () =>
+        filesUnder(join(inbox, '.archive')).map((path) => {
+          const [kind, , name] = path.split('/');
+          return `${kind}/${name}`;
+        });
       expect(order.files).toHaveLength(4);
-      for (const file of order.files) expect(archived).toContain(file);
+      // A message is stored (and its job may run) before its file moves to the archive.
+      await eventually(
+        () => `the order's inbox files archived; archived so far: ${archived().join(', ')}`,
+        () => order.files.every((file) => archived().includes(file)),
+      );
+      for (const file of order.files) expect(archived()).toContain(file);
       expect(filesUnder(join(inbox, '.error'))).toEqual([]);
 
       await running.stop();
