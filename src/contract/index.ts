@@ -13,3 +13,4 @@ export * from './readings.js';
 export * from './schemas/index.js';
 export * from './contentVersion.js';
 export * from './archival.js';
+export * from './nestedEntries.js';

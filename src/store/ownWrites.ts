@@ -60,3 +60,72 @@ export function getOwnWrite(store: Store, resource: string, id: string): OwnWrit
     editor: row.editor,
   };
 }
+
+/**
+ * A create whose answer never came has no `_id` yet: its fingerprint is kept under the job that
+ * sent it (`tried-create:<job id>`, where a record's `_id` would be), until a pull lists the record it made
+ * (claimTriedCreate) or retention removes it with the other fingerprints.
+ */
+const TRIED_CREATE = 'tried-create:';
+// The keys from TRIED_CREATE up to the next character: a range scan of the primary key.
+const TRIED_CREATE_END = 'tried-create;';
+
+/** The fingerprint of a create whose outcome is unknown: the fields it sent and their hash. */
+export interface TriedCreate {
+  key: string;
+  fields: readonly string[];
+  writtenHash: string;
+}
+
+export function recordTriedCreate(
+  store: Store,
+  resource: string,
+  jobId: number,
+  tried: Omit<TriedCreate, 'key'>,
+): void {
+  recordOwnWrite(store, resource, `${TRIED_CREATE}${jobId}`, {
+    ...tried,
+    baseFields: [],
+    baseHash: '',
+    editor: null,
+  });
+}
+
+/** The creates of `resource` whose record no pull has listed yet; none, nearly always. */
+export function triedCreatesOf(store: Store, resource: string): TriedCreate[] {
+  return statement<Record<string, string>, { _id: string; fields: string; written_hash: string }>(
+    store.db,
+    `SELECT _id, fields, written_hash FROM own_writes
+     WHERE resource = @resource AND _id >= @from AND _id < @to`,
+  )
+    .all({ resource, from: TRIED_CREATE, to: TRIED_CREATE_END })
+    .map((row) => ({
+      key: row._id,
+      fields: JSON.parse(row.fields) as string[],
+      writtenHash: row.written_hash,
+    }));
+}
+
+/** The record a tried create made is known: its own fingerprint replaces the tried one. */
+export function claimTriedCreate(
+  store: Store,
+  resource: string,
+  tried: TriedCreate,
+  id: string,
+  write: OwnWrite,
+): void {
+  dropOwnWrite(store, resource, tried.key);
+  recordOwnWrite(store, resource, id, write);
+}
+
+/** A create that got its answer after all (a later try): nothing is left to recognise. */
+export function forgetTriedCreate(store: Store, resource: string, jobId: number): void {
+  dropOwnWrite(store, resource, `${TRIED_CREATE}${jobId}`);
+}
+
+function dropOwnWrite(store: Store, resource: string, key: string): void {
+  statement<Record<string, string>>(
+    store.db,
+    'DELETE FROM own_writes WHERE resource = @resource AND _id = @key',
+  ).run({ resource, key });
+}

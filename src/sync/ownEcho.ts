@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { liveEntries } from '../contract/index.js';
 import type { OwnWrite } from '../store/index.js';
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -43,7 +44,17 @@ function hashOf(valueOf: (field: string) => unknown, fields: readonly string[]):
     .digest('hex');
 }
 
-const fieldOf = (record: Fields) => (field: string) => record[field];
+/**
+ * A field's value in `record`. A fingerprint of a write whose answer never came names the
+ * leaves it sent by JSON pointer (`/packagingUnits/0/unit`, triedWriteOf); one of an answer
+ * names top-level fields.
+ */
+const fieldOf = (record: Fields) => (field: string) =>
+  field.startsWith('/') ? leafAt(record, field) : record[field];
+
+/** The top-level field a fingerprint's field names. */
+const topFieldOf = (field: string): string | undefined =>
+  field.startsWith('/') ? stepsOf(field)[0] : field;
 
 /** null, '', [] or {}: what a platform fills in for a field a record did not have. */
 const isEmpty = (value: unknown): boolean =>
@@ -109,23 +120,121 @@ export function carriesOthersChange(write: OwnWrite, answer: Fields): boolean {
  * the field (a write whose answer was lost knows only the record before it).
  */
 function addsField(write: OwnWrite, pulled: Fields): boolean {
-  const known = new Set([...write.fields, ...write.baseFields]);
+  const known = new Set([...write.fields.map(topFieldOf), ...write.baseFields]);
   return Object.keys(pulled).some(
     (field) => !STAMPS.has(field) && !known.has(field) && !isEmpty(pulled[field]),
   );
+}
+
+/** A write whose answer never came names what it sent by leaves (triedWriteOf). */
+const isTried = (write: OwnWrite): boolean => write.fields.some((field) => field.startsWith('/'));
+
+/**
+ * The other fields of a pulled version, for the comparison with the record before our write.
+ * After a write whose answer never came, a field the version lacks counts as the record before
+ * it held it (`before`, read only then): a PUT drops what it did not send, and only the answer
+ * would have told which fields those are. No one else removes a field: a PATCH sets it null.
+ */
+function baseOf(write: OwnWrite, pulled: Fields, before?: () => Fields | undefined) {
+  if (before === undefined || !isTried(write)) return fieldOf(pulled);
+  return (field: string) => (Object.hasOwn(pulled, field) ? pulled[field] : before()?.[field]);
 }
 
 /**
  * Is a pulled version only our own last write coming back? Yes when the fields we wrote hold
  * what we wrote, the other fields are as they were before our write (so a platform user's
  * change, even one made just before our write, still reaches the ERP), and the platform names
- * the editor it named in its answer to our write. Anything else is a genuine change.
+ * the editor it named in its answer to our write. Anything else is a genuine change. `before`:
+ * the record as the mirror still holds it, for a write whose answer never came (baseOf).
  */
-export function isOwnEcho(write: OwnWrite | undefined, pulled: Fields): boolean {
+export function isOwnEcho(
+  write: OwnWrite | undefined,
+  pulled: Fields,
+  before?: () => Fields | undefined,
+): boolean {
   if (write === undefined) return false;
   if (addsField(write, pulled)) return false;
   const editor = editorOf(pulled);
   if (write.editor !== null && editor !== null && editor !== write.editor) return false;
   if (hashOf(fieldOf(pulled), write.fields) !== write.writtenHash) return false;
-  return hashOf(fieldOf(pulled), write.baseFields) === write.baseHash;
+  return hashOf(baseOf(write, pulled, before), write.baseFields) === write.baseHash;
+}
+
+/** A JSON pointer (RFC 6901) to `path`: one string per leaf, whatever its keys hold. */
+const pointerOf = (path: readonly (string | number)[]): string =>
+  path.map((step) => `/${String(step).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+
+/** A pointer's suffix that names the length of the array it points to. */
+const LENGTH = '#length';
+
+/** The keys a pointer steps through. */
+const stepsOf = (pointer: string): string[] =>
+  (pointer.endsWith(LENGTH) ? pointer.slice(0, -LENGTH.length) : pointer)
+    .split('/')
+    .slice(1)
+    .map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'));
+
+/**
+ * The leaves of what a write sent, by pointer, with each list's length: what the record it made
+ * must hold. Objects inside are left open (the platform gives nested entries an `_id`,
+ * `archived`); lists are read by their live entries (src/contract/nestedEntries.ts), and one
+ * holding more or fewer is another value than ours.
+ */
+function leavesOf(
+  value: unknown,
+  path: (string | number)[] = [],
+  leaves = new Map<string, unknown>(),
+) {
+  if (Array.isArray(value)) {
+    const live = liveEntries(value);
+    leaves.set(`${pointerOf(path)}${LENGTH}`, live.length);
+    live.forEach((item, index) => leavesOf(item, [...path, index], leaves));
+  } else if (value !== null && typeof value === 'object' && Object.keys(value).length > 0) {
+    for (const [key, item] of Object.entries(value)) {
+      if (path.length > 0 || !STAMPS.has(key)) leavesOf(item, [...path, key], leaves);
+    }
+  } else {
+    leaves.set(pointerOf(path), value);
+  }
+  return leaves;
+}
+
+/** The value at `pointer` (or the array's length at `…#length`) in `record`. */
+function leafAt(record: Fields, pointer: string): unknown {
+  let value: unknown = record;
+  for (const step of stepsOf(pointer)) {
+    if (Array.isArray(value)) value = liveEntries(value)[Number(step)];
+    else value = value !== null && typeof value === 'object' ? (value as Fields)[step] : undefined;
+  }
+  if (!pointer.endsWith(LENGTH)) return value;
+  return Array.isArray(value) ? liveEntries(value).length : undefined;
+}
+
+/**
+ * The fingerprint of a write whose answer never came: the leaves of what it `sent`, as sent.
+ * The platform's version of the record holds them, though it may add to the objects inside.
+ */
+export function triedWriteOf(sent: Fields): Pick<OwnWrite, 'fields' | 'writtenHash'> {
+  const leaves = leavesOf(sent);
+  const fields = [...leaves.keys()];
+  return { fields, writtenHash: hashOf((pointer) => leaves.get(pointer), fields) };
+}
+
+/**
+ * The fingerprint a pulled record takes when it is the one a tried create made: it holds every
+ * value the create sent (a platform user's change since would show, and be handed over), so
+ * the version is our create's answer, listed back.
+ */
+export function madeByTriedCreate(
+  tried: Pick<OwnWrite, 'fields' | 'writtenHash'>,
+  pulled: Fields,
+): OwnWrite | undefined {
+  if (hashOf(fieldOf(pulled), tried.fields) !== tried.writtenHash) return undefined;
+  const sent = new Set(tried.fields.map(topFieldOf));
+  const written = Object.fromEntries(
+    Object.keys(pulled)
+      .filter((field) => sent.has(field))
+      .map((field) => [field, pulled[field]]),
+  );
+  return fingerprintOf(written, pulled);
 }

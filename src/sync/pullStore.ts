@@ -23,6 +23,10 @@ import {
   recordVersion,
   sha256Of,
   startRun,
+  claimTriedCreate,
+  triedCreatesOf,
+  type OwnWrite,
+  type TriedCreate,
   transaction,
   upsertMirror,
   type MirrorRecord,
@@ -31,7 +35,7 @@ import {
 } from '../store/index.js';
 import { commitGatheredOutcomes } from '../queue/index.js';
 import { queueArchival, queueDelivery } from './deliver.js';
-import { isOwnEcho } from './ownEcho.js';
+import { isOwnEcho, madeByTriedCreate } from './ownEcho.js';
 import type { PullRun, PullStore, PullSummary, PulledRecord } from './puller.js';
 import type { PullTarget } from './targets.js';
 
@@ -142,6 +146,28 @@ function isOurAnswer(
 }
 
 /**
+ * The fingerprint of a record first seen, when a create of ours whose answer was lost made it
+ * (`tried`: the batch's creates of the resource not yet claimed, nearly always none). The
+ * record is then known as ours from here on: its `_id` takes the fingerprint.
+ */
+function claimedByTriedCreate(
+  store: Store,
+  resource: ResourceName,
+  { id, record }: PulledRecord,
+  tried: TriedCreate[],
+): OwnWrite | undefined {
+  if (tried.length === 0 || getMirror(store, resource, id) !== undefined) return undefined;
+  for (const [index, create] of tried.entries()) {
+    const write = madeByTriedCreate(create, record);
+    if (write === undefined) continue;
+    claimTriedCreate(store, resource, create, id, write);
+    tried.splice(index, 1);
+    return write;
+  }
+  return undefined;
+}
+
+/**
  * A pulled version, in the pull's transaction: false for a repeat. A version seen for the
  * first time goes in the ledger and the mirror, and its hand-over to the ERP is queued, all
  * or nothing with the checkpoint. The one place a new version becomes due for the ERP, and so
@@ -155,15 +181,17 @@ function recordPulledVersion(
   target: PullTarget,
   runId: number,
   pulled: PulledRecord,
+  tried: TriedCreate[],
 ): boolean {
   const { resource } = target;
   const version = versionToRecord(store, resource, runId, pulled);
   if (version === undefined) return false;
   const { id, record, json } = pulled;
   // Only a record we wrote can have our answer in the mirror: no second read for the others.
-  const ownWrite = getOwnWrite(store, resource, id);
+  const ownWrite =
+    getOwnWrite(store, resource, id) ?? claimedByTriedCreate(store, resource, pulled, tried);
   const echo =
-    isOwnEcho(ownWrite, record) ||
+    isOwnEcho(ownWrite, record, () => getMirror(store, resource, id)?.record) ||
     (ownWrite !== undefined && isOurAnswer(store, resource, { ...pulled, version }));
   const archival = archivalWatch(store, resource, { ...pulled, version }, runId);
   // The mirror names every record by `_id`; one identified otherwise gets it added there.
@@ -247,8 +275,9 @@ export function sqlitePullStore(store: Store): PullStore {
       return transaction(store, () => {
         const runId = runRow(store, run);
         let fresh = 0;
+        const tried = triedCreatesOf(store, target.resource);
         for (const pulled of records) {
-          if (recordPulledVersion(store, target, runId, pulled)) fresh += 1;
+          if (recordPulledVersion(store, target, runId, pulled, tried)) fresh += 1;
         }
         for (const entry of bad) {
           const raw = entry.text ?? JSON.stringify(entry.raw) ?? 'null';

@@ -174,22 +174,24 @@ describe('a create with a natural key whose answer is lost', () => {
     name: 'Verband',
     packagingUnits: [{ quantity: 10, unit: 'Stk', pcn: '0815' }],
   };
+  // The ERP order's create is a write by its salesId: the read right after finds it at once.
   it.each([
-    ['A', 'patient', 'customerId', { customerId: 'K-77', lastName: 'Neu', regionId: 'r-1' }],
-    ['B', 'patient', 'customerId', { customerId: 'K-77', lastName: 'Neu', regionId: 'r-1' }],
-    ['B', 'article', 'customerNumber', article],
-    ['C', 'article', 'customerNumber', article],
-    ['B', 'erpOrder', 'salesId', erpOrder],
+    ['A', 'patient', 'customerId', { customerId: 'K-77', lastName: 'Neu', regionId: 'r-1' }, 2],
+    ['B', 'patient', 'customerId', { customerId: 'K-77', lastName: 'Neu', regionId: 'r-1' }, 2],
+    ['B', 'article', 'customerNumber', article, 2],
+    ['C', 'article', 'customerNumber', article, 2],
+    ['B', 'erpOrder', 'salesId', erpOrder, 1],
   ] as const)(
     '%s %s: tried again, one record with its %s on the platform',
-    async (variant, kind, key, payload) => {
+    async (variant, kind, key, payload, passes) => {
       const pass = await startPass(variant);
       await patientOf(pass);
       await once(pass, 'POST', `/${kind}`, { truncate: true });
       const id = pass.queue(kind, { ...payload });
 
-      expect(await pass.run()).toEqual({ ran: 1, waiting: 1 });
-      expect(await pass.run()).toEqual({ ran: 1, waiting: 0 });
+      for (let left = passes - 1; left >= 0; left -= 1) {
+        expect(await pass.run()).toEqual({ ran: 1, waiting: left > 0 ? 1 : 0 });
+      }
       expect(getStoredJob(pass.rig.store, id)?.state).toBe('done');
       const value = String(payload[key as keyof typeof payload]);
       expect(pass.rig.sim.state.store.findBy('demo', kind, key, value)).toHaveLength(1);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { carriesOthersChange, fingerprintOf, isOwnEcho } from '../../src/sync/ownEcho.js';
+import {
+  carriesOthersChange,
+  fingerprintOf,
+  isOwnEcho,
+  madeByTriedCreate,
+  triedWriteOf,
+} from '../../src/sync/ownEcho.js';
 
 const before = {
   _id: 'p-1',
@@ -124,5 +130,49 @@ describe('own-write fingerprints stay the same across versions', () => {
       baseHash: '44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a',
       editor: null,
     });
+  });
+});
+
+// A write whose answer never came knows only what it sent; the platform's version of the record
+// adds to the objects inside (an `_id` and `archived` on each packaging unit, `therapyIds: []`).
+describe('a write whose answer never came', () => {
+  const sent = {
+    customerNumber: 'A-1',
+    name: 'Handschuhe',
+    'odd/key~': 1,
+    packagingUnits: [{ unit: 'Stk', quantity: 100 }],
+  };
+  const made = {
+    ...sent,
+    _id: 'a-1',
+    timestamp: '2026-03-01T08:00:00.000Z',
+    updatedBy: 'erp-1',
+    therapyIds: [],
+    packagingUnits: [{ unit: 'Stk', quantity: 100, _id: 'pu-1', archived: false }],
+  };
+  const tried = triedWriteOf(sent);
+
+  it('knows the record a create made by the values it sent, and takes it as ours from then on', () => {
+    const write = madeByTriedCreate(tried, made);
+    expect(write?.fields).toEqual(['customerNumber', 'name', 'odd/key~', 'packagingUnits']);
+    expect(write?.editor).toBe('erp-1');
+    expect(isOwnEcho(write, { ...made, timestamp: '2026-03-01T08:00:01.000Z' })).toBe(true);
+  });
+
+  it('sees another value, another key, or an entry more or less as not the record it made', () => {
+    expect(madeByTriedCreate(tried, { ...made, name: 'Kittel' })).toBeUndefined();
+    expect(madeByTriedCreate(tried, { ...made, 'odd/key~': 2 })).toBeUndefined();
+    const twoUnits = [...made.packagingUnits, { unit: 'Pck', quantity: 10 }];
+    expect(madeByTriedCreate(tried, { ...made, packagingUnits: twoUnits })).toBeUndefined();
+    expect(madeByTriedCreate(tried, { ...made, packagingUnits: [] })).toBeUndefined();
+    const otherUnit = [{ ...made.packagingUnits[0], quantity: 50 }];
+    expect(madeByTriedCreate(tried, { ...made, packagingUnits: otherUnit })).toBeUndefined();
+  });
+
+  it("recognises a tried update's version by the leaves it sent, not a change besides", () => {
+    const write = { ...fingerprintOf(sent, made, made), ...tried, editor: null };
+    expect(isOwnEcho(write, made)).toBe(true);
+    expect(isOwnEcho(write, { ...made, name: 'Kittel' })).toBe(false);
+    expect(isOwnEcho(write, { ...made, manufacturer: 'Hartmann' })).toBe(false);
   });
 });

@@ -3,11 +3,11 @@ import type { PlatformRecord } from '../../platform/index.js';
 import { PermanentError } from '../../shared/errors.js';
 import { findMirrorBy } from '../../store/index.js';
 import type { Handler, HandlerContext } from '../types.js';
-import { existingIdOf } from './duplicates.js';
+import { createNoting, existingIdOf } from './duplicates.js';
 import { refusedWith, relabel } from './failures.js';
 import { requiredText, textOf, without, type Body } from './payload.js';
 import { remember } from './remember.js';
-import { writeOnce } from './writeOnce.js';
+import { existedBefore, writeOnce } from './writeOnce.js';
 
 function checkPackagingUnits(body: Body, subject: string): void {
   const units = body.packagingUnits;
@@ -46,9 +46,13 @@ async function articlesWith(customerNumber: string, context: HandlerContext): Pr
   }
 }
 
-async function createOrReplace(context: HandlerContext, body: PlatformRecord, subject: string) {
+async function createOrReplace(
+  context: HandlerContext,
+  body: PlatformRecord,
+  subject: string,
+): Promise<{ answer: PlatformRecord; updates: boolean }> {
   try {
-    return await context.client.createArticle(body);
+    return { answer: await context.client.createArticle(body), updates: false };
   } catch (error) {
     const customerNumber = String(body.customerNumber);
     const lookup = () => articlesWith(customerNumber, context);
@@ -58,7 +62,7 @@ async function createOrReplace(context: HandlerContext, body: PlatformRecord, su
       { resource: 'article', id: existingId },
       'customerNumber exists; sent as PUT',
     );
-    return replace(context, existingId, body);
+    return { answer: await replace(context, existingId, body), updates: true };
   }
 }
 
@@ -70,12 +74,20 @@ export const pushArticle: Handler = async (job, context) => {
   const body = articleBody(job.payload, context.contract);
   const known = findMirrorBy(context.store, 'article', 'customerNumber', customerNumber)[0];
   try {
-    const answer = known
-      ? await writeOnce(job, context, { resource: 'article', id: known.id, body }, () =>
-          replace(context, known.id, body),
-        )
-      : await createOrReplace(context, body, subject);
-    return remember(context, 'article', answer, { body });
+    const written = known
+      ? {
+          answer: await writeOnce(job, context, { resource: 'article', id: known.id, body }, () =>
+            replace(context, known.id, body),
+          ),
+          updates: true,
+        }
+      : await createNoting(job, context, { subject, resource: 'article', body }, () =>
+          createOrReplace(context, body, subject),
+        );
+    return remember(context, 'article', written.answer, {
+      body,
+      updates: written.updates && existedBefore(job, context, written.answer),
+    });
   } catch (error) {
     throw relabel(error, subject);
   }

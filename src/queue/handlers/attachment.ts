@@ -25,7 +25,9 @@ export const pushAttachment: Handler = async (job, context) => {
     metadata: { ...metadata, patientId },
   };
   try {
-    await createOnce(job, context, subject, () => context.client.createAttachment(body));
+    await createOnce(job, context, { subject, resource: 'attachment', body }, () =>
+      context.client.createAttachment(body),
+    );
   } catch (error) {
     if (!refusedWith(error, 403)) throw relabel(error, subject);
     const hint =

@@ -19,7 +19,9 @@ export const pushPatientNote: Handler = async (job, context) => {
   });
   const answer = await about(subject, () =>
     id === undefined
-      ? createOnce(job, context, subject, () => context.client.createPatientNote(body))
+      ? createOnce(job, context, { subject, resource: 'patientNote', body }, () =>
+          context.client.createPatientNote(body),
+        )
       : writeOnce(job, context, { resource: 'patientNote', id, body }, () =>
           context.client.patchPatientNote(id, body),
         ),
@@ -60,11 +62,17 @@ export const pushIntegratedCare: Handler = async (job, context) => {
   const { client } = context;
   const answer = await about(subject, () =>
     id === undefined
-      ? createOnce(job, context, subject, () => client.createIntegratedCare(body), {
-          resource: 'integratedCare',
-          find: careMadeSince(job, body, context),
-          take: (found) => client.patchIntegratedCare(found, body),
-        })
+      ? createOnce(
+          job,
+          context,
+          { subject, resource: 'integratedCare', body },
+          () => client.createIntegratedCare(body),
+          {
+            resource: 'integratedCare',
+            find: careMadeSince(job, body, context),
+            take: (found) => client.patchIntegratedCare(found, body),
+          },
+        )
       : writeOnce(job, context, { resource: 'integratedCare', id, body }, () =>
           client.patchIntegratedCare(id, body),
         ),

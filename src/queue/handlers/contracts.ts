@@ -28,13 +28,17 @@ export function pushContract(resource: ContractResource): Handler {
     const send = (): Promise<PlatformRecord> => {
       if (resource === 'contractArticleGroup') {
         return id === undefined
-          ? createOnce(job, context, subject, () => client.createContractArticleGroup(body))
+          ? createOnce(job, context, { subject, resource, body }, () =>
+              client.createContractArticleGroup(body),
+            )
           : writeOnce(job, context, { resource, id, body }, () =>
               client.replaceContractArticleGroup(id, body),
             );
       }
       return id === undefined
-        ? createOnce(job, context, subject, () => client.createInsuranceContract(body))
+        ? createOnce(job, context, { subject, resource, body }, () =>
+            client.createInsuranceContract(body),
+          )
         : writeOnce(job, context, { resource, id, body }, () =>
             client.replaceInsuranceContract(id, body),
           );

@@ -24,7 +24,9 @@ export const pushDevice: Handler = async (job, context) => {
     findMirrorBy(context.store, 'device', 'serialNumber', serialNumber)[0]?.id;
   const answer = await about(subject, () =>
     id === undefined
-      ? createOnce(job, context, subject, () => context.client.createDevice(body))
+      ? createOnce(job, context, { subject, resource: 'device', body }, () =>
+          context.client.createDevice(body),
+        )
       : writeOnce(job, context, { resource: 'device', id, body }, () =>
           context.client.replaceDevice(id, body),
         ),

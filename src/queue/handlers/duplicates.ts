@@ -1,9 +1,12 @@
+import type { ResourceName } from '../../contract/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
 import { unknownOutcome } from '../../platform/errors.js';
 import { HomecareError, PermanentError } from '../../shared/errors.js';
-import { INTERRUPTED } from '../../store/index.js';
+import { forgetTriedCreate, INTERRUPTED, recordTriedCreate } from '../../store/index.js';
+import { triedWriteOf } from '../../sync/ownEcho.js';
 import type { HandlerContext, Job } from '../types.js';
 import { existingIdsOf, refusedWith } from './failures.js';
+import type { Body } from './payload.js';
 
 /** Finds the records that already carry a create's natural key (customerNumber, customerId). */
 export type NaturalKeyLookup = () => Promise<string[]>;
@@ -79,6 +82,42 @@ function mayExist(subject: string, outcome: string, error?: HomecareError): Perm
   );
 }
 
+const outcomeUnknown = (error: unknown): boolean =>
+  unknownOutcome(error) !== undefined ||
+  (error instanceof HomecareError && error.code === 'CREATE_OUTCOME_UNKNOWN');
+
+/** A create: what it is about (for messages), the resource it makes and the body it sends. */
+export interface Create {
+  subject: string;
+  resource: ResourceName;
+  body: Body;
+}
+
+/**
+ * `create` (the create and whatever finds or takes a record an earlier try made), noting it as
+ * tried when its outcome is unknown: the record it may have made has no `_id` we know, so the
+ * pull that lists it recognises it by the values sent (pullStore, `claimedByTriedCreate`) and
+ * does not hand the ERP its own record as the platform's. Once a try has its answer, the note
+ * goes: the answer's fingerprint recognises the record from then on.
+ */
+export async function createNoting<Answer>(
+  job: Job,
+  context: HandlerContext,
+  made: Create,
+  create: () => Promise<Answer>,
+): Promise<Answer> {
+  try {
+    const answer = await create();
+    if (job.lastError !== undefined) forgetTriedCreate(context.store, made.resource, job.id);
+    return answer;
+  } catch (error) {
+    if (outcomeUnknown(error)) {
+      recordTriedCreate(context.store, made.resource, job.id, triedWriteOf(made.body));
+    }
+    throw error;
+  }
+}
+
 /**
  * A create that is not made twice when a try's answer is lost (cut off, timed out, a 5xx) after
  * the platform may have made the record. With a lookup, a job that failed before (its
@@ -88,7 +127,19 @@ function mayExist(subject: string, outcome: string, error?: HomecareError): Perm
  * was running when its process stopped (`INTERRUPTED`): its POST may have gone out. `queue
  * retry` then posts again (the person found none), `queue drop` leaves the one the platform has.
  */
-export async function createOnce(
+export function createOnce(
+  job: Job,
+  context: HandlerContext,
+  made: Create,
+  create: () => Promise<PlatformRecord>,
+  lookup?: CreateLookup,
+): Promise<PlatformRecord> {
+  return createNoting(job, context, made, () =>
+    createOrTake(job, context, made.subject, create, lookup),
+  );
+}
+
+async function createOrTake(
   job: Job,
   context: HandlerContext,
   subject: string,

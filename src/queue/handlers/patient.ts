@@ -1,11 +1,11 @@
 import type { PlatformRecord } from '../../platform/index.js';
 import type { Handler, HandlerContext, Job } from '../types.js';
-import { existingIdOf } from './duplicates.js';
+import { createNoting, existingIdOf } from './duplicates.js';
 import { relabel } from './failures.js';
 import { requiredText, STAMPED_FIELDS, textOf, without } from './payload.js';
 import { patientIdByCustomerId, patientsWithCustomerId } from './patientReference.js';
 import { remember } from './remember.js';
-import { madeThenChanged, writeOnce } from './writeOnce.js';
+import { existedBefore, madeThenChanged, writeOnce } from './writeOnce.js';
 
 /**
  * PATCH merges on the platform. A PUT replaces the whole patient, so what the ERP does not send
@@ -37,21 +37,27 @@ async function madeThenChangedPatient(
   return true;
 }
 
+/** The answer to a patient write, and whether it changed a patient the platform held before. */
+interface PatientWrite {
+  answer: PlatformRecord;
+  updates: boolean;
+}
+
 async function createOrUpdate(
   job: Job,
   context: HandlerContext,
   customerId: string,
   body: PlatformRecord,
   subject: string,
-): Promise<PlatformRecord | undefined> {
+): Promise<PatientWrite | undefined> {
   try {
-    return await context.client.createPatient(body);
+    return { answer: await context.client.createPatient(body), updates: false };
   } catch (error) {
     const lookup = () => patientsWithCustomerId(customerId, context);
     const existingId = await existingIdOf(error, subject, lookup, context);
     if (existingId === undefined) throw error;
     if (await madeThenChangedPatient(job, context, existingId, body)) return undefined;
-    return update(context, existingId, body);
+    return { answer: await update(context, existingId, body), updates: true };
   }
 }
 
@@ -65,15 +71,24 @@ export const pushPatient: Handler = async (job, context) => {
     const known = given ?? (await patientIdByCustomerId(customerId, context));
     const found = given === undefined && known !== undefined;
     if (found && (await madeThenChangedPatient(job, context, known, body))) return undefined;
-    const answer =
+    const written =
       known === undefined
-        ? await createOrUpdate(job, context, customerId, body, subject)
-        : await writeOnce(job, context, { resource: 'patient', id: known, body }, () =>
-            update(context, known, body),
-          );
+        ? await createNoting(job, context, { subject, resource: 'patient', body }, () =>
+            createOrUpdate(job, context, customerId, body, subject),
+          )
+        : {
+            answer: await writeOnce(job, context, { resource: 'patient', id: known, body }, () =>
+              update(context, known, body),
+            ),
+            updates: true,
+          };
+    if (written === undefined) return undefined;
     // What the ERP sent counts as written; what a PUT copied from the platform is compared as
     // the rest of the record, so a change a platform user made just before still reaches the ERP.
-    return answer === undefined ? undefined : remember(context, 'patient', answer, { body });
+    return remember(context, 'patient', written.answer, {
+      body,
+      updates: written.updates && existedBefore(job, context, written.answer),
+    });
   } catch (error) {
     throw relabel(error, subject);
   }

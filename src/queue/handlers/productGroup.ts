@@ -87,7 +87,9 @@ export const pushProductGroup: Handler = async (job, context) => {
   const body = id === undefined ? without(job.payload, '_id') : { name };
   const answer = await about(subject, () =>
     id === undefined
-      ? createOnce(job, context, subject, () => context.client.createProductGroup(body))
+      ? createOnce(job, context, { subject, resource: 'productGroup', body }, () =>
+          context.client.createProductGroup(body),
+        )
       : writeOnce(job, context, { resource: 'productGroup', id, body }, () =>
           context.client.patchProductGroup(id, body),
         ),

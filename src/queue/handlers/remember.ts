@@ -32,15 +32,23 @@ export interface Written {
   shortAnswer?: boolean;
   /** The mirror's entry before the write, when the handler has read it already. */
   before?: MirrorEntry;
+  /**
+   * The write changed a record the platform held before it (not a create), found by the ERP's
+   * own key (customerId, customerNumber): one no pull may have brought yet.
+   */
+  updates?: boolean;
 }
 
 /**
  * Hands the ERP the answer's version when it carries someone else's change besides ours
  * (`carriesOthersChange`), exactly once, as a pull would: the ledger notes the version, so the
  * list bringing it back is a repeat. Noted without a hash: the list's text of it may differ
- * from the answer's in fields a list leaves out, and must not make a second version. Only for a
- * record the ERP has from a pull (the ledger holds a version of it); the version our write was
- * based on may be an answer to an earlier write of ours, which no pull brought.
+ * from the answer's in fields a list leaves out, and must not make a second version. For a
+ * record the ERP has from a pull (the ledger holds a version of it) when the answer carries a
+ * change besides ours; the version our write was based on may be an answer to an earlier write
+ * of ours, which no pull brought. And for a record the ERP changed by its own key before any
+ * pull brought it: the platform holds more of it than the ERP sent (a platform user's edits),
+ * and a list leaving our own writes out may never show it (spec document 1, rule 2).
  */
 function handOverOthersChange(
   store: Store,
@@ -91,10 +99,10 @@ export function remember(
     const fingerprint = newer
       ? fingerprintOf(written.body, record, base?.record, derived)
       : ownWrite;
+    const pulled = () => erpHasIt || ledgerHolds(store, resource, id);
     const others =
-      base !== undefined &&
-      (erpHasIt || ledgerHolds(store, resource, id)) &&
-      carriesOthersChange(fingerprint, record);
+      (base !== undefined && pulled() && carriesOthersChange(fingerprint, record)) ||
+      (written.updates === true && !pulled());
     // Once handed over, the answer is the base our write's echo is measured against.
     recordOwnWrite(
       store,

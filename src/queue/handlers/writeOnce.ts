@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
   derivedOnWrite,
+  isFilledEntryField,
+  liveEntries,
   STATUS_CONTROLLED,
   STATUS_FILTERS,
   type ResourceName,
@@ -8,7 +10,7 @@ import {
 import type { PlatformRecord } from '../../platform/index.js';
 import { unknownOutcome } from '../../platform/errors.js';
 import { getMirror, recordOwnWrite } from '../../store/index.js';
-import { fingerprintOf } from '../../sync/ownEcho.js';
+import { fingerprintOf, triedWriteOf } from '../../sync/ownEcho.js';
 import type { HandlerContext, Job } from '../types.js';
 import { refusedWith } from './failures.js';
 import { isObject, STAMPED_FIELDS, type Body } from './payload.js';
@@ -100,23 +102,24 @@ async function currentOf(
 
 /**
  * Does `actual` hold `ours`? Objects may carry more than we sent only where the platform stamps
- * or names what it stores (a nested entry's `_id`, `timestamp`); anything else would be another
- * value than ours. A field we clear (null) holds nothing when the platform leaves it out.
+ * or names what it stores (a nested entry's `_id`, `timestamp`, `archived: false`); anything
+ * else would be another value than ours. Lists are compared by their live entries: a PUT keeps
+ * the entries it no longer holds, archived. A field we clear (null) holds nothing when the
+ * platform leaves it out.
  */
 function holds(actual: unknown, ours: unknown): boolean {
   if (ours === null) return actual === null || actual === undefined;
   if (Array.isArray(ours)) {
-    return (
-      Array.isArray(actual) &&
-      actual.length === ours.length &&
-      ours.every((value, index) => holds(actual[index], value))
-    );
+    if (!Array.isArray(actual)) return false;
+    const kept = liveEntries(actual);
+    const sent = liveEntries(ours);
+    return kept.length === sent.length && sent.every((value, index) => holds(kept[index], value));
   }
   if (!isObject(ours)) return isDeepStrictEqual(actual, ours);
   if (!isObject(actual)) return false;
   const extra = Object.keys(actual).filter((key) => !Object.hasOwn(ours, key));
   return (
-    extra.every((key) => STAMPED_FIELDS.includes(key)) &&
+    extra.every((key) => STAMPED_FIELDS.includes(key) || isFilledEntryField(key, actual[key])) &&
     Object.entries(ours).every(([key, value]) => holds(actual[key], value))
   );
 }
@@ -141,11 +144,35 @@ function rememberTried(context: HandlerContext, change: Change): void {
   const { resource, id, body } = change;
   const tried = { ...before.record, ...body };
   const write = fingerprintOf(body, tried, before.record, derivedOnWrite(resource));
-  recordOwnWrite(context.store, resource, id, { ...write, editor: null });
+  // The platform may add to the objects inside what we sent (an entry's `_id`): by leaves.
+  const sent = Object.fromEntries(write.fields.map((field) => [field, tried[field]]));
+  recordOwnWrite(context.store, resource, id, { ...write, ...triedWriteOf(sent), editor: null });
 }
 
-/** `write`, noting the change as tried when its outcome is unknown (rememberTried). */
+/**
+ * The record read right after a try whose outcome is unknown, when it carries our change: the
+ * try applied, and this version is its answer. A read that fails too leaves the outcome unknown.
+ */
+async function appliedAfterAll(
+  job: Job,
+  context: HandlerContext,
+  change: Change,
+): Promise<PlatformRecord | undefined> {
+  try {
+    const current = await currentOf(job, context, change);
+    return current !== undefined && carriesChange(current, change.body) ? current : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `write`; when its outcome is unknown, the record is read at once: a version carrying our
+ * change is the write's answer (remembered as any answer, so the pull that lists it knows it
+ * exactly). Else the change is noted as tried (rememberTried) and the job fails, to be retried.
+ */
 async function sendNoting(
+  job: Job,
   context: HandlerContext,
   change: Change,
   write: () => Promise<PlatformRecord>,
@@ -153,7 +180,16 @@ async function sendNoting(
   try {
     return await write();
   } catch (error) {
-    if (unknownOutcome(error) !== undefined) rememberTried(context, change);
+    if (unknownOutcome(error) === undefined) throw error;
+    const applied = await appliedAfterAll(job, context, change);
+    if (applied !== undefined) {
+      context.logger.info(
+        { resource: change.resource, id: change.id, jobId: job.id },
+        "the write's answer was lost, but the record read after it carries the change; taken as the answer",
+      );
+      return applied;
+    }
+    rememberTried(context, change);
     throw error;
   }
 }
@@ -165,6 +201,22 @@ async function sendNoting(
  * job is not the job's.
  */
 const CREATED_MARGIN_MS = 5_000;
+
+/** Whether `record` was made after `job` was queued: by an earlier try of it, if it is a create. */
+function madeSinceQueued(job: Job, context: HandlerContext, record: PlatformRecord): boolean {
+  if (typeof record.createdAt !== 'string') return job.lastError !== undefined;
+  const queued = Date.parse(job.createdAt) + context.client.skewMs() - CREATED_MARGIN_MS;
+  return Date.parse(record.createdAt) >= queued;
+}
+
+/**
+ * Whether the record a create-or-update wrote (`answer`) was there before the job: then the
+ * write changed a record the platform held, with whatever else it holds (remember.ts,
+ * `updates`); else an earlier try of the job made it, and it holds nothing but ours.
+ */
+export function existedBefore(job: Job, context: HandlerContext, answer: PlatformRecord): boolean {
+  return job.lastError === undefined || !madeSinceQueued(job, context, answer);
+}
 
 /**
  * Whether `record`, found by its key on the retry of a create-or-update, was made by the job's
@@ -179,8 +231,7 @@ export function madeThenChanged(
   body: Body,
 ): boolean {
   if (job.lastError === undefined || typeof record.createdAt !== 'string') return false;
-  const queued = Date.parse(job.createdAt) + context.client.skewMs() - CREATED_MARGIN_MS;
-  return Date.parse(record.createdAt) >= queued && !carriesChange(record, body);
+  return madeSinceQueued(job, context, record) && !carriesChange(record, body);
 }
 
 /**
@@ -198,10 +249,10 @@ export async function writeOnce(
   change: Change,
   write: () => Promise<PlatformRecord>,
 ): Promise<PlatformRecord> {
-  if (job.lastError === undefined) return sendNoting(context, change, write);
+  if (job.lastError === undefined) return sendNoting(job, context, change, write);
   const current = await currentOf(job, context, change);
   if (current === undefined || !carriesChange(current, change.body)) {
-    return sendNoting(context, change, write);
+    return sendNoting(job, context, change, write);
   }
   context.logger.info(
     { resource: change.resource, id: change.id, jobId: job.id },
