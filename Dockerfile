@@ -37,6 +37,10 @@ COPY --from=build /build/node_modules ./node_modules
 COPY --from=build /build/dist ./dist
 COPY package.json ./
 COPY config ./config
+# `homecare-sync <command>` inside the container (docker compose exec, kubectl exec), as the docs
+# write it: package.json's bin on PATH, started by its own `#!/usr/bin/env node`. The daemon
+# itself starts from the ENTRYPOINT below, with its node flags.
+RUN ln -s /app/dist/cli/main.js /usr/local/bin/homecare-sync && chmod 755 /app/dist/cli/main.js
 RUN mkdir -p /data /config && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -33,6 +33,13 @@ echo "$out" | grep -q 'homecare-sync' || { echo "--help did not name homecare-sy
 for command in run sync status queue checkpoint redeliver config simulator demo; do
   echo "$out" | grep -qw "$command" || { echo "--help does not list the command $command"; exit 1; }
 done
+# The image's `homecare-sync` on PATH (the Dockerfile's ln -s), as the docs call it in the container.
+link='ln -s /app/dist/cli/main.js /usr/local/bin/homecare-sync && chmod 755 /app/dist/cli/main.js'
+grep -qF "$link" "$repo/Dockerfile" || { echo "the Dockerfile no longer puts homecare-sync on PATH as this check does"; exit 1; }
+mkdir -p "$work/bin"
+ln -s "$work/app/dist/cli/main.js" "$work/bin/homecare-sync" && chmod 755 dist/cli/main.js
+on_path="$(PATH="$work/bin:$PATH" homecare-sync --help)"
+echo "$on_path" | grep -q 'Usage: homecare-sync' || { echo "homecare-sync on PATH did not start the CLI"; exit 1; }
 if [ -d node_modules/vitest ] || [ -d node_modules/typescript ]; then
   echo "dev dependencies were not pruned"; exit 1
 fi

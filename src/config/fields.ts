@@ -46,13 +46,48 @@ export function platformPath(defaultValue: string, withId = false) {
     .default(defaultValue);
 }
 
+/** The fields of a cron expression with their ranges, as node-cron reads them. */
+const CRON_FIELDS = [
+  { name: 'second', min: 0, max: 59 },
+  { name: 'minute', min: 0, max: 59 },
+  { name: 'hour', min: 0, max: 23 },
+  { name: 'day of month', min: 1, max: 31 },
+  { name: 'month', min: 1, max: 12 },
+  { name: 'day of week', min: 0, max: 6 },
+] as const;
+
+/**
+ * Steps node-cron accepts although they cannot mean what they say: it reads `*\/61` in the minute
+ * field as "minute 0" (every hour), as it reads any step beyond the field's range as its first
+ * value. A step must leave at least two values of the field (at most max - min), or the
+ * schedule silently runs far less often than written.
+ */
+function stepsBeyondRange(expression: string): string[] {
+  const fields = expression.trim().split(/\s+/);
+  // Five fields have no seconds; nicknames (@hourly) have none of these fields.
+  const ranges = fields.length === 5 ? CRON_FIELDS.slice(1) : CRON_FIELDS;
+  if (fields.length !== ranges.length) return [];
+  return fields.flatMap((field, i) => {
+    const range = ranges[i];
+    if (range === undefined) return [];
+    const widest = range.max - range.min;
+    return field.split(',').flatMap((part) => {
+      const step = /\/(\d+)$/.exec(part)?.[1];
+      if (step === undefined || Number(step) <= widest) return [];
+      return [
+        `${part} in the ${range.name} field steps past the field's range (${range.min}-${range.max}), so it would run only at ${range.name} ${/^\d+/.exec(part)?.[0] ?? range.min}; use a step of 1 to ${widest}`,
+      ];
+    });
+  });
+}
+
 export const cronExpression = z.string().superRefine((expression, ctx) => {
   const result = validateDetailed(expression);
-  if (result.valid) return;
-  const reasons = result.errors.map((e) => e.message).join('; ');
+  const reasons = result.valid ? stepsBeyondRange(expression) : result.errors.map((e) => e.message);
+  if (reasons.length === 0) return;
   ctx.addIssue({
     code: 'custom',
-    message: `${JSON.stringify(expression)} is not a valid cron expression (${reasons}); write five fields (six with seconds), e.g. "*/5 * * * *"`,
+    message: `${JSON.stringify(expression)} is not a valid cron expression (${reasons.join('; ')}); write five fields (six with seconds), e.g. "*/5 * * * *"`,
   });
 });
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { nearestField } from '../erp/inbox/suggest.js';
 import { formatPath } from './errors.js';
 import type { Problem } from './problems.js';
 
@@ -8,10 +9,12 @@ export function issueProblems(issues: readonly z.core.$ZodIssue[], schema: z.Zod
     if (issue.code === 'unrecognized_keys') {
       const known = knownKeys(schema, issue.path);
       const valid = known.length > 0 ? `; valid keys here: ${known.join(', ')}` : '';
-      return issue.keys.map((key) => ({
-        at: formatPath([...issue.path, key]),
-        message: `unknown key${valid}`,
-      }));
+      return issue.keys.map((key) => {
+        // The inbox's own "did you mean" (a few edits, case ignored), for a misspelt key.
+        const nearest = nearestField(key, known);
+        const guess = nearest === undefined ? '' : ` (did you mean ${nearest}?)`;
+        return { at: formatPath([...issue.path, key]), message: `unknown key${guess}${valid}` };
+      });
     }
     return [{ at: formatPath(issue.path), message: issueMessage(issue) }];
   });

@@ -2,10 +2,11 @@ import { resolve } from 'node:path';
 import { CONFIG_FILE_MAX_BYTES, readBounded } from './boundedRead.js';
 import { ConfigError } from './errors.js';
 import { issueProblems } from './issues.js';
+import { folderProblems } from './paths.js';
 import { problemText, withoutRepeats, type Problem } from './problems.js';
 import { configSchema, type Config } from './schema.js';
 import { shortApiKeyWarning, weakHttpTokenProblems } from './secretStrength.js';
-import { holdsSecret, readSecretFiles, secretFiles, skipSecrets } from './secrets.js';
+import { inlineSecrets, readSecretFiles, secretFiles, skipSecrets } from './secrets.js';
 import { displayPath, readConfigTree, resolveConfigPath, worldReadableWarning } from './source.js';
 import { substituteEnv, type Env } from './substitute.js';
 
@@ -16,6 +17,12 @@ export interface LoadConfigOptions {
   cwd: string;
   /** `skip`: the secrets are neither substituted nor read (see skipSecrets); default `read`. */
   secrets?: 'read' | 'skip';
+  /**
+   * `config check`: also report each configured folder this user can neither use nor create
+   * (folderProblems). Off by default: a container's config is often loaded elsewhere (the tests,
+   * a build machine) where `/data` is not mounted.
+   */
+  checkFolders?: boolean;
 }
 
 export interface LoadedConfig {
@@ -37,6 +44,9 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const location = resolveConfigPath(options.path, options.env, options.cwd);
   const shown = displayPath(location.path, options.cwd);
   const raw = readConfigTree(location, shown);
+  // Read before skipSecrets puts its stand-in where each secret was: the stand-in is not a
+  // `${VAR}`, and would make every config look as if it held its secrets inline.
+  const inline = inlineSecrets(raw);
   if (options.secrets === 'skip') skipSecrets(raw);
 
   const substituted = substituteEnv(raw, options.env);
@@ -49,16 +59,28 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 
   const parsed = configSchema.safeParse(substituted.value, { reportInput: true });
   const schemaProblems = parsed.success ? [] : issueProblems(parsed.error.issues, configSchema);
-  const fileProblems = parsed.success ? caFileProblems(parsed.data, options.cwd) : [];
+  const fileProblems = parsed.success
+    ? [
+        ...caFileProblems(parsed.data, options.cwd),
+        ...(options.checkFolders === true ? folderProblems(parsed.data, options.cwd) : []),
+      ]
+    : [];
   const problems = [...early, ...withoutRepeats(schemaProblems, early), ...fileProblems];
 
   if (problems.length > 0 || !parsed.success) {
     throw new ConfigError(shown, problems.map(problemText));
   }
   const warnings = [
-    holdsSecret(raw) ? worldReadableWarning(location.path, 'the config file') : undefined,
+    inline.length > 0
+      ? worldReadableWarning(
+          location.path,
+          'the config file',
+          `${inline.join(', ')} written in it`,
+          `, or give ${inline.length > 1 ? 'them' : 'it'} as \${VAR} or in a <key>File`,
+        )
+      : undefined,
     ...secretFiles(substituted.value, options.cwd).map(({ at, path }) =>
-      worldReadableWarning(path, at),
+      worldReadableWarning(path, at, 'a secret'),
     ),
     shortApiKeyWarning(parsed.data.platform.apiKey),
   ].filter((warning): warning is string => warning !== undefined);

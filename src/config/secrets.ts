@@ -47,12 +47,19 @@ export function readSecretFiles(tree: unknown, cwd: string): Problem[] {
   return problems;
 }
 
-/** Does the file itself hold a secret (not a `${VAR}` reference or a `<key>File`)? */
-export function holdsSecret(tree: unknown): boolean {
-  return SECRET_LOCATIONS.some((location) => {
+/** `${NAME}` (or `${NAME:-}`): a reference that puts no text of the file into the value. */
+const BARE_REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-)?\}/g;
+
+/**
+ * The paths of the secrets the file itself holds, as written (before `${VAR}` substitution).
+ * A value made only of `${VAR}` references, and a `<key>File`, hold none; any other text does,
+ * a `${VAR:-default}`'s default included, since that default stands in the file.
+ */
+export function inlineSecrets(tree: unknown): string[] {
+  return SECRET_LOCATIONS.filter((location) => {
     const value = secretHolder(tree, location)?.[location.at(-1) ?? ''];
-    return typeof value === 'string' && value !== '' && !/^\$\{[^}]+\}$/.test(value);
-  });
+    return typeof value === 'string' && value.replace(BARE_REFERENCE, '').trim() !== '';
+  }).map((location) => location.join('.'));
 }
 
 /** The `<key>File` paths the config names, with the key they are for. */

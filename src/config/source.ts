@@ -6,14 +6,20 @@ import { ConfigError } from './errors.js';
 import type { Env } from './substitute.js';
 
 /**
- * A warning when every user of the machine may read `path` (mode o+r): a config or secret file
- * may hold an API key or token.
+ * A warning when every user of the machine may read `path` (mode o+r) and it `holds` a secret:
+ * asked only for a secret file, or a config file with a secret written in it, so a config that
+ * only names `${VAR}`s and `<key>File`s (a Kubernetes ConfigMap, mounted 0644) is left alone.
  */
-export function worldReadableWarning(path: string, what: string): string | undefined {
+export function worldReadableWarning(
+  path: string,
+  what: string,
+  holds: string,
+  fix = '',
+): string | undefined {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (stat === undefined || (stat.mode & 0o004) === 0) return undefined;
   const mode = (stat.mode & 0o777).toString(8);
-  return `${what} ${path} may be read by every user on this machine (mode ${mode}); it may hold secrets: chmod o-r ${path}`;
+  return `${what} ${path} may be read by every user on this machine (mode ${mode}) and holds ${holds}: chmod o-r ${path}${fix}`;
 }
 
 export const CONFIG_ENV_VAR = 'HOMECARE_SYNC_CONFIG';

@@ -59,6 +59,31 @@ describe('config check', () => {
     expect(result.stderr).not.toMatch(/\bat .*\.ts:\d+/);
   });
 
+  it('lists a folder it cannot create and a cron step past its field, each by its key', async () => {
+    await writeFile(join(dir, 'in-the-way'), 'a file where a folder must go');
+    await writeFile(
+      join(dir, 'folders.yaml'),
+      'platform: { baseUrl: https://p.example, apiKey: key-123, variant: B }\n' +
+        'storage: { path: ./in-the-way/sync.db }\n' +
+        'sync: { resources: { article: { schedule: "*/61 * * * *" } } }\n',
+    );
+    const result = await runCli(['config', 'check', '-c', 'folders.yaml'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `sync.resources.article.schedule: "*/61 * * * *" is not a valid cron expression (*/61 in the minute field`,
+    );
+    await writeFile(
+      join(dir, 'folders.yaml'),
+      'platform: { baseUrl: https://p.example, apiKey: key-123, variant: B }\n' +
+        'storage: { path: ./in-the-way/sync.db }\n',
+    );
+    const folders = await runCli(['config', 'check', '-c', 'folders.yaml'], { cwd: dir });
+    expect(folders.code).toBe(1);
+    expect(folders.stderr).toContain(
+      `  storage.path: the folder of the database, ${dir}/in-the-way, is not a folder\n`,
+    );
+  });
+
   it('looks for ./config/homecare-sync.yaml by default and says how to point elsewhere', async () => {
     const result = await runCli(['config', 'check'], { cwd: dir });
     expect(result.code).toBe(1);

@@ -273,8 +273,8 @@ describe('files every user may read', () => {
     chmodSync(config, 0o644);
     const loaded = loadConfig({ path: 'config.yaml', env: {}, cwd: dir.path() });
     expect(loaded.warnings).toEqual([
-      `the config file ${config} may be read by every user on this machine (mode 644); it may hold secrets: chmod o-r ${config}`,
-      `platform.apiKeyFile ${key} may be read by every user on this machine (mode 644); it may hold secrets: chmod o-r ${key}`,
+      `the config file ${config} may be read by every user on this machine (mode 644) and holds http.token written in it: chmod o-r ${config}, or give it as \${VAR} or in a <key>File`,
+      `platform.apiKeyFile ${key} may be read by every user on this machine (mode 644) and holds a secret: chmod o-r ${key}`,
     ]);
 
     chmodSync(key, 0o640);
@@ -291,5 +291,38 @@ describe('files every user may read', () => {
       cwd: dir.path(),
     });
     expect(loaded.warnings).toEqual([]);
+  });
+
+  // A Kubernetes ConfigMap is mounted 0644 and read by status, queue list and the like, which
+  // skip the secrets: a file that only names ${VAR}s and <key>Files exposes nothing.
+  it('leaves a world-readable config alone that names its secrets only by ${VAR} and <key>File, whether or not the command reads them', async () => {
+    const config = await dir.write(
+      'config.yaml',
+      `platform: { baseUrl: "https://p.example", apiKeyFile: /run/secrets/homecare-sync/apiKey, variant: A }
+http: { token: "\${HOMECARE_SYNC_TOKEN}" }
+erp:
+  adapter: rest
+  rest:
+    baseUrl: http://erp.local
+    auth: { type: basic, username: sync, password: "\${ERP_PASSWORD:-}" }
+`,
+    );
+    chmodSync(config, 0o644);
+    const skipping = loadConfig({ path: 'config.yaml', env: {}, cwd: dir.path(), secrets: 'skip' });
+    expect(skipping.warnings).toEqual([]);
+  });
+
+  it('warns about a world-readable config with a secret written in it, naming each, also for commands that skip the secrets', async () => {
+    const config = await dir.write(
+      'config.yaml',
+      `platform: { baseUrl: "https://p.example", apiKey: inline-key-0a1b2c3d4e, variant: A }
+http: { token: "\${HOMECARE_SYNC_TOKEN:-default-token-written-here}" }
+`,
+    );
+    chmodSync(config, 0o644);
+    const skipping = loadConfig({ path: 'config.yaml', env: {}, cwd: dir.path(), secrets: 'skip' });
+    expect(skipping.warnings).toEqual([
+      `the config file ${config} may be read by every user on this machine (mode 644) and holds platform.apiKey, http.token written in it: chmod o-r ${config}, or give them as \${VAR} or in a <key>File`,
+    ]);
   });
 });

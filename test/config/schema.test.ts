@@ -1,13 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { MINIMAL, useConfigLoader } from './tempDir.js';
 
-const { problems } = useConfigLoader();
+const { load, problems } = useConfigLoader();
 
 describe('schema problems', () => {
   it('names an unknown key and lists the valid ones', async () => {
     const found = await problems(`${MINIMAL}  timeout: 5\n`);
     expect(found).toEqual([
-      expect.stringMatching(/^platform\.timeout: unknown key; valid keys here: baseUrl, apiKey,/),
+      expect.stringMatching(
+        /^platform\.timeout: unknown key \(did you mean timeoutMs\?\); valid keys here: baseUrl, apiKey,/,
+      ),
+    ]);
+  });
+
+  it('suggests the closest known key at the same level for a misspelt one, and none for a far one', async () => {
+    const found = await problems(
+      `${MINIMAL}sync: { overlapSecond: 60, resources: { singelOrder: {} } }
+erp: { file: { outbx: ./out, colour: red } }
+`,
+    );
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^sync\.resources\.singelOrder: unknown key \(did you mean singleOrder\?\); /,
+      ),
+      expect.stringMatching(
+        /^sync\.overlapSecond: unknown key \(did you mean overlapSeconds\?\); /,
+      ),
+      expect.stringMatching(/^erp\.file\.outbx: unknown key \(did you mean outbox\?\); /),
+      expect.stringMatching(/^erp\.file\.colour: unknown key; valid keys here: outbox, inbox,/),
     ]);
   });
 
@@ -66,6 +86,30 @@ storage: { path: ./x.db, size: 3 }
         /^sync\.resources\.article\.schedule: "61 \* \* \* \*" is not a valid cron expression \(61 is a invalid expression for minute\)/,
       ),
     ]);
+  });
+
+  it.each([
+    ['*/61 * * * *', /\*\/61 in the minute field steps past the field's range \(0-59\)/],
+    ['0 */24 * * *', /\*\/24 in the hour field steps past the field's range \(0-23\)/],
+    ['0 0 1 1-12/12 *', /1-12\/12 in the month field/],
+    ['*/90 * * * * *', /\*\/90 in the second field/],
+  ])(
+    'refuses %s: node-cron takes a step beyond the field as its first value only',
+    async (schedule, reason) => {
+      const found = await problems(
+        `${MINIMAL}sync:\n  resources:\n    article: { schedule: "${schedule}" }\n`,
+      );
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatch(/^sync\.resources\.article\.schedule: ".*" is not a valid cron/);
+      expect(found[0]).toMatch(reason);
+    },
+  );
+
+  it('takes steps within the field, with and without seconds, and nicknames', async () => {
+    const loaded = await load(
+      `${MINIMAL}sync:\n  reconcile: { schedule: "@daily" }\n  resources:\n    article: { schedule: "*/59 */23 */30 */11 */6" }\n    patient: { schedule: "*/30 */5 * * * *" }\n`,
+    );
+    expect(loaded.config.sync.resources.article?.schedule).toBe('*/59 */23 */30 */11 */6');
   });
 
   it('refuses an unknown resource name, listing the valid ones', async () => {

@@ -38,6 +38,10 @@ describe('homecare-sync demo', () => {
       );
       expect(stderr).toMatch(/platform simulator {2}http:\/\/127\.0\.0\.1:\d+/);
       expect(stderr).toContain(`ERP outbox          data/demo/erp/outbox`);
+      // The public routes are named as public; the token is named for the ERP's route only.
+      expect(stderr).toMatch(
+        /daemon endpoint {5}http:\/\/127\.0\.0\.1:\d+ {2}\/healthz \/readyz \/metrics \(no token\); POST \/erp\/<kind> with bearer token \S+\n/,
+      );
       child.kill('SIGINT');
       const { code, signal } = await exited;
 

@@ -11,6 +11,8 @@ import { Metrics } from '../../src/http/metrics.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DEPLOY = join(ROOT, 'deploy');
 const read = (path: string) => readFileSync(join(DEPLOY, path), 'utf8');
+/** The placeholder base of every runbook_url; the operator replaces it (docs/operations.md). */
+const RUNBOOK_BASE = 'https://homecare-sync.invalid/docs/';
 /** Metrics Prometheus makes itself rather than reading them from the daemon. */
 const FROM_PROMETHEUS = new Set(['up']);
 const SERIES_SUFFIXES = ['', '_bucket', '_sum', '_count'];
@@ -56,6 +58,18 @@ function metricsIn(expr: string): string[] {
   const selected = [...expr.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)\s*[{[]/g)].map((m) => m[1]);
   const bare = [...expr.matchAll(/\bhomecare_sync_[a-zA-Z0-9_:]*/g)].map((m) => m[0]);
   return [...new Set([...selected, ...bare])].filter((name): name is string => !!name);
+}
+
+/**
+ * The set operators (`and`, `or`, `unless`) of a PromQL expression that name no labels to match
+ * on, each with what follows it. Operators inside `{...}` or strings cannot occur in our rules
+ * (their label values are plain words), so a word-level look suffices.
+ */
+function unmatchedSetOperators(expr: string): string[] {
+  const flat = expr.replace(/\s+/g, ' ');
+  return [...flat.matchAll(/\b(and|or|unless) (?!(?:on|ignoring) ?\()([^ ]+(?: [^ ]+){0,2})/g)].map(
+    (m) => `${m[1] ?? ''} ${m[2] ?? ''}`,
+  );
 }
 
 /** Every series name the daemon's /metrics can carry, read from the metrics module itself. */
@@ -110,12 +124,33 @@ describe('deploy/kubernetes', () => {
     const volumes = pod.volumes;
     expect(volumes.map((v) => v.configMap?.name).filter(Boolean)).toEqual([byKind('ConfigMap')]);
     expect(volumes.map((v) => v.secret?.secretName).filter(Boolean)).toEqual([byKind('Secret')]);
-    expect(volumes.map((v) => v.persistentVolumeClaim?.claimName).filter(Boolean)).toEqual([
-      byKind('PersistentVolumeClaim'),
-    ]);
+    const claims = manifests.filter((m) => m.kind === 'PersistentVolumeClaim');
+    expect(volumes.map((v) => v.persistentVolumeClaim?.claimName).filter(Boolean)).toEqual(
+      claims.map((claim) => claim.metadata.name),
+    );
     const kustomization = parse(read('kubernetes/kustomization.yaml')) as { resources: string[] };
     const files = readdirSync(join(DEPLOY, 'kubernetes')).filter((n) => n !== 'kustomization.yaml');
     expect([...kustomization.resources].sort()).toEqual(files.sort());
+  });
+
+  it('keeps the database on a ReadWriteOnce volume and shares the drop folders on a ReadWriteMany one', () => {
+    // An ERP on another host reaches the drop folders only on a volume many nodes mount; SQLite
+    // must stay on one host's file system (docs/operations.md, Kubernetes).
+    const data = (manifest('ConfigMap') as unknown as { data: Record<string, string> }).data;
+    const config = loadYaml(Object.values(data)[0] ?? '', {});
+    const accessModesAt = (path: string) => {
+      const mount = container.volumeMounts.find((m) => path.startsWith(`${m.mountPath}/`));
+      const claimName = pod.volumes.find((v) => v.name === mount?.name)?.persistentVolumeClaim
+        ?.claimName;
+      const claim = manifests.find(
+        (m) => m.kind === 'PersistentVolumeClaim' && m.metadata.name === claimName,
+      ) as unknown as { spec: { accessModes: string[] } } | undefined;
+      return claim?.spec.accessModes;
+    };
+    expect(accessModesAt(config.storage.path)).toEqual(['ReadWriteOnce']);
+    expect(config.erp.adapter).toBe('file');
+    expect(accessModesAt(config.erp.file.outbox)).toEqual(['ReadWriteMany']);
+    expect(accessModesAt(config.erp.file.inbox)).toEqual(['ReadWriteMany']);
   });
 
   it('its config is valid and finds the secret, the volume and the port where they are mounted', () => {
@@ -211,11 +246,25 @@ describe('monitoring', () => {
     expect(unknownMetrics(exprs, await exposedNames())).toEqual([]);
   });
 
-  it('every alert links to its own section of the runbook', () => {
+  it('every alert links, by an absolute URL, to its own section of the runbook', () => {
+    // Absolute: the link is followed from Alertmanager, a chat or a mail, not from the repository.
     for (const rule of rules) {
-      expect(rule.annotations.runbook_url).toBe(`docs/operations.md#${rule.alert.toLowerCase()}`);
+      expect(rule.annotations.runbook_url).toBe(
+        `${RUNBOOK_BASE}operations.md#${rule.alert.toLowerCase()}`,
+      );
       expect(runbook).toMatch(new RegExp(`^### ${rule.alert}$`, 'm'));
     }
+    // The runbook tells the operator how to replace the placeholder base.
+    expect(runbook).toContain(RUNBOOK_BASE);
+  });
+
+  it('matches the two sides of every and/or/unless on named labels', () => {
+    // Without on(...)/ignoring(...), series that differ in any label (result="failed" against
+    // result="ok") never match, and `unless` suppresses nothing. promtool's unit test
+    // (homecare-sync-rules.test.yml) proves the behaviour; this catches a new rule early.
+    expect(rules.flatMap((r) => unmatchedSetOperators(r.expr))).toEqual([]);
+    expect(unmatchedSetOperators('a > 0 unless b > 0')).toEqual(['unless b > 0']);
+    expect(unmatchedSetOperators('a > 0 unless on(resource) b > 0')).toEqual([]);
   });
 
   it('catches a metric the daemon does not expose', async () => {

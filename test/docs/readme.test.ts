@@ -36,6 +36,30 @@ describe('README.md', () => {
   });
 });
 
+describe('calling homecare-sync', () => {
+  // `npm install` links no bin of the package itself: the docs must say `npx homecare-sync` for a
+  // clone, and the image must put `homecare-sync` on the PATH for `exec` into the container.
+  // .ci/run starts `npx homecare-sync --help` after `npm run build`.
+  it('the README and the command-line page say how to call it in a clone and in the image', () => {
+    for (const page of ['README.md', 'docs/readme/cli.md']) {
+      expect(read(page), page).toContain('npx homecare-sync');
+      expect(read(page), page).toMatch(/exec homecare-sync homecare-sync status/);
+    }
+  });
+
+  it("package.json's bin is the CLI's entry, started by its own shebang", () => {
+    const { bin } = JSON.parse(read('package.json')) as { bin: Record<string, string> };
+    expect(bin['homecare-sync']).toBe('dist/cli/main.js');
+    expect(read('src/cli/main.ts').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+
+  it('the image puts that entry on the PATH as homecare-sync', () => {
+    expect(read('Dockerfile')).toContain(
+      'ln -s /app/dist/cli/main.js /usr/local/bin/homecare-sync',
+    );
+  });
+});
+
 describe('links', () => {
   it.each(ENTRY_PAGES)('every relative link in %s resolves to a file or folder', (page) => {
     const missing = linkedPaths(page).filter((path) => !existsSync(join(ROOT, path)));

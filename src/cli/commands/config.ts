@@ -19,6 +19,7 @@ export function configCommand(): Command {
         path: options.config,
         env: process.env,
         cwd: process.cwd(),
+        checkFolders: true,
       });
       warnAbout(warnings);
       process.stdout.write(

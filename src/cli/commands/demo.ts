@@ -35,11 +35,16 @@ function variantOf(value: string | undefined): Variant | undefined {
 function whereThingsAre(demo: RunningDemo, cwd: string): string {
   const shown = (path: string) => relative(cwd, path) || '.';
   const { config } = demo;
-  const token = config.http.token === undefined ? '' : ` (bearer token ${config.http.token})`;
+  // /healthz, /readyz and /metrics are public (a probe or Prometheus sends no token); only the
+  // ERP's routes need it, so the banner names the token beside those.
+  const token =
+    config.http.token === undefined
+      ? ''
+      : `; POST /erp/<kind> with bearer token ${config.http.token}`;
   return [
     `homecare-sync demo, platform variant ${config.platform.variant}`,
     `  platform simulator  ${demo.simulator.url}  (API key ${config.platform.apiKey}; control API ${demo.simulator.url}/__sim, token ${demo.simulator.controlToken})`,
-    `  daemon endpoint     ${demo.daemonUrl ?? 'off (http.enabled: false)'}${demo.daemonUrl ? `  /healthz /readyz /metrics${token}` : ''}`,
+    `  daemon endpoint     ${demo.daemonUrl ?? 'off (http.enabled: false)'}${demo.daemonUrl ? `  /healthz /readyz /metrics (no token)${token}` : ''}`,
     `  ERP outbox          ${shown(config.erp.file.outbox)}  (orders the daemon hands to the ERP)`,
     `  ERP inbox           ${shown(config.erp.file.inbox)}  (the stand-in ERP's answers; handled ones move to .archive)`,
     `  database            ${shown(config.storage.path)}`,
