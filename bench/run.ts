@@ -9,6 +9,7 @@ import { pullBenchmark } from './pull/index.js';
 import { pushBenchmark } from './push.js';
 import { queueBenchmark } from './queue.js';
 import { restartBenchmark } from './restart.js';
+import { retentionBenchmark } from './retention.js';
 import { simulatorBenchmark } from './simulator.js';
 import type { Benchmark } from './support/benchmark.js';
 import { canCollect } from './support/memory.js';
@@ -22,6 +23,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   queueBenchmark,
   restartBenchmark,
   endpointBenchmark,
+  retentionBenchmark,
 ];
 
 function chosen(names: readonly string[]): Benchmark[] {

@@ -5,6 +5,7 @@ import type { RestAuth } from '../erp/rest/index.js';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import { SetupError } from '../shared/errors.js';
+import { raiseBatchNumbers, transaction, type Store } from '../store/index.js';
 import { withoutUndefined } from '../shared/objects.js';
 
 type RestConfig = NonNullable<Config['erp']['rest']>;
@@ -59,5 +60,21 @@ export async function createAdapter(
       ...(auth ? { auth } : {}),
     },
     { clock, logger },
+  );
+}
+
+/**
+ * Numbers the next batches above every batch file the outbox holds: a database restored from a
+ * backup would otherwise number them from where it stood then, and their names would sort before
+ * (or meet) files already handed over. Run holding the writer lock, before the first hand-over.
+ */
+export function numberBatchesAboveOutbox(store: Store, adapter: ErpAdapter, logger: Logger): void {
+  const highest = adapter.highestBatch;
+  if (highest === undefined) return;
+  const given = transaction(store, () => raiseBatchNumbers(store, highest));
+  if (given === undefined) return;
+  logger.warn(
+    { highestInOutbox: highest, highestInDatabase: given },
+    `the outbox holds batch files up to number ${highest}, the database gave out numbers up to ${given} only (restored from a backup?): new batches are numbered from ${highest + 1}, so their names sort after the files already there`,
   );
 }

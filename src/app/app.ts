@@ -30,6 +30,7 @@ import { pullTargets, type TargetSettings } from '../sync/targets.js';
 import { createAdapter } from './adapter.js';
 import { httpInbound, inboxAcceptor, mirroredOrder } from './inbound.js';
 import { filesFetcher, referenceFetcher } from './references.js';
+import { cachedStorageFigures, inboxOf } from './storage.js';
 
 export interface AppDeps {
   clock: Clock;
@@ -100,6 +101,7 @@ async function endpointMetrics(
         ),
       deadLetters: () => openDeadLetterJobIds(store).length,
       undelivered: () => countUndelivered(store),
+      storage: cachedStorageFigures(store, inboxOf(config)),
     },
   );
 }

@@ -3,6 +3,8 @@ import { errorMessage, failureLevel, SetupError } from '../shared/errors.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../sync/scheduler.js';
 import type { App } from './app.js';
 import { retentionEntries } from './pruning.js';
+import { inboxOf } from './storage.js';
+import { numberBatchesAboveOutbox } from './adapter.js';
 import { STORE_FULL } from '../store/index.js';
 import { takeWriterLock, type WriterLock } from './writerLock.js';
 
@@ -170,6 +172,12 @@ function watchDatabase(app: App, lock: WriterLock, stopOnItsOwn: () => void): No
 export async function startDaemon(app: App): Promise<RunningDaemon> {
   const { logger } = app;
   const lock = takeWriterLock(app.store);
+  try {
+    numberBatchesAboveOutbox(app.store, app.adapter, logger);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const startedAt = app.clock.now();
   // First of all the parts, so that a port in use ends the start before anything runs.
   const endpoint = await startEndpoint(app, startedAt).catch((error: unknown) => {
@@ -209,7 +217,7 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
         store: app.store,
         logger,
         retention: app.config.retention,
-        inbox: app.config.erp.adapter === 'file' ? app.config.erp.file.inbox : undefined,
+        inbox: inboxOf(app.config),
         stopping: () => stopping !== undefined,
       }),
     )

@@ -5,6 +5,7 @@ import { DELIVER_PREFIX } from '../queue/index.js';
 import { countJobs, countOpenDeadJobs, openDeadLetterJobIds, type Store } from '../store/index.js';
 import type { PullSummary } from '../sync/puller.js';
 import type { App } from './app.js';
+import { numberBatchesAboveOutbox } from './adapter.js';
 import { takeWriterLock } from './writerLock.js';
 
 /** Where the hand-over to the ERP stands after the pass. */
@@ -74,6 +75,7 @@ async function readInbox(app: App): Promise<ScanReport | undefined> {
 export async function syncOnce(app: App, resources?: readonly ResourceName[]): Promise<SyncReport> {
   const lock = takeWriterLock(app.store);
   try {
+    numberBatchesAboveOutbox(app.store, app.adapter, app.logger);
     const deadBefore = openDeadLetterJobIds(app.store).length;
     const handedBefore = handedOver(app.store);
     app.worker.recover();

@@ -38,6 +38,20 @@ export function withStore<T>(options: ConfigOption, work: (store: Store, config:
   }
 }
 
+/** withStore() for work that awaits (reads files beside the database): closed once it settles. */
+export async function withStoreAsync<T>(
+  options: ConfigOption,
+  work: (store: Store, config: Config) => Promise<T>,
+): Promise<T> {
+  const config = configOf(options, 'skip');
+  const store = openStore({ path: config.storage.path, clock: systemClock });
+  try {
+    return await work(store, config);
+  } finally {
+    store.close();
+  }
+}
+
 /** Builds the whole daemon from the config for `work`, and closes it after. */
 export async function withApp<T>(
   options: ConfigOption,

@@ -75,6 +75,11 @@ export interface ErpAdapter {
    */
   deliver(records: readonly OutboundRecord[], batch: number): Promise<DeliveryOutcome[]>;
   /**
+   * The highest batch number the ERP's side already holds (file names in the outbox), read when
+   * the adapter opened; batches are numbered above it. Undefined where names carry no number.
+   */
+  readonly highestBatch?: number;
+  /**
    * Whether the ERP can take records now, short of handing one over (`/readyz`): resolves when
    * it can, rejects with why not. Goes the way deliveries go (the same folder, the same agent).
    */

@@ -5,6 +5,19 @@ export interface StoredCounts {
   queueByState(): Record<string, number>;
   deadLetters(): number;
   undelivered(): number;
+  /** Where the space goes; read per scrape, so it should be cached (app/storage.ts does). */
+  storage?(): Promise<StorageGauges>;
+}
+
+/** The `storage` figures /metrics shows (app/storage.ts StorageFigures has them). */
+export interface StorageGauges {
+  databaseBytes: number;
+  walBytes: number;
+  archiveBytes: number;
+  /** Rows per table. */
+  rows: Record<string, number>;
+  /** Age of the oldest item each retention rule keeps; undefined when it keeps none. */
+  oldestAgeSeconds: Record<string, number | undefined>;
 }
 
 /** What `homecare_sync_build_info` says about this process. */
@@ -174,6 +187,50 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.set(counts.undelivered());
+      },
+    });
+    if (counts.storage) this.registerStorage(counts.storage.bind(counts));
+  }
+
+  /**
+   * The `storage` section of `status` as gauges: the files' bytes, rows per table and the age
+   * of the oldest kept item of each kind. All three read the same figures (one reading serves
+   * the scrape: the source caches it).
+   */
+  private registerStorage(storage: () => Promise<StorageGauges>): void {
+    new Gauge({
+      name: 'homecare_sync_storage_bytes',
+      help: 'Bytes on disk by file: database, wal (its -wal file), archive (the inbox\u2019s .archive folder)',
+      labelNames: ['file'] as const,
+      registers: [this.registry],
+      async collect() {
+        const figures = await storage();
+        this.set({ file: 'database' }, figures.databaseBytes);
+        this.set({ file: 'wal' }, figures.walBytes);
+        this.set({ file: 'archive' }, figures.archiveBytes);
+      },
+    });
+    new Gauge({
+      name: 'homecare_sync_table_rows',
+      help: 'Rows per database table',
+      labelNames: ['table'] as const,
+      registers: [this.registry],
+      async collect() {
+        for (const [table, rows] of Object.entries((await storage()).rows))
+          this.set({ table }, rows);
+      },
+    });
+    new Gauge({
+      name: 'homecare_sync_oldest_retained_age_seconds',
+      help: 'Age of the oldest item each retention rule still keeps (jobs, runs, versions, ...); levels off once retention keeps up',
+      labelNames: ['item'] as const,
+      registers: [this.registry],
+      async collect() {
+        const ages = (await storage()).oldestAgeSeconds;
+        // An item none of which is kept any more has no series, not a stale age.
+        this.reset();
+        for (const [item, age] of Object.entries(ages))
+          if (age !== undefined) this.set({ item }, age);
       },
     });
   }

@@ -126,6 +126,26 @@ export function newBatch(store: Store, kind: string): number {
   return row.id;
 }
 
+/**
+ * Makes every batch number given out from now on greater than `highest` (the highest the ERP's
+ * outbox already holds): after a restored backup the database remembers only the numbers it had
+ * given out by then. A row numbered `highest` is the mark (job_batches.id is a rowid without
+ * AUTOINCREMENT: the next is the highest plus one). Answers the highest number the database had
+ * given out, when it was lower; undefined when nothing changed.
+ */
+export function raiseBatchNumbers(store: Store, highest: number): number | undefined {
+  const given =
+    statement<object, { id: number | null }>(store.db, 'SELECT max(id) AS id FROM job_batches').get(
+      {},
+    )?.id ?? 0;
+  if (highest <= given) return undefined;
+  statement<Record<string, string | number>>(
+    store.db,
+    "INSERT INTO job_batches (id, kind, formed_at) VALUES (@id, 'outbox', @now)",
+  ).run({ id: highest, now: storedNow(store) });
+  return given;
+}
+
 export function completeJob(store: Store, id: number): void {
   statement<Record<string, string | number>>(
     store.db,

@@ -2,6 +2,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { systemClock } from '../../src/shared/clock.js';
+import { openStore, reducedRecord } from '../../src/store/index.js';
 import { runCli } from '../support/cli.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 import { cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
@@ -123,6 +125,41 @@ describe('redeliver <resource> <_id>', () => {
     const wrong = await withoutKey('redeliver', 'orders', 'x');
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('not a resource name');
+  });
+
+  it('refuses, naming the record and why, an order whose body retention reduced', async () => {
+    const store = openStore({ path: f.database, clock: systemClock });
+    let id: string;
+    let jobs: number;
+    try {
+      const row = store.db
+        .prepare("SELECT _id, json FROM mirror WHERE resource = 'singleOrder' LIMIT 1")
+        .get() as { _id: string; json: string };
+      id = row._id;
+      // What retention leaves of an archived order past retention.endedRecords (retention.ts).
+      const ended = JSON.stringify({ ...(JSON.parse(row.json) as object), archived: true });
+      store.db
+        .prepare("UPDATE mirror SET json = ? WHERE resource = 'singleOrder' AND _id = ?")
+        .run(reducedRecord(ended, '2026-03-01T00:00:00.000Z'), id);
+      jobs = store.db.prepare('SELECT count(*) FROM queue').pluck().get() as number;
+    } finally {
+      store.close();
+    }
+
+    const refused = await withoutKey('redeliver', 'singleOrder', id);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`singleOrder ${id} (`);
+    expect(refused.stderr).toContain(
+      'cannot be redelivered: since 2026-03-01T00:00:00.000Z homecare-sync keeps only its ids, stamps and status',
+    );
+    expect(refused.stderr).toContain('it was archived more than retention.endedRecords days');
+    const after = openStore({ path: f.database, clock: systemClock });
+    try {
+      expect(after.db.prepare('SELECT count(*) FROM queue').pluck().get()).toBe(jobs);
+    } finally {
+      after.close();
+    }
   });
 });
 

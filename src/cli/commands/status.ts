@@ -16,7 +16,8 @@ import {
   type StoredJob,
   type Store,
 } from '../../store/index.js';
-import { withStore } from '../context.js';
+import { storageFigures, inboxOf, type StorageFigures } from '../../app/storage.js';
+import { withStoreAsync } from '../context.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 
 const SHOWN = 20;
@@ -39,7 +40,7 @@ function refusal(store: Store, job: StoredJob) {
 }
 
 /** Everything `status` reports, read from the database only (the daemon may be running). */
-export function statusOf(store: Store) {
+export function statusOf(store: Store, storage: StorageFigures) {
   const runs = latestRuns(store);
   return {
     database: store.path,
@@ -67,6 +68,7 @@ export function statusOf(store: Store) {
     },
     quarantined: countQuarantined(store),
     inbox: countInboxMessages(store),
+    storage,
   };
 }
 
@@ -91,18 +93,59 @@ function text(status: ReturnType<typeof statusOf>): string {
       `  ${c.resource.padEnd(22)} ${(c.filter || '-').padEnd(12)} ${(c.watermark ?? '-').padEnd(25)} ${run?.finishedAt ?? '-'} ${runOutcome(run)}`,
     );
   }
-  const q = status.queue;
-  lines.push(
-    '',
-    `queue: ${q.pending} pending, ${q.running} running, ${q.dead} dead (${q.openDeadLetters} open dead letters: queue list --dead)`,
-  );
+  lines.push('', queueLine(status.queue));
   lines.push(...deliveryLines(status.delivery));
   lines.push(`quarantined records: ${status.quarantined}`);
   const inbox = Object.entries(status.inbox)
     .map(([state, n]) => `${n} ${state}`)
     .join(', ');
   lines.push(`inbox messages: ${inbox || 'none'}`);
+  lines.push('', ...storageLines(status.storage));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The queue in words that need no manual: a dead job either waits for the operator (its dead
+ * letter is open) or was dropped by one (kept for the trace until retention.jobs).
+ */
+export function queueLine(q: ReturnType<typeof statusOf>['queue']): string {
+  const counts = `queue: ${q.pending} pending, ${q.running} running, ${q.dead} dead`;
+  if (q.dead === 0 && q.openDeadLetters === 0) return counts;
+  const dropped = Math.max(0, q.dead - q.openDeadLetters);
+  return `${counts}: ${q.openDeadLetters} open (needs you: queue list --dead, then queue retry or queue drop), ${dropped} dropped (kept for the trace until retention.jobs)`;
+}
+
+const grouped = new Intl.NumberFormat('en-US');
+
+/** Bytes as people read them: "812 B", "41.3 MiB". */
+export function bytesText(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Where the space goes: the files, the rows per table, the oldest item each rule keeps. */
+function storageLines(storage: StorageFigures): string[] {
+  const archive =
+    storage.archive === undefined ? '' : `, inbox archive ${bytesText(storage.archiveBytes)}`;
+  const free = storage.freePages * storage.pageSize;
+  const rows = Object.entries(storage.rows)
+    .filter(([, n]) => n > 0)
+    .map(([table, n]) => `${table} ${grouped.format(n)}`)
+    .join(', ');
+  const oldest = Object.entries(storage.oldest)
+    .flatMap(([item, at]) => (at === undefined ? [] : [`${item} ${at}`]))
+    .join(', ');
+  return [
+    `storage: database ${bytesText(storage.databaseBytes)} (${bytesText(free)} free inside, auto-vacuum ${storage.autoVacuum}), WAL ${bytesText(storage.walBytes)}${archive}`,
+    `  rows: ${rows || 'none'}`,
+    `  oldest kept (retention): ${oldest || 'nothing yet'}`,
+  ];
 }
 
 function deliveryLines(delivery: ReturnType<typeof statusOf>['delivery']): string[] {
@@ -131,8 +174,10 @@ export function statusCommand(): Command {
     'show checkpoints, the last run per resource, queue depth and dead letters',
   )
     .option('--json', 'print JSON instead of a table')
-    .action((options: ConfigOption & { json?: boolean }) => {
-      const status = withStore(options, (store) => statusOf(store));
+    .action(async (options: ConfigOption & { json?: boolean }) => {
+      const status = await withStoreAsync(options, async (store, config) =>
+        statusOf(store, await storageFigures(store, inboxOf(config))),
+      );
       process.stdout.write(options.json ? `${JSON.stringify(status, null, 2)}\n` : text(status));
     });
 }

@@ -6,6 +6,7 @@ import { SetupError, errorMessage } from '../../shared/errors.js';
 import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../adapter.js';
 import { nodeOutboxFs, removeStaleTemps, type OutboxFs } from './atomicWrite.js';
 import { archivalFolders, placeArchivalEvents } from './archivalEvents.js';
+import { highestBatchIn } from './batchNumbers.js';
 import { placeCompanions, type Folder } from './companions.js';
 import { batchContent, isBatchFormat, recordContent } from './formats.js';
 import { batchBaseName, recordBaseName } from './names.js';
@@ -187,8 +188,10 @@ export async function createFileAdapter(
 ): Promise<ErpAdapter> {
   const fs = deps.fs ?? nodeOutboxFs;
   await sweep(fs, options.outbox);
-
   const batchFile = isBatchFormat(options.format);
+  // Only batch files carry the number; a json or xml outbox (a file per record, possibly many)
+  // is not read through for it.
+  const highestBatch = batchFile ? await highestBatchIn(fs, options.outbox) : undefined;
   if (deps.fs === undefined) writer.start();
   const place = (request: PlaceRequest) =>
     deps.fs === undefined ? writer.place(request) : placeAll(deps.fs, request);
@@ -227,6 +230,7 @@ export async function createFileAdapter(
     batches: true,
     ...(batchFile ? {} : { batchLimit: RECORD_FILES_PER_CALL }),
     deliver,
+    ...(highestBatch === undefined ? {} : { highestBatch }),
     probe: () => outboxWritable(fs, options.outbox),
     close: () => Promise.resolve(),
   };

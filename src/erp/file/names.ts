@@ -39,7 +39,7 @@ export function recordBaseName(id: string, version: string): string {
 }
 
 /** Digits of a batch file's number: names sort in the order the batches were formed. */
-const BATCH_DIGITS = 10;
+export const BATCH_DIGITS = 10;
 
 /** `article_0000000042`: one name per batch, never reused. */
 export function batchBaseName(resource: string, batch: number): string {

@@ -1,0 +1,105 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from '../config/index.js';
+import { storageReport, type StorageReport } from '../store/space.js';
+import type { Store } from '../store/store.js';
+
+/** The folder of the inbox's handled files (pruning.ts removes its old day folders). */
+const ARCHIVE = '.archive';
+
+/**
+ * Where the space goes (issue #28's `storage` section of `status` and `/metrics`): the database
+ * and its WAL as storageReport() reads them, the inbox's archive beside them, and the age of the
+ * oldest item each retention rule keeps, which levels off once retention keeps up.
+ */
+export interface StorageFigures extends StorageReport {
+  /** `<inbox>/.archive`, undefined without the file adapter's inbox. */
+  archive: string | undefined;
+  archiveBytes: number;
+  /** Seconds from the oldest kept item of each kind to now; undefined when there is none. */
+  oldestAgeSeconds: Record<string, number | undefined>;
+}
+
+/** The inbox whose archive counts, as the daemon prunes it: only the file adapter has one. */
+export const inboxOf = (config: Config): string | undefined =>
+  config.erp.adapter === 'file' ? config.erp.file.inbox : undefined;
+
+/**
+ * Bytes of every file below `folder`, 0 when it is not there. Asynchronous so that a large
+ * archive walked for a scrape does not hold the daemon's event loop; a file removed while it is
+ * walked (pruning, a move) counts as gone.
+ */
+export async function folderBytes(folder: string): Promise<number> {
+  let entries;
+  try {
+    entries = await readdir(folder, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  let bytes = 0;
+  for (const entry of entries) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) bytes += await folderBytes(path);
+    else if (entry.isFile())
+      bytes += await stat(path).then(
+        (s) => s.size,
+        () => 0,
+      );
+  }
+  return bytes;
+}
+
+function agesOf(oldest: StorageReport['oldest'], now: number): Record<string, number | undefined> {
+  return Object.fromEntries(
+    Object.entries(oldest).map(([item, at]) => [
+      item,
+      at === undefined ? undefined : Math.max(0, Math.round((now - Date.parse(at)) / 1000)),
+    ]),
+  );
+}
+
+/** The figures now: reads the database (see storageReport for its cost) and walks the archive. */
+export async function storageFigures(
+  store: Store,
+  inbox: string | undefined,
+): Promise<StorageFigures> {
+  const report = storageReport(store);
+  const archive = inbox === undefined ? undefined : join(inbox, ARCHIVE);
+  return {
+    ...report,
+    archive,
+    archiveBytes: archive === undefined ? 0 : await folderBytes(archive),
+    oldestAgeSeconds: agesOf(report.oldest, store.clock.now().getTime()),
+  };
+}
+
+/**
+ * How long a scrape's figures serve the next scrapes. Counting rows reads each table's smallest
+ * index (about 0.1 s per million rows): one scrape every 15 s of a large database would spend
+ * that again and again on figures that move by the hour, so they are read at most this often.
+ */
+export const STORAGE_FIGURES_TTL_MS = 60_000;
+
+/**
+ * storageFigures() read at most once per `ttlMs` of the store's clock; scrapes meanwhile get the
+ * last figures, and scrapes while a reading is under way share it.
+ */
+export function cachedStorageFigures(
+  store: Store,
+  inbox: string | undefined,
+  ttlMs = STORAGE_FIGURES_TTL_MS,
+): () => Promise<StorageFigures> {
+  let last: { at: number; figures: Promise<StorageFigures> } | undefined;
+  return () => {
+    const now = store.clock.now().getTime();
+    if (last === undefined || now - last.at >= ttlMs || now < last.at) {
+      const figures = storageFigures(store, inbox);
+      last = { at: now, figures };
+      // A failed reading is not kept: the next scrape tries again.
+      figures.catch(() => {
+        if (last?.figures === figures) last = undefined;
+      });
+    }
+    return last.figures;
+  };
+}
