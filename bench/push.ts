@@ -6,7 +6,7 @@ import type { Contract } from '../src/contract/index.js';
 import { createQueueWorker, enqueue } from '../src/queue/index.js';
 import { PASS_CLAIM_LIMIT } from '../src/queue/channel.js';
 import { GROUP_MAX_OUTCOMES } from '../src/queue/outcomeGroup.js';
-import { createHandlers } from '../src/queue/handlers/index.js';
+import { createHandlers } from '../src/pushback/index.js';
 import { systemClock } from '../src/shared/clock.js';
 import {
   countJobs,
@@ -17,10 +17,10 @@ import {
   transaction,
   type Store,
 } from '../src/store/index.js';
-import { acknowledgementOf } from '../src/sync/acknowledge.js';
-import { pullTarget } from '../src/sync/puller.js';
-import { sqlitePullStore } from '../src/sync/pullStore.js';
-import { pullTargets } from '../src/sync/targets.js';
+import { acknowledgementOf } from '../src/deliver/acknowledge.js';
+import { pullTarget } from '../src/pull/puller.js';
+import { sqlitePullStore } from '../src/pull/pullStore.js';
+import { pullTargets } from '../src/pull/targets.js';
 import type { Benchmark } from './support/benchmark.js';
 import { count, rate, ratio, seconds } from './support/format.js';
 import { profiled } from './support/profile.js';
@@ -167,7 +167,7 @@ async function mirrorOrders(store: Store, client: PlatformClient): Promise<void>
 
 /**
  * Queues the acknowledgements as the daemon does: inside the transaction that records the
- * deliveries' outcomes (src/sync/deliver.ts), which marks each version delivered, queues its
+ * deliveries' outcomes (src/deliver/deliver.ts), which marks each version delivered, queues its
  * acknowledgement and notes it queued. That transaction is the delivery's own commit, shared by
  * the deliveries ending together (at most GROUP_MAX_OUTCOMES), so queuing an acknowledgement
  * costs the daemon its rows, not a commit of its own.

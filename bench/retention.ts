@@ -38,9 +38,9 @@ import {
   transaction,
   type Store,
 } from '../src/store/index.js';
-import { archivalLedgerId } from '../src/sync/deliver.js';
-import { sqlitePullStore } from '../src/sync/pullStore.js';
-import type { PulledRecord, PullStore } from '../src/sync/puller.js';
+import { archivalLedgerId } from '../src/queue/index.js';
+import { sqlitePullStore } from '../src/pull/pullStore.js';
+import type { PulledRecord, PullStore } from '../src/pull/puller.js';
 import { FakeClock } from '../test/support/fakeClock.js';
 import type { Benchmark } from './support/benchmark.js';
 import { count, mib, millis, percentile } from './support/format.js';

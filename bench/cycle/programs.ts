@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { contractFor } from '../../src/contract/index.js';
-import { pullTargets } from '../../src/sync/targets.js';
+import { pullTargets } from '../../src/pull/targets.js';
 import { asInContainer } from '../support/daemonCommand.js';
 import { startNode, type RunningProgram } from './child.js';
 

@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
 import { contractFor } from '../../src/contract/index.js';
-import { pullTargets } from '../../src/sync/targets.js';
+import { pullTargets } from '../../src/pull/targets.js';
 import { startSimulatorProcess, type SimulatorProcess } from '../support/simulatorProcess.js';
 import { stopChild } from '../support/stopChild.js';
 import { withTempFolder } from '../support/tempFolder.js';

@@ -13,7 +13,7 @@ import type { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createPlatformClient, type PlatformClient } from '../platform/index.js';
 import { createQueueWorker, type QueueWorker } from '../queue/index.js';
-import { createHandlers } from '../queue/handlers/index.js';
+import { createHandlers } from '../pushback/index.js';
 import type { Clock } from '../shared/clock.js';
 import { packageVersion } from '../shared/version.js';
 import {
@@ -23,13 +23,13 @@ import {
   countUndelivered,
   type Store,
 } from '../store/index.js';
-import { deliveryHandlers } from '../sync/deliver.js';
-import { sqlitePullStore } from '../sync/pullStore.js';
-import { createPullRunner, type PullRunner } from '../sync/runner.js';
-import { pullTargets, type TargetSettings } from '../sync/targets.js';
+import { deliveryHandlers } from '../deliver/deliver.js';
+import { sqlitePullStore } from '../pull/pullStore.js';
+import { createPullRunner, type PullRunner } from '../pull/runner.js';
+import { pullTargets, type TargetSettings } from '../pull/targets.js';
 import { createAdapter } from './adapter.js';
 import { httpInbound, inboxAcceptor, mirroredOrder } from './inbound.js';
-import { filesFetcher, referenceFetcher } from './references.js';
+import { filesFetcher, referenceFetcher } from '../deliver/references.js';
 import { cachedStorageFigures, inboxOf } from './storage.js';
 
 export interface AppDeps {

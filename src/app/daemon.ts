@@ -1,6 +1,6 @@
 import type { HttpEndpoint } from '../http/server.js';
 import { errorMessage, failureLevel, SetupError } from '../shared/errors.js';
-import { scheduleEntries, startScheduler, type Scheduler } from '../sync/scheduler.js';
+import { scheduleEntries, startScheduler, type Scheduler } from '../pull/scheduler.js';
 import type { App } from './app.js';
 import { retentionEntries } from './pruning.js';
 import { inboxOf } from './storage.js';

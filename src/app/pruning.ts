@@ -7,7 +7,7 @@ import { cutoffOf, pruneStore, type PruneReport } from '../store/retention.js';
 import { autoVacuumOf } from '../store/space.js';
 import type { Store } from '../store/store.js';
 import { errorMessage, failureLevel } from '../shared/errors.js';
-import type { ScheduleEntry } from '../sync/scheduler.js';
+import type { ScheduleEntry } from '../pull/scheduler.js';
 
 const DAY_MS = 86_400_000;
 const ARCHIVE = '.archive';

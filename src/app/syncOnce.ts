@@ -3,7 +3,7 @@ import type { ResourceName } from '../contract/index.js';
 import type { ScanReport } from '../erp/inbox/index.js';
 import { DELIVER_PREFIX } from '../queue/index.js';
 import { countJobs, countOpenDeadJobs, openDeadLetterJobIds, type Store } from '../store/index.js';
-import type { PullSummary } from '../sync/puller.js';
+import type { PullSummary } from '../pull/puller.js';
 import type { App } from './app.js';
 import { numberBatchesAboveOutbox } from './adapter.js';
 import { takeWriterLock } from './writerLock.js';

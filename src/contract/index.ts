@@ -14,3 +14,4 @@ export * from './schemas/index.js';
 export * from './contentVersion.js';
 export * from './archival.js';
 export * from './nestedEntries.js';
+export * from './ownChange.js';

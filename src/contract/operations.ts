@@ -93,7 +93,7 @@ const updatedAfterRequired: QueryRule = {
 };
 /**
  * Lists whose query parameters the spec does not show: we send `updatedAfter` anyway, and pull
- * the whole list where the platform refuses it (see src/sync/puller.ts).
+ * the whole list where the platform refuses it (see src/pull/puller.ts).
  */
 const updatedAfterOptional: QueryRule = {
   params: { updatedAfter: datetime },

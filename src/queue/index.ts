@@ -1,5 +1,11 @@
 export * from './types.js';
-export { archivalJob, deliveryJob } from './deliveryJob.js';
+export {
+  archivalJob,
+  archivalLedgerId,
+  deliveryJob,
+  queueArchival,
+  queueDelivery,
+} from './deliveryJob.js';
 export { enqueue, isSuperseding, SUPERSEDING_KINDS, type Enqueued } from './enqueue.js';
 export { backoffMs, failureOutcome, type FailureOutcome, type RetrySettings } from './outcome.js';
 export { createQueueWorker, type QueueWorker, type QueueWorkerOptions } from './worker.js';

@@ -225,7 +225,7 @@ ALTER TABLE ledger DROP COLUMN waiting_for;
 
 /**
  * What the daemon last wrote to each record on the platform, as a fingerprint, so a pulled
- * version that is only our own write coming back is not handed to the ERP (src/sync/ownEcho.ts).
+ * version that is only our own write coming back is not handed to the ERP (src/contract/ownChange.ts).
  */
 const ownWrites = `
 CREATE TABLE own_writes (

@@ -1,19 +1,7 @@
+import type { OwnWrite } from '../contract/index.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
-
-/**
- * The fingerprint of the daemon's last write to one record: which fields it wrote and the hash
- * of their values as the platform took them; which other fields the record kept and the hash of
- * them as the record was known before the write; who the platform named as the editor.
- */
-export interface OwnWrite {
-  fields: readonly string[];
-  writtenHash: string;
-  baseFields: readonly string[];
-  baseHash: string;
-  editor: string | null;
-}
 
 interface OwnWriteRow {
   fields: string;

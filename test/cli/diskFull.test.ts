@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractFor } from '../../src/contract/index.js';
-import { pullTargets } from '../../src/sync/targets.js';
+import { pullTargets } from '../../src/pull/targets.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 import { cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
 import {

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractFor } from '../../src/contract/index.js';
 import { seededRandom } from '../../src/simulator/random.js';
-import { pullTargets } from '../../src/sync/targets.js';
+import { pullTargets } from '../../src/pull/targets.js';
 import { api, startTestSimulator, type TestSimulator } from '../support/simulator.js';
 import { cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
 import { killIfRunning, startDaemonProcess, type DaemonProcess } from './daemonProcess.js';

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractFor } from '../../src/contract/index.js';
-import { pullTargets } from '../../src/sync/targets.js';
+import { pullTargets } from '../../src/pull/targets.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 import { cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
 import {

@@ -8,7 +8,7 @@ import { checkRecord, entitySchema } from '../../src/contract/index.js';
 import { recordBaseName } from '../../src/erp/file/index.js';
 import { createQueueWorker, listJobs, retryJob } from '../../src/queue/index.js';
 import { countJobs, countUndelivered } from '../../src/store/index.js';
-import { deliveryHandlers } from '../../src/sync/deliver.js';
+import { deliveryHandlers } from '../../src/deliver/deliver.js';
 import { appRig, type AppRig } from '../support/appRig.js';
 import { FakeClock } from '../support/fakeClock.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';

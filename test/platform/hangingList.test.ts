@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getCheckpoint } from '../../src/store/index.js';
-import type { PullSummary } from '../../src/sync/puller.js';
+import type { PullSummary } from '../../src/pull/puller.js';
 import { startPullRig, type PullRig } from '../support/daemon.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 

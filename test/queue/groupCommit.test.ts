@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHandlers } from '../../src/queue/handlers/index.js';
+import { createHandlers } from '../../src/pushback/index.js';
 import { createQueueWorker, enqueue, type Handler } from '../../src/queue/index.js';
 import { GROUP_MAX_WAIT_MS } from '../../src/queue/outcomeGroup.js';
 import { TransientError } from '../../src/shared/errors.js';
 import { countJobs } from '../../src/store/index.js';
-import { sqlitePullStore } from '../../src/sync/pullStore.js';
-import { pullTargets } from '../../src/sync/targets.js';
-import { startHandlerRig } from './handlersRig.js';
+import { sqlitePullStore } from '../../src/pull/pullStore.js';
+import { pullTargets } from '../../src/pull/targets.js';
+import { startHandlerRig } from '../pushback/handlersRig.js';
 import {
   countCommits,
   deferred,

@@ -5,11 +5,11 @@ import { pino } from 'pino';
 import { contractFor, type Variant } from '../../src/contract/index.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import type { PullBoundSettings } from '../../src/sync/pullBounds.js';
-import { pullTarget, type PullStore, type PullSummary } from '../../src/sync/puller.js';
-import { sqlitePullStore } from '../../src/sync/pullStore.js';
-import { createPullRunner, type PullRunner } from '../../src/sync/runner.js';
-import { pullTargets } from '../../src/sync/targets.js';
+import type { PullBoundSettings } from '../../src/pull/pullBounds.js';
+import { pullTarget, type PullStore, type PullSummary } from '../../src/pull/puller.js';
+import { sqlitePullStore } from '../../src/pull/pullStore.js';
+import { createPullRunner, type PullRunner } from '../../src/pull/runner.js';
+import { pullTargets } from '../../src/pull/targets.js';
 import { FakeClock } from './fakeClock.js';
 
 export const SIM_START = '2026-03-01T08:00:00.000Z';

@@ -3,7 +3,7 @@ import { contractFor, type ResourceName } from '../../contract/index.js';
 import { takeWriterLock } from '../../app/writerLock.js';
 import { SetupError } from '../../shared/errors.js';
 import { listCheckpoints, resetCheckpoint, type Store } from '../../store/index.js';
-import { pullTargets } from '../../sync/targets.js';
+import { pullTargets } from '../../pull/targets.js';
 import { withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, resourceName, type ConfigOption } from '../options.js';

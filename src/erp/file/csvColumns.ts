@@ -8,7 +8,7 @@ import {
 import { ORDER_LINES } from './rows.js';
 
 /**
- * What the enrichment (src/sync/enrich.ts) adds to orders and care arrangements: the ERP's own
+ * What the enrichment (src/deliver/enrich.ts) adds to orders and care arrangements: the ERP's own
  * keys and the patient's address block. Not in the platform's schemas, so named here.
  */
 const PATIENT_BLOCK: readonly Leaf[] = [

@@ -1,0 +1,300 @@
+import {
+  goneReason,
+  sameStampVersion,
+  versionParts,
+  type ResourceName,
+  isOwnEcho,
+  madeByTriedCreate,
+  type OwnWrite,
+} from '../contract/index.js';
+import { canonicalJson } from '../shared/canonicalJson.js';
+import {
+  advanceCheckpoint,
+  getLedgerEntry,
+  getMirror,
+  getCheckpoint,
+  mirrorIdsOf,
+  lowerCheckpoint,
+  getOwnWrite,
+  isReducedRecord,
+  keepVersionRecord,
+  knownVersions,
+  markDelivered,
+  MAX_STORED_JSON_DEPTH,
+  quarantine,
+  recordRun,
+  recordVersion,
+  sha256Of,
+  startRun,
+  claimTriedCreate,
+  triedCreatesOf,
+  type TriedCreate,
+  transaction,
+  upsertMirror,
+  type MirrorRecord,
+  type RunKind,
+  type Store,
+} from '../store/index.js';
+import { commitGatheredOutcomes } from '../queue/index.js';
+import { queueArchival, queueDelivery } from '../queue/index.js';
+import type { PullRun, PullStore, PullSummary, PulledRecord } from './puller.js';
+import type { PullTarget } from './targets.js';
+
+/** The same content: the texts may differ in key order and spacing. */
+const sameContent = (earlier: unknown, record: unknown): boolean =>
+  canonicalJson(earlier) === canonicalJson(record);
+
+const parsedText = (json: string | undefined): unknown =>
+  json === undefined ? undefined : JSON.parse(json);
+
+/**
+ * The version a pulled record is noted as in the ledger, or undefined for a repeat. A content
+ * the ledger holds under another text (key order, spacing), measured against the text kept of
+ * the stamp's first content, is a repeat; another content under a stamp already seen is a
+ * version of its own (`sameStampVersion`), handed to the ERP like any other.
+ */
+function versionToRecord(
+  store: Store,
+  resource: ResourceName,
+  runId: number,
+  { id, version: stamp, record, json, sha256: listed }: PulledRecord,
+): string | undefined {
+  const sha256 = listed ?? sha256Of(json);
+  if (recordVersion(store, resource, id, stamp, { runId, sha256 })) return stamp;
+  const first = getLedgerEntry(store, resource, id, stamp);
+  if (first?.sha256 === undefined || first.sha256 === sha256) return undefined;
+  const mirrored = getMirror(store, resource, id);
+  const earlier = mirrored?.version === stamp ? mirrored.record : parsedText(first.json);
+  if (earlier !== undefined && sameContent(earlier, record)) return undefined;
+  const version = sameStampVersion(stamp, sha256);
+  return recordVersion(store, resource, id, version, { runId, sha256 }) ? version : undefined;
+}
+
+/**
+ * Watches a pulled version for the record leaving use: archived (`archived`, an attachment's
+ * `metadata.archived`) or an order Deleted, where the version before it was live. Answers what
+ * to do once the version is stored: queue the ERP's archival event when the version became the
+ * mirror's (a late older version changes nothing). Only a version that shows the record gone
+ * reads the one before it, so a pull of live records reads nothing more. A record first seen
+ * gone (the first pull of an archived list) gets none: the ERP never had it live.
+ */
+function archivalWatch(
+  store: Store,
+  resource: ResourceName,
+  pulled: PulledRecord,
+  runId: number,
+): (mirrored: boolean) => void {
+  const reason = goneReason(resource, pulled.record);
+  if (reason === undefined) return () => undefined;
+  const before = getMirror(store, resource, pulled.id)?.record;
+  // A reduced record kept no body to tell; retention reduces only records already gone.
+  const wasLive =
+    before !== undefined && !isReducedRecord(before) && goneReason(resource, before) === undefined;
+  return (mirrored) => {
+    if (!mirrored || !wasLive) return;
+    const { id, version } = pulled;
+    const archivedAt = versionParts(version).stamp;
+    const detectedAt = store.clock.now().toISOString();
+    queueArchival(
+      store,
+      { event: 'archived', reason, resource, _id: id, version, archivedAt, detectedAt },
+      runId,
+    );
+  };
+}
+
+/**
+ * Queues an archival event (`vanished`) for each live mirrored record of `resource` that a
+ * whole list no longer holds: its list leaves archived records out, with no filter for them,
+ * so vanishing is how the platform archives it. Once per record version (queueArchival), so
+ * the next night's list adds nothing. Not one of our own writes: such lists hold none (the
+ * variants that list them offer no create), so absence cannot be loop suppression.
+ */
+function reportVanished(store: Store, resource: ResourceName, listed: ReadonlySet<string>): number {
+  const detectedAt = store.clock.now().toISOString();
+  let count = 0;
+  for (const id of mirrorIdsOf(store, resource).filter((known) => !listed.has(known))) {
+    const entry = getMirror(store, resource, id);
+    if (entry === undefined || isReducedRecord(entry.record)) continue;
+    if (goneReason(resource, entry.record) !== undefined) continue;
+    const event = {
+      event: 'archived',
+      reason: 'vanished',
+      resource,
+      _id: entry.id,
+      version: entry.version,
+      archivedAt: null,
+      detectedAt,
+    } as const;
+    if (queueArchival(store, event)) count += 1;
+  }
+  return count;
+}
+
+/**
+ * Is this version the answer to a write of ours, as the mirror keeps it? Only our own writes
+ * put a version in the mirror that no pull brought (remember.ts); the same stamp with the same
+ * content is that answer listed back, whatever fingerprint a later write of ours left since (one
+ * is kept per record). Asked only for a record we wrote.
+ */
+function isOurAnswer(
+  store: Store,
+  resource: ResourceName,
+  { id, version, record }: PulledRecord,
+): boolean {
+  const mirrored = getMirror(store, resource, id);
+  return mirrored?.version === version && sameContent(mirrored.record, record);
+}
+
+/**
+ * The fingerprint of a record first seen, when a create of ours whose answer was lost made it
+ * (`tried`: the batch's creates of the resource not yet claimed, nearly always none). The
+ * record is then known as ours from here on: its `_id` takes the fingerprint.
+ */
+function claimedByTriedCreate(
+  store: Store,
+  resource: ResourceName,
+  { id, record }: PulledRecord,
+  tried: TriedCreate[],
+): OwnWrite | undefined {
+  if (tried.length === 0 || getMirror(store, resource, id) !== undefined) return undefined;
+  for (const [index, create] of tried.entries()) {
+    const write = madeByTriedCreate(create, record);
+    if (write === undefined) continue;
+    claimTriedCreate(store, resource, create, id, write);
+    tried.splice(index, 1);
+    return write;
+  }
+  return undefined;
+}
+
+/**
+ * A pulled version, in the pull's transaction: false for a repeat. A version seen for the
+ * first time goes in the ledger and the mirror, and its hand-over to the ERP is queued, all
+ * or nothing with the checkpoint. The one place a new version becomes due for the ERP, and so
+ * the place where our own write coming back (whether or not the platform left it out of this
+ * pull) is recognised: the ERP sent it, so it is not handed to the ERP again. No ping-pong.
+ * The record's text is stored once: in the mirror, or in the ledger when the mirror does not
+ * take it as it is (it holds a newer version, or the record's identity is not its `_id`).
+ */
+function recordPulledVersion(
+  store: Store,
+  target: PullTarget,
+  runId: number,
+  pulled: PulledRecord,
+  tried: TriedCreate[],
+): boolean {
+  const { resource } = target;
+  const version = versionToRecord(store, resource, runId, pulled);
+  if (version === undefined) return false;
+  const { id, record, json } = pulled;
+  // Only a record we wrote can have our answer in the mirror: no second read for the others.
+  const ownWrite =
+    getOwnWrite(store, resource, id) ?? claimedByTriedCreate(store, resource, pulled, tried);
+  const echo =
+    isOwnEcho(ownWrite, record, () => getMirror(store, resource, id)?.record) ||
+    (ownWrite !== undefined && isOurAnswer(store, resource, { ...pulled, version }));
+  const archival = archivalWatch(store, resource, { ...pulled, version }, runId);
+  // The mirror names every record by `_id`; one identified otherwise gets it added there.
+  const asPulled = record['_id'] === id;
+  const mirrored = asPulled
+    ? upsertMirror(store, resource, record as MirrorRecord, version, json)
+    : upsertMirror(store, resource, { ...record, _id: id }, version);
+  if (!mirrored || !asPulled) keepVersionRecord(store, resource, id, version, json);
+  if (echo) markDelivered(store, resource, id, version);
+  else queueDelivery(store, resource, id, version);
+  // Our own write archiving it came from the ERP: it knows (no ping-pong).
+  if (!echo) archival(mirrored);
+  return true;
+}
+
+function runKind(run: PullRun): RunKind {
+  return run.mode === 'incremental' ? 'pull' : 'reconcile';
+}
+
+/** The run's row: written by the run's first commit, inside that commit's transaction. */
+function runRow(store: Store, run: PullRun): number {
+  const { resource, filter } = run.target;
+  return run.id ?? startRun(store, resource, filter, runKind(run), run.startedAt);
+}
+
+function finishRun(store: Store, runId: number, summary: PullSummary): void {
+  recordRun(store, runId, {
+    fetched: summary.fetched,
+    new: summary.fresh,
+    repeats: summary.repeats,
+    quarantined: summary.quarantined,
+    ok: summary.ok,
+    ...(summary.error === undefined ? {} : { error: summary.error }),
+    ...(summary.watermark === undefined ? {} : { watermark: summary.watermark }),
+  });
+}
+
+/** The puller's view of the SQLite store. */
+export function sqlitePullStore(store: Store): PullStore {
+  // Kept for the process: after a restart the first pull learns it again, with one 400.
+  const timeParamRefused = new Set<string>();
+  const keyOf = (target: PullTarget): string => `${target.resource}?${target.filter}`;
+  // How much of the platform clock's backward steps each target's watermark has followed.
+  const followed = new Map<string, number>();
+  return {
+    followClockSteps(target, steppedBackMs) {
+      const behind = steppedBackMs - (followed.get(keyOf(target)) ?? 0);
+      followed.set(keyOf(target), steppedBackMs);
+      if (behind <= 0) return undefined;
+      return lowerCheckpoint(store, target.resource, target.filter, behind);
+    },
+    followStepAhead(target, platformNow) {
+      const checkpoint = getCheckpoint(store, target.resource, target.filter);
+      if (checkpoint?.watermark === undefined) return undefined;
+      const aheadMs = Date.parse(checkpoint.watermark) - platformNow.getTime();
+      if (!(aheadMs > 0)) return undefined;
+      const sinceStoredMs = Math.max(
+        0,
+        store.clock.now().getTime() - Date.parse(checkpoint.updatedAt),
+      );
+      return lowerCheckpoint(store, target.resource, target.filter, aheadMs + sinceStoredMs);
+    },
+    reportVanished(target, listed) {
+      return transaction(store, () => reportVanished(store, target.resource, listed));
+    },
+    maxJsonDepth: MAX_STORED_JSON_DEPTH,
+    timeParamRefused: (target) => timeParamRefused.has(keyOf(target)),
+    refuseTimeParam: (target) => void timeParamRefused.add(keyOf(target)),
+    watermark: (target) => getCheckpoint(store, target.resource, target.filter)?.watermark,
+    known: (target, versions) =>
+      knownVersions(
+        store,
+        target.resource,
+        versions.map(({ id, version, sha256 }) => ({ id, version, sha256 })),
+      ),
+    sha256Of,
+    commitBatch(run, records, bad, end) {
+      const { target } = run;
+      // Our writes the platform has answered are ours before their echo can come in here.
+      commitGatheredOutcomes(store);
+      return transaction(store, () => {
+        const runId = runRow(store, run);
+        let fresh = 0;
+        const tried = triedCreatesOf(store, target.resource);
+        for (const pulled of records) {
+          if (recordPulledVersion(store, target, runId, pulled, tried)) fresh += 1;
+        }
+        for (const entry of bad) {
+          const raw = entry.text ?? JSON.stringify(entry.raw) ?? 'null';
+          quarantine(store, target.resource, entry.id, entry.reason, raw, runId);
+        }
+        const counts = { fresh, repeats: records.length - fresh };
+        if (end !== undefined) {
+          if (end.advanceTo !== undefined)
+            advanceCheckpoint(store, target.resource, target.filter, end.advanceTo);
+          finishRun(store, runId, end.outcome(counts));
+        }
+        return { ...counts, runId };
+      });
+    },
+    failRun(run, summary) {
+      transaction(store, () => finishRun(store, runRow(store, run), summary));
+    },
+  };
+}

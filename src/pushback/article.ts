@@ -1,0 +1,94 @@
+import type { Contract } from '../contract/index.js';
+import type { PlatformRecord } from '../platform/index.js';
+import { PermanentError } from '../shared/errors.js';
+import { findMirrorBy } from '../store/index.js';
+import type { Handler, HandlerContext } from '../queue/types.js';
+import { createNoting, existingIdOf } from './duplicates.js';
+import { refusedWith, relabel } from './failures.js';
+import { requiredText, textOf, without, type Body } from './payload.js';
+import { remember } from './remember.js';
+import { existedBefore, writeOnce } from './writeOnce.js';
+
+function checkPackagingUnits(body: Body, subject: string): void {
+  const units = body.packagingUnits;
+  if (Array.isArray(units) && units.length > 0) return;
+  throw new PermanentError(
+    `${subject}: needs at least one packaging unit (packagingUnits); not sent. Add the article's packaging units in the ERP and send it again`,
+    { resource: 'article', code: 'BAD_JOB' },
+  );
+}
+
+/** Where a variant's create asks for `articleNumber` (A), it is the ERP's article number. */
+function articleBody(message: Body, contract: Contract): PlatformRecord {
+  const body = without(message, '_id');
+  const required = contract.find('article', 'create')?.detail.body?.required ?? [];
+  if (required.includes('articleNumber') && textOf(body, 'articleNumber') === undefined) {
+    return { ...body, articleNumber: body.customerNumber };
+  }
+  return body;
+}
+
+function replace(context: HandlerContext, existingId: string, body: PlatformRecord) {
+  const idKind = context.contract.find('article', 'replace')?.detail.idKind;
+  const pathId = idKind === 'customerNumber' ? String(body.customerNumber) : existingId;
+  return context.client.replaceArticle(pathId, body);
+}
+
+/** The articles with `customerNumber`: GET /article/{id} takes the customerNumber as its id. */
+async function articlesWith(customerNumber: string, context: HandlerContext): Promise<string[]> {
+  try {
+    const found = await context.client.getArticle(customerNumber);
+    const id = found._id;
+    return found.customerNumber === customerNumber && typeof id === 'string' ? [id] : [];
+  } catch (error) {
+    if (refusedWith(error, 404)) return [];
+    throw error;
+  }
+}
+
+async function createOrReplace(
+  context: HandlerContext,
+  body: PlatformRecord,
+  subject: string,
+): Promise<{ answer: PlatformRecord; updates: boolean }> {
+  try {
+    return { answer: await context.client.createArticle(body), updates: false };
+  } catch (error) {
+    const customerNumber = String(body.customerNumber);
+    const lookup = () => articlesWith(customerNumber, context);
+    const existingId = await existingIdOf(error, subject, lookup, context);
+    if (existingId === undefined) throw error;
+    context.logger.info(
+      { resource: 'article', id: existingId },
+      'customerNumber exists; sent as PUT',
+    );
+    return { answer: await replace(context, existingId, body), updates: true };
+  }
+}
+
+/** An article the ERP owns: PUT when its customerNumber is known, else POST (a duplicate → PUT). */
+export const pushArticle: Handler = async (job, context) => {
+  const customerNumber = requiredText(job, 'customerNumber');
+  const subject = `article customerNumber ${customerNumber}`;
+  checkPackagingUnits(job.payload, subject);
+  const body = articleBody(job.payload, context.contract);
+  const known = findMirrorBy(context.store, 'article', 'customerNumber', customerNumber)[0];
+  try {
+    const written = known
+      ? {
+          answer: await writeOnce(job, context, { resource: 'article', id: known.id, body }, () =>
+            replace(context, known.id, body),
+          ),
+          updates: true,
+        }
+      : await createNoting(job, context, { subject, resource: 'article', body }, () =>
+          createOrReplace(context, body, subject),
+        );
+    return remember(context, 'article', written.answer, {
+      body,
+      updates: written.updates && existedBefore(job, context, written.answer),
+    });
+  } catch (error) {
+    throw relabel(error, subject);
+  }
+};

@@ -1,0 +1,95 @@
+import type { PlatformRecord } from '../platform/index.js';
+import type { Handler, HandlerContext, Job } from '../queue/types.js';
+import { createNoting, existingIdOf } from './duplicates.js';
+import { relabel } from './failures.js';
+import { requiredText, STAMPED_FIELDS, textOf, without } from './payload.js';
+import { patientIdByCustomerId, patientsWithCustomerId } from './patientReference.js';
+import { remember } from './remember.js';
+import { existedBefore, madeThenChanged, writeOnce } from './writeOnce.js';
+
+/**
+ * PATCH merges on the platform. A PUT replaces the whole patient, so what the ERP does not send
+ * (field nurse, doctor, care givers, ...) is taken from the platform's current record.
+ */
+async function update(context: HandlerContext, id: string, body: PlatformRecord) {
+  if (!context.contract.find('patient', 'replace')) return context.client.updatePatient(id, body);
+  const current = await context.client.getPatient(id);
+  return context.client.updatePatient(id, { ...without(current, ...STAMPED_FIELDS), ...body });
+}
+
+/**
+ * On the retry of a create, the patient found by its customerId when the earlier try made it
+ * and a platform user changed it since (madeThenChanged): nothing is written, so that change
+ * stays; the pull hands the patient as it now is to the ERP.
+ */
+async function madeThenChangedPatient(
+  job: Job,
+  context: HandlerContext,
+  id: string,
+  body: PlatformRecord,
+): Promise<boolean> {
+  if (job.lastError === undefined) return false;
+  if (!madeThenChanged(job, context, await context.client.getPatient(id), body)) return false;
+  context.logger.info(
+    { resource: 'patient', id, jobId: job.id },
+    'an earlier try of this create made the patient and a platform user changed it since; not written again',
+  );
+  return true;
+}
+
+/** The answer to a patient write, and whether it changed a patient the platform held before. */
+interface PatientWrite {
+  answer: PlatformRecord;
+  updates: boolean;
+}
+
+async function createOrUpdate(
+  job: Job,
+  context: HandlerContext,
+  customerId: string,
+  body: PlatformRecord,
+  subject: string,
+): Promise<PatientWrite | undefined> {
+  try {
+    return { answer: await context.client.createPatient(body), updates: false };
+  } catch (error) {
+    const lookup = () => patientsWithCustomerId(customerId, context);
+    const existingId = await existingIdOf(error, subject, lookup, context);
+    if (existingId === undefined) throw error;
+    if (await madeThenChangedPatient(job, context, existingId, body)) return undefined;
+    return { answer: await update(context, existingId, body), updates: true };
+  }
+}
+
+/** A patient with the ERP's customerId: updated when the platform knows it, else created. */
+export const pushPatient: Handler = async (job, context) => {
+  const customerId = requiredText(job, 'customerId');
+  const subject = `patient customerId ${customerId}`;
+  const body = without(job.payload, '_id');
+  try {
+    const given = textOf(job.payload, '_id');
+    const known = given ?? (await patientIdByCustomerId(customerId, context));
+    const found = given === undefined && known !== undefined;
+    if (found && (await madeThenChangedPatient(job, context, known, body))) return undefined;
+    const written =
+      known === undefined
+        ? await createNoting(job, context, { subject, resource: 'patient', body }, () =>
+            createOrUpdate(job, context, customerId, body, subject),
+          )
+        : {
+            answer: await writeOnce(job, context, { resource: 'patient', id: known, body }, () =>
+              update(context, known, body),
+            ),
+            updates: true,
+          };
+    if (written === undefined) return undefined;
+    // What the ERP sent counts as written; what a PUT copied from the platform is compared as
+    // the rest of the record, so a change a platform user made just before still reaches the ERP.
+    return remember(context, 'patient', written.answer, {
+      body,
+      updates: written.updates && existedBefore(job, context, written.answer),
+    });
+  } catch (error) {
+    throw relabel(error, subject);
+  }
+};
