@@ -28,6 +28,13 @@ export type RetentionRule = keyof RetentionDays;
 export interface PruneOptions {
   /** Rows one write transaction removes at most. */
   batchSize: number;
+  /**
+   * How long one write transaction should hold the database and the event loop, in ms: the
+   * batch shrinks below `batchSize` when a batch takes longer, so work arriving meanwhile (a
+   * pull's commit, a job's outcome) waits at most about this long. Measured, not clocked:
+   * it sizes batches, it decides nothing about what is removed.
+   */
+  batchMs?: number;
   /** Whether to stop between two batches (the daemon is stopping). */
   stopping?: () => boolean;
 }
@@ -47,7 +54,8 @@ interface Step {
   more: boolean;
 }
 
-type Stepper = () => Step;
+/** Removes up to `limit` rows in the caller's transaction. */
+type Stepper = (limit: number) => Step;
 
 const DAY_MS = 86_400_000;
 
@@ -117,8 +125,8 @@ const IN_IDS = 'IN (SELECT value FROM json_each(@ids))';
  * newest job stays whatever it is: ids are not AUTOINCREMENT, and a deleted highest id would be
  * given out again, so a job id in an old log line or trace could name a new job.
  */
-function jobs(store: Store, cutoff: string, limit: number): Stepper {
-  return () => {
+function jobs(store: Store, cutoff: string): Stepper {
+  return (limit) => {
     const ids = statement<{ cutoff: string; limit: number }, { id: number }>(
       store.db,
       `SELECT id FROM (
@@ -160,9 +168,9 @@ interface RunRow {
  * stopped. The latest run of each list stays (`status` shows it), and the last successful pull
  * of each resource (/readyz measures from it), however old.
  */
-function runs(store: Store, cutoff: string, limit: number): Stepper {
+function runs(store: Store, cutoff: string): Stepper {
   let after = 0;
-  return () => {
+  return (limit) => {
     const rows = statement<{ after: number; limit: number }, RunRow>(
       store.db,
       `SELECT id, started_at, coalesce(finished_at, started_at) AS ended_at,
@@ -221,8 +229,8 @@ interface LedgerRow {
  * an older one goes once the version after it is past retention too. A version stays while it
  * waits for the ERP or its acknowledgement, or a job still refers to it (a redelivery).
  */
-function versions(store: Store, cutoff: string, limit: number): Stepper {
-  return () => {
+function versions(store: Store, cutoff: string): Stepper {
+  return (limit) => {
     const from = cursor(store, 'ledger');
     const rows = statement<{ from: number; limit: number }, LedgerRow>(
       store.db,
@@ -250,8 +258,8 @@ function versions(store: Store, cutoff: string, limit: number): Stepper {
 }
 
 /** Bodies of the ERP's handled messages; each keeps its key and hash (a repeat is recognised). */
-function inboxMessages(store: Store, cutoff: string, limit: number): Stepper {
-  return () => {
+function inboxMessages(store: Store, cutoff: string): Stepper {
+  return (limit) => {
     const changed = statement<{ cutoff: string; limit: number }>(
       store.db,
       `UPDATE inbox_messages SET body = '' WHERE id IN (
@@ -267,8 +275,8 @@ function inboxMessages(store: Store, cutoff: string, limit: number): Stepper {
  * Fingerprints of our writes: their echo comes with the next pull; one older than retention
  * would only be met again after a pull paused that long, which then hands it to the ERP once.
  */
-function ownWrites(store: Store, cutoff: string, limit: number): Stepper {
-  return () => {
+function ownWrites(store: Store, cutoff: string): Stepper {
+  return (limit) => {
     const changed = statement<{ cutoff: string; limit: number }>(
       store.db,
       `DELETE FROM own_writes WHERE rowid IN (
@@ -283,9 +291,9 @@ function ownWrites(store: Store, cutoff: string, limit: number): Stepper {
  * Quarantined records resolved since: the mirror holds a version of the record stored after the
  * entry. One without an `_id` never resolves and stays (`forget` or an operator removes it).
  */
-function quarantine(store: Store, cutoff: string, limit: number): Stepper {
+function quarantine(store: Store, cutoff: string): Stepper {
   let after = 0;
-  return () => {
+  return (limit) => {
     const rows = statement<
       { after: number; limit: number },
       { id: number; seen_at: string; resolved: number }
@@ -326,8 +334,8 @@ export function reducedRecord(json: string, at: string): string {
  * transition check and the comparison with our own writes read it), as does one with
  * unresolved work. A newer version pulled later is stored whole again.
  */
-function endedRecords(store: Store, cutoff: string, limit: number): Stepper {
-  return () => {
+function endedRecords(store: Store, cutoff: string): Stepper {
+  return (limit) => {
     const rows = statement<{ cutoff: string; limit: number }, { rowid: number; json: string }>(
       store.db,
       `SELECT rowid, json FROM mirror INDEXED BY mirror_ended
@@ -345,7 +353,7 @@ function endedRecords(store: Store, cutoff: string, limit: number): Stepper {
   };
 }
 
-const RULES: Record<RetentionRule, (store: Store, cutoff: string, limit: number) => Stepper> = {
+const RULES: Record<RetentionRule, (store: Store, cutoff: string) => Stepper> = {
   jobs,
   runs,
   versions,
@@ -354,6 +362,30 @@ const RULES: Record<RetentionRule, (store: Store, cutoff: string, limit: number)
   quarantine,
   endedRecords,
 };
+
+/** A pruning transaction's aim: short enough that a pull's commit waiting behind it is not slowed. */
+const DEFAULT_BATCH_MS = 4;
+/** The fewest rows a batch takes, so a slow disk still makes progress. */
+const MIN_BATCH = 10;
+
+/**
+ * Sizes pruning batches by how long the last one took: halved when it took longer than
+ * `targetMs`, grown by a quarter (up to `most`) when it took less than half of it.
+ */
+export function batchSizer(most: number, targetMs: number, now = () => performance.now()) {
+  let limit = Math.min(most, 100);
+  return {
+    limit: () => limit,
+    measure<T>(batch: () => T): T {
+      const started = now();
+      const result = batch();
+      const took = now() - started;
+      if (took > targetMs) limit = Math.max(Math.min(MIN_BATCH, most), Math.floor(limit / 2));
+      else if (took < targetMs / 2) limit = Math.min(most, Math.ceil(limit * 1.25));
+      return result;
+    },
+  };
+}
 
 /** The time before which `days` days' items are past retention, as stored. */
 export function cutoffOf(store: Store, days: number): string {
@@ -376,11 +408,12 @@ export async function pruneStore(
     RetentionRule,
     number
   >;
+  const size = batchSizer(options.batchSize, options.batchMs ?? DEFAULT_BATCH_MS);
   for (const [rule, make] of Object.entries(RULES) as [RetentionRule, typeof jobs][]) {
-    const step = make(store, cutoffOf(store, days[rule]), options.batchSize);
+    const step = make(store, cutoffOf(store, days[rule]));
     for (;;) {
       if (stopping()) return { removed, freedPages: 0, stopped: true };
-      const done = transaction(store, step);
+      const done = size.measure(() => transaction(store, () => step(size.limit())));
       removed[rule] += done.removed;
       if (!done.more) break;
       await nextTurn();
