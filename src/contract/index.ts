@@ -15,3 +15,4 @@ export * from './contentVersion.js';
 export * from './archival.js';
 export * from './nestedEntries.js';
 export * from './ownChange.js';
+export * from './stamps.js';

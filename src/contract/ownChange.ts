@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { liveEntries } from './nestedEntries.js';
+import { NESTED_STAMP_FIELDS, STAMP_FIELDS } from './stamps.js';
 
 /**
  * The fingerprint of the daemon's last write to one record: which fields it wrote and the hash
@@ -16,18 +17,8 @@ export interface OwnWrite {
 
 type Fields = Readonly<Record<string, unknown>>;
 
-/** What the platform stamps on every change (`updated` in short answers); never compared. */
-const STAMPS = new Set([
-  '_id',
-  'timestamp',
-  'updatedAt',
-  'updatedBy',
-  'createdAt',
-  'createdBy',
-  'updated',
-]);
-/** Nested entries (care givers, series data) carry their own change stamp, renewed on writes. */
-const NESTED_STAMPS = new Set(['timestamp', 'updatedAt', 'updatedBy']);
+const STAMPS: ReadonlySet<string> = new Set(STAMP_FIELDS);
+const NESTED_STAMPS: ReadonlySet<string> = new Set(NESTED_STAMP_FIELDS);
 
 /**
  * JSON with object keys sorted at every depth and nested stamps left out. Built by assignment

@@ -42,7 +42,7 @@ interface Version extends VersionRef {
 
 const failed = (error: unknown): Failed => ({ failed: { ok: false, error } });
 
-function versionOf(job: Job): VersionRef {
+function versionRefOf(job: Job): VersionRef {
   const { id, version, archival } = job.payload;
   const resource = deliveredResource(job.kind);
   if (resource === undefined || typeof id !== 'string' || typeof version !== 'string') {
@@ -65,7 +65,7 @@ const recordMissing = (ref: VersionRef) =>
 function versionsOf(store: Store, jobs: readonly Job[]): (Version | Failed)[] {
   const refs = jobs.map((job) => {
     try {
-      return versionOf(job);
+      return versionRefOf(job);
     } catch (error) {
       return failed(error);
     }

@@ -23,7 +23,7 @@ import { commandWithConfig, type ConfigOption } from '../options.js';
 const SHOWN = 20;
 
 /** The record version a `deliver.<resource>` job hands over, as `status` names it. */
-function versionOf(job: StoredJob) {
+function handOverOf(job: StoredJob) {
   const { resource, id, version } = job.payload;
   return { job: job.id, resource, id, version, tries: job.attempts };
 }
@@ -32,7 +32,7 @@ function versionOf(job: StoredJob) {
 function refusal(store: Store, job: StoredJob) {
   const letter = deadLettersOf(store, job.id).find((l) => l.resolvedAt === undefined);
   return {
-    ...versionOf(job),
+    ...handOverOf(job),
     reason: letter?.reason ?? job.lastError,
     httpStatus: letter?.httpStatus,
     answer: letter?.bodyExcerpt,
@@ -60,7 +60,7 @@ export function statusOf(store: Store, storage: StorageFigures) {
       undelivered: countUndelivered(store),
       refusedCount: countOpenDeadJobs(store, DELIVER_PREFIX),
       waiting: listRetryingJobs(store, DELIVER_PREFIX, SHOWN).map((job) => ({
-        ...versionOf(job),
+        ...handOverOf(job),
         nextTryAt: job.nextAttemptAt,
         reason: job.lastError,
       })),
