@@ -9,6 +9,7 @@ import { demoCommand } from './commands/demo.js';
 import { forgetCommand } from './commands/forget.js';
 import { queueCommand } from './commands/queue.js';
 import { redeliverCommand } from './commands/redeliver.js';
+import { traceCommand } from './commands/trace.js';
 import { runCommand } from './commands/run.js';
 import { simulatorCommand } from './commands/simulator.js';
 import { statusCommand } from './commands/status.js';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
     .addCommand(queueCommand())
     .addCommand(checkpointCommand())
     .addCommand(redeliverCommand())
+    .addCommand(traceCommand())
     .addCommand(backupCommand())
     .addCommand(forgetCommand())
     .addCommand(configCommand())

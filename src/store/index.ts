@@ -24,3 +24,4 @@ export * from './retention.js';
 export * from './space.js';
 export * from './backup.js';
 export * from './erasure.js';
+export * from './trace.js';
