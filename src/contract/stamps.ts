@@ -28,7 +28,7 @@ export function answerStamp(
   resource: ResourceName,
   answer: Readonly<Record<string, unknown>>,
 ): string | undefined {
-  const pulled = recordVersionOf(resource, answer as Record<string, unknown>)?.version;
+  const pulled = recordVersionOf(resource, answer)?.version;
   if (pulled !== undefined) return pulled;
   return typeof answer.updated === 'string' && answer.updated !== '' ? answer.updated : undefined;
 }
