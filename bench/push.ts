@@ -4,7 +4,7 @@ import { createLogger } from '../src/log/index.js';
 import { createPlatformClient, type PlatformClient } from '../src/platform/index.js';
 import type { Contract } from '../src/contract/index.js';
 import { createQueueWorker, enqueue } from '../src/queue/index.js';
-import { PASS_CLAIM_LIMIT } from '../src/queue/channel.js';
+import { PASS_CLAIM_LIMIT } from '../src/queue/claim.js';
 import { GROUP_MAX_OUTCOMES } from '../src/queue/outcomeGroup.js';
 import { createHandlers } from '../src/pushback/index.js';
 import { systemClock } from '../src/shared/clock.js';
@@ -156,7 +156,12 @@ async function mirrorOrders(store: Store, client: PlatformClient): Promise<void>
   if (target === undefined) throw new Error('variant B lists no created single orders');
   const settings = { overlapSeconds: 120, createdLookbackDays: 30, batchSize: 500 };
   const summary = await pullTarget(
-    { store: sqlitePullStore(store), source: client, clock: systemClock, settings },
+    {
+      store: sqlitePullStore(store, () => undefined),
+      source: client,
+      clock: systemClock,
+      settings,
+    },
     target,
   );
   if (!summary.ok) throw new Error(`push: the pull failed: ${summary.error ?? ''}`);

@@ -432,7 +432,7 @@ async function simulate(folder: string, print: (line: string) => void): Promise<
   const store = openStore({ path: join(folder, 'homecare-sync.db'), clock });
   const sim: Sim = {
     store,
-    pulls: sqlitePullStore(store),
+    pulls: sqlitePullStore(store, () => undefined),
     clock,
     inbox: join(folder, 'inbox'),
     orders: 0,

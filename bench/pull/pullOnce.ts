@@ -131,7 +131,7 @@ export async function pullOnce(
         marks.push({ share, heapUsed, liveHeap: liveHeap() });
       });
       const pullDeps = {
-        store: sqlitePullStore(store),
+        store: sqlitePullStore(store, () => undefined),
         clock: systemClock,
         settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize: 500 },
       };

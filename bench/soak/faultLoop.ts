@@ -33,6 +33,7 @@ import type { App } from '../../src/app/app.js';
 import { syncOnce, type SyncReport } from '../../src/app/syncOnce.js';
 import type { ResourceName, Variant } from '../../src/contract/index.js';
 import { dropJob, getJob, listJobs, retryJob } from '../../src/queue/index.js';
+import { supersedingKind } from '../../src/pushback/index.js';
 import type { Store } from '../../src/store/index.js';
 import {
   isLoopSuppression,
@@ -550,7 +551,7 @@ function resolveDeadLetters(run: Run, store: Store): number {
         run.figures.notesDeadOnPlatform += 1;
         dropJob(store, job.id);
       } else {
-        retryJob(store, job.id);
+        retryJob(store, job.id, supersedingKind);
         retried += 1;
       }
       continue;

@@ -5,6 +5,7 @@ import { fileModeOf } from '../erp/file/index.js';
 import {
   createInbox,
   droppedFieldsLog,
+  inboxKinds,
   type CountInbound,
   type Inbox,
   type InboundRules,
@@ -13,7 +14,7 @@ import type { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createPlatformClient, type PlatformClient } from '../platform/index.js';
 import { createQueueWorker, type QueueWorker } from '../queue/index.js';
-import { createHandlers } from '../pushback/index.js';
+import { createHandlers, PUSH_BACK_KINDS } from '../pushback/index.js';
 import type { Clock } from '../shared/clock.js';
 import { packageVersion } from '../shared/version.js';
 import {
@@ -137,17 +138,6 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   const adapter = await createAdapter(config, clock, logger);
   const metrics = await endpointMetrics(config, version, store);
   const resources = effectiveResourceSettings(config, contract);
-  const runner = createPullRunner(
-    {
-      store: sqlitePullStore(store),
-      source: client,
-      clock,
-      settings: { ...config.sync, batchSize: config.sync.batchSize },
-    },
-    pullTargets(contract, targetSettings(resources)),
-    logger,
-    (summary) => metrics?.observePull(summary, clock.now()),
-  );
   const delivery = deliveryHandlers({
     store,
     adapter,
@@ -168,7 +158,19 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     random,
     ...(metrics === undefined ? {} : { observer: metrics }),
   });
-  const accept = inboxAcceptor(store, contract, logger);
+  const runner = createPullRunner(
+    {
+      store: sqlitePullStore(store, () => worker.commitOutcomes()),
+      source: client,
+      clock,
+      settings: { ...config.sync, batchSize: config.sync.batchSize },
+    },
+    pullTargets(contract, targetSettings(resources)),
+    logger,
+    (summary) => metrics?.observePull(summary, clock.now()),
+  );
+  const kinds = inboxKinds(PUSH_BACK_KINDS);
+  const accept = inboxAcceptor(store, logger);
   const countInbound: CountInbound = (labels, messages) => metrics?.inbound(labels, messages);
   const file = config.erp.file;
   // One log of dropped fields for the file inbox and the endpoint: each is named once.
@@ -194,6 +196,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
           },
           {
             clock,
+            kinds,
             accept: (message) => Promise.resolve(accept(message)),
             logger,
             count: countInbound,
@@ -217,7 +220,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     resources,
     version,
     configPath: deps.configPath,
-    inbound: httpInbound(accept, countInbound, inbound),
+    inbound: httpInbound(kinds, accept, countInbound, inbound),
     async close() {
       await adapter.close();
       await client.close();

@@ -1,5 +1,6 @@
 import type { HttpEndpoint } from '../http/server.js';
 import { errorMessage, failureLevel, SetupError } from '../shared/errors.js';
+import { repeat } from '../shared/repeat.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../pull/scheduler.js';
 import type { App } from './app.js';
 import { retentionEntries } from './pruning.js';
@@ -15,30 +16,6 @@ export interface RunningDaemon {
   stop(): Promise<void>;
   /** Resolves when the daemon stopped on its own: its database was deleted or replaced. */
   stopped: Promise<void>;
-}
-
-/** Runs `work` again whenever asked, never twice at once; asks while running run it once more. */
-function serial(
-  work: () => Promise<unknown>,
-  onError: (error: unknown) => void,
-): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  let again = false;
-  const run = async (): Promise<void> => {
-    do {
-      again = false;
-      await work().catch(onError);
-    } while (again);
-    running = undefined;
-  };
-  return () => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = run();
-    return running;
-  };
 }
 
 /** The endpoint could not listen: a setup problem, named by the config keys that fix it. */
@@ -186,9 +163,6 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
   });
   const logFailure = (what: string) => (error: unknown) =>
     logger[failureLevel(error)]({ err: error }, `${what} failed: ${errorMessage(error)}`);
-  // The queue worker wakes when a job is queued in this process (deliveries, acknowledgements,
-  // inbox messages) and polls every queue.pollIntervalMs for the rest: it needs no nudge.
-  const scan = serial(async () => app.inbox?.scanOnce(), logFailure('inbox scan'));
   // Work under way, so that stop() waits for it before the database closes.
   const inFlight = new Set<Promise<unknown>>();
   const tracked = <T>(work: Promise<T>): Promise<T> => {
@@ -227,16 +201,25 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
   });
   let stopStopped: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stopStopped = resolve));
-  const timers = [
-    setInterval(() => void tracked(scan()), app.config.erp.file.scanIntervalMs),
-    watchDatabase(app, lock, () => void stop().then(stopStopped)),
-  ];
+  // The queue worker wakes when a job is queued in this process (deliveries, acknowledgements,
+  // inbox messages) and polls every queue.pollIntervalMs for the rest: it needs no nudge.
+  const { inbox } = app;
+  const scans =
+    inbox === undefined
+      ? undefined
+      : repeat(async () => void (await tracked(inbox.scanOnce())), {
+          intervalMs: app.config.erp.file.scanIntervalMs,
+          firstAtOnce: false,
+          onError: logFailure('inbox scan'),
+        });
+  const watch = watchDatabase(app, lock, () => void stop().then(stopStopped));
   function stop(): Promise<void> {
     stopping ??= (async () => {
-      for (const timer of timers) clearInterval(timer);
+      clearInterval(watch);
+      const scansEnded = scans?.stop();
       await scheduler.stop();
       await endpoint?.close();
-      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...inFlight, scansEnded]);
       await app.worker.stop();
       lock.release();
       logger.info('homecare-sync stopped');

@@ -1,18 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Contract } from '../contract/index.js';
-import type { InboxKind, InboxMessage } from '../erp/adapter.js';
+import type { InboxMessage } from '../erp/adapter.js';
 import {
   DEFAULT_INBOUND_RULES,
   parseInboxBody,
   type CountInbound,
   type InboundRules,
+  type InboxKinds,
   type OrderLookup,
 } from '../erp/inbox/index.js';
 import type { InboundResult } from '../http/server.js';
 import type { Logger } from '../log/index.js';
 import { enqueue } from '../queue/index.js';
 import { canonicalJson } from '../shared/canonicalJson.js';
-import { jobFromInbox } from '../queue/jobs.js';
+import { jobFromInbox, type PushBackKindName } from '../pushback/index.js';
 import {
   getMirror,
   insertInboxMessage,
@@ -28,7 +28,7 @@ import {
  * Idempotency-Key used before for another body is a `conflict` and not kept. Logs name the
  * message as `messageName`: a file name or key, which the personal `name` field would hide.
  */
-export function inboxAcceptor(store: Store, contract: Contract, logger: Logger) {
+export function inboxAcceptor(store: Store, logger: Logger) {
   return (message: InboxMessage): 'accepted' | 'repeat' | 'conflict' =>
     transaction(store, () => {
       const { id, outcome } = insertInboxMessage(store, {
@@ -47,7 +47,7 @@ export function inboxAcceptor(store: Store, contract: Contract, logger: Logger) 
         logger.info(about, 'inbox message seen before; not queued again');
         return 'repeat';
       }
-      const job = enqueue(store, jobFromInbox(message, store, contract), logger);
+      const job = enqueue(store, jobFromInbox(message, store), logger);
       settleInboxMessage(store, id, 'done');
       logger.info({ ...about, jobId: job.id }, 'inbox message queued');
       return 'accepted';
@@ -61,12 +61,17 @@ export function inboxAcceptor(store: Store, contract: Contract, logger: Logger) 
  * under its Idempotency-Key, not a conflict.
  */
 export function httpInbound(
+  kinds: InboxKinds<PushBackKindName>,
   accept: ReturnType<typeof inboxAcceptor>,
   count: CountInbound,
   rules: InboundRules = DEFAULT_INBOUND_RULES,
 ) {
-  return (kind: InboxKind, body: unknown, idempotencyKey: string | undefined): InboundResult => {
-    const parsed = parseInboxBody(kind, body, rules);
+  return (
+    kind: PushBackKindName,
+    body: unknown,
+    idempotencyKey: string | undefined,
+  ): InboundResult => {
+    const parsed = parseInboxBody(kinds.kind(kind), body, rules);
     if (!parsed.ok) {
       count({ kind, source: 'http', result: 'rejected' }, 1);
       return { status: 'invalid', problems: parsed.problems };

@@ -1,3 +1,5 @@
+import { repeat, type Repeating } from '../shared/repeat.js';
+
 /** A piece of the demo that works in ticks: one tick at a time, until stopped. */
 export interface TickLoop {
   /** One round of work now (tests call this directly). */
@@ -9,17 +11,17 @@ export interface TickLoop {
 }
 
 /**
- * Repeats `work` with a timer per round (never an interval), so ticks never overlap and a
- * stopped loop leaves no timer behind. A failed tick is reported and the loop goes on.
+ * Repeats `work` every `intervalMs` (`repeat`), the first after a wait too. A tick asked for
+ * while one runs is that one, so ticks never overlap. A failed tick is reported and the loop
+ * goes on.
  */
 export function tickLoop(
   work: () => Promise<void>,
   intervalMs: number,
   onError: (error: unknown) => void,
 ): TickLoop {
-  let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
-  let stopped = true;
+  let loop: Repeating | undefined;
 
   const tick = (): Promise<void> => {
     running ??= work()
@@ -27,24 +29,14 @@ export function tickLoop(
       .finally(() => (running = undefined));
     return running;
   };
-  const schedule = (): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      void tick().then(schedule);
-    }, intervalMs);
-  };
   return {
     tick,
     start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
+      loop ??= repeat(tick, { intervalMs, firstAtOnce: false, onError });
     },
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
+      await loop?.stop();
+      loop = undefined;
       await running;
     },
   };

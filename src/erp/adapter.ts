@@ -87,25 +87,10 @@ export interface ErpAdapter {
   close(): Promise<void>;
 }
 
-/** The kinds of message the ERP sends back (design.md, "Inbox"). */
-export const INBOX_KINDS = [
-  'orderStatus',
-  'erpOrder',
-  'article',
-  'patient',
-  'patientNote',
-  'device',
-  'integratedCare',
-  'attachment',
-  'productGroup',
-  'contractArticleGroup',
-  'insuranceContract',
-] as const;
-export type InboxKind = (typeof INBOX_KINDS)[number];
-
 /** A validated message from the ERP, from a file or from POST /erp/<kind>. */
 export interface InboxMessage {
-  kind: InboxKind;
+  /** One of the push-back kinds the inbox was given (src/pushback/kinds/). */
+  kind: string;
   source: 'file' | 'http';
   /** File name, or a request id for HTTP. */
   name: string;

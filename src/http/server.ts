@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { INBOX_KINDS, type InboxKind } from '../erp/adapter.js';
+import { isPushBackKind, PUSH_BACK_KIND_NAMES, type PushBackKindName } from '../pushback/index.js';
 import { isTransient } from '../shared/errors.js';
 import { PUBLIC, tokenMatches, type RouteAccess } from './access.js';
 import { limitConnections } from './connectionBudget.js';
@@ -35,7 +35,7 @@ export interface HttpEndpointDeps {
    * `Idempotency-Key` header, when sent, makes a repeated request a no-op.
    */
   inbound(
-    kind: InboxKind,
+    kind: PushBackKindName,
     body: unknown,
     idempotencyKey: string | undefined,
   ): InboundResult | Promise<InboundResult>;
@@ -62,10 +62,6 @@ export interface HttpEndpointOptions {
 export interface HttpEndpoint {
   url: string;
   close(): Promise<void>;
-}
-
-function isInboxKind(kind: string): kind is InboxKind {
-  return (INBOX_KINDS as readonly string[]).includes(kind);
 }
 
 type Refuse = (
@@ -163,8 +159,9 @@ function inboundRoute(app: FastifyInstance, deps: HttpEndpointDeps, refuse: Refu
     '/erp/:kind',
     async (request: FastifyRequest<{ Params: { kind: string } }>, reply: FastifyReply) => {
       const { kind } = request.params;
-      if (!isInboxKind(kind)) {
-        return refuse(reply, 404, 'unknown kind', `unknown kind; kinds: ${INBOX_KINDS.join(', ')}`);
+      if (!isPushBackKind(kind)) {
+        const kinds = PUSH_BACK_KIND_NAMES.join(', ');
+        return refuse(reply, 404, 'unknown kind', `unknown kind; kinds: ${kinds}`);
       }
       const key = idempotencyKeyOf(request.raw.headersDistinct['idempotency-key']);
       if (!key.ok) return refuse(reply, 400, 'bad Idempotency-Key', key.problem);

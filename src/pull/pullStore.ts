@@ -35,7 +35,6 @@ import {
   type RunKind,
   type Store,
 } from '../store/index.js';
-import { commitGatheredOutcomes } from '../queue/index.js';
 import { queueArchival, queueDelivery } from '../queue/index.js';
 import type { PullRun, PullStore, PullSummary, PulledRecord } from './puller.js';
 import type { PullTarget } from './targets.js';
@@ -230,8 +229,12 @@ function finishRun(store: Store, runId: number, summary: PullSummary): void {
   });
 }
 
-/** The puller's view of the SQLite store. */
-export function sqlitePullStore(store: Store): PullStore {
+/**
+ * The puller's view of the SQLite store. `commitOutcomes` commits the queue's outcomes gathered
+ * so far (the worker's `commitOutcomes`), so that our writes the platform has answered are ours
+ * before their echo can come in; a pull without a worker beside it passes one that does nothing.
+ */
+export function sqlitePullStore(store: Store, commitOutcomes: () => void): PullStore {
   // Kept for the process: after a restart the first pull learns it again, with one 400.
   const timeParamRefused = new Set<string>();
   const keyOf = (target: PullTarget): string => `${target.resource}?${target.filter}`;
@@ -272,7 +275,7 @@ export function sqlitePullStore(store: Store): PullStore {
     commitBatch(run, records, bad, end) {
       const { target } = run;
       // Our writes the platform has answered are ours before their echo can come in here.
-      commitGatheredOutcomes(store);
+      commitOutcomes();
       return transaction(store, () => {
         const runId = runRow(store, run);
         let fresh = 0;

@@ -15,7 +15,8 @@ import {
   transaction,
 } from '../store/index.js';
 import { deliveryJob } from './deliveryJob.js';
-import { enqueue, isSuperseding } from './enqueue.js';
+import { enqueue } from './enqueue.js';
+import type { Superseding } from './types.js';
 
 /** A job as operators see it: `dropped` is a dead job whose dead letter an operator dropped. */
 export interface JobListing extends StoredJob {
@@ -58,13 +59,13 @@ function statusOf(job: StoredJob, openLetters: ReadonlySet<number>): JobListing[
 /**
  * Puts a dead job back in the queue, due now, with its tries counted from zero again; its dead
  * letter is resolved `retried`. Refused for a job that is not dead, and for a full-state job
- * (article, patient…) a newer job of the same entity replaces: sending it would overwrite newer
- * data on the platform with older.
+ * (`superseding`: article, patient…) a newer job of the same entity replaces: sending it would
+ * overwrite newer data on the platform with older.
  */
-export function retryJob(store: Store, id: number): StoredJob {
+export function retryJob(store: Store, id: number, superseding: Superseding): StoredJob {
   return transaction(store, () => {
     const job = deadJob(store, id, 'retry');
-    const newer = isSuperseding(job.kind) ? newerJobId(store, job) : undefined;
+    const newer = superseding(job.kind) ? newerJobId(store, job) : undefined;
     if (newer !== undefined) {
       throw adminError(
         `job ${id} (${job.kind} ${job.entityKey}) is older than job ${newer}, which replaces it; retrying it would send outdated data, so drop it: homecare-sync queue drop ${id}`,
@@ -85,11 +86,11 @@ export interface RetryAllResult {
 }
 
 /** retryJob for every job with an open dead letter. */
-export function retryAllDead(store: Store): RetryAllResult {
+export function retryAllDead(store: Store, superseding: Superseding): RetryAllResult {
   const result: RetryAllResult = { retried: [], refused: [] };
   for (const job of listJobs(store, { dead: true })) {
     try {
-      retryJob(store, job.id);
+      retryJob(store, job.id, superseding);
       result.retried.push(job.id);
     } catch (error) {
       if (!(error instanceof PermanentError)) throw error;

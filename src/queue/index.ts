@@ -6,10 +6,9 @@ export {
   queueArchival,
   queueDelivery,
 } from './deliveryJob.js';
-export { enqueue, isSuperseding, SUPERSEDING_KINDS, type Enqueued } from './enqueue.js';
+export { enqueue, type Enqueued } from './enqueue.js';
 export { backoffMs, failureOutcome, type FailureOutcome, type RetrySettings } from './outcome.js';
 export { createQueueWorker, type QueueWorker, type QueueWorkerOptions } from './worker.js';
-export { commitGatheredOutcomes } from './outcomeGroup.js';
 export {
   dropJob,
   getJob,

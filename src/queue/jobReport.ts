@@ -1,4 +1,3 @@
-import { INBOX_KINDS } from '../erp/adapter.js';
 import { acknowledgedResource, deliveredResource } from './types.js';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
@@ -14,8 +13,6 @@ export interface JobObserver {
   /** Seconds from the record's creation on the platform to its acknowledgement. */
   acknowledged(resource: string, latencySeconds: number): void;
 }
-
-const PUSH_BACK_KINDS: ReadonlySet<string> = new Set(INBOX_KINDS);
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -58,12 +55,14 @@ export function reportDone(context: DoneContext, job: StoredJob): void {
     if (latency !== undefined) observer.acknowledged(resource, latency);
     return;
   }
-  if (PUSH_BACK_KINDS.has(job.kind)) {
-    logger.info(fields, `pushed ${job.kind} ${job.entityKey} back to the platform`);
-    return;
-  }
   // A deliver job hands exactly one record version to the ERP.
   const delivered = deliveredResource(job.kind);
-  if (delivered !== undefined) observer?.recordsDelivered(delivered, 1);
-  logger.debug(fields, `queue: job ${job.id} done`);
+  if (delivered !== undefined) {
+    observer?.recordsDelivered(delivered, 1);
+    logger.debug(fields, `queue: job ${job.id} done`);
+    return;
+  }
+  // What is neither a hand-over nor an acknowledgement is a push-back kind (one the worker was
+  // given a handler for: a job of no known kind is dead, never done).
+  logger.info(fields, `pushed ${job.kind} ${job.entityKey} back to the platform`);
 }

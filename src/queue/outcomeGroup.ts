@@ -1,4 +1,3 @@
-import type { Store } from '../store/index.js';
 import { recordOutcomes, type JobRunner, type Outcome } from './runJob.js';
 
 export interface OutcomeGroup {
@@ -25,19 +24,6 @@ export const GROUP_MAX_OUTCOMES = 128;
  * a sync to disk (on a busy disk, 20 ms left the push benchmark at half the rate of 50 ms).
  */
 export const GROUP_MAX_WAIT_MS = 50;
-
-/** The groups gathering outcomes on a store in this process, each by its commit-now function. */
-const gatherers = new WeakMap<Store, Set<() => void>>();
-
-/**
- * Commits every outcome gathered on `store` in this process now; call it outside a
- * transaction. A pull calls it before it compares what it fetched with our own writes: a write
- * the platform has answered must count as ours (its fingerprint committed) by then, or its echo
- * would go to the ERP as someone else's change.
- */
-export function commitGatheredOutcomes(store: Store): void {
-  for (const commitNow of gatherers.get(store) ?? []) commitNow();
-}
 
 interface Waiting {
   outcomes: readonly Outcome[];
@@ -101,12 +87,9 @@ export function outcomeGroup(runner: JobRunner): OutcomeGroup {
     }
   }
 
-  const set = gatherers.get(runner.store) ?? new Set();
-  gatherers.set(runner.store, set);
   const commitNow = (): void => {
     if (waiting.length > 0) flush();
   };
-  set.add(commitNow);
 
   /**
    * Looks once the jobs of this turn of the event loop have ended and their lanes have taken

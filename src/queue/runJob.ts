@@ -14,7 +14,7 @@ import { reportDone, type JobObserver } from './jobReport.js';
 import { failureOutcome, type RetrySettings } from './outcome.js';
 import {
   isBatchHandler,
-  isJobKind,
+  registeredHandler,
   type BatchHandler,
   type Completion,
   type Handler,
@@ -51,9 +51,9 @@ export function handlerOf(
   job: StoredJob,
   handlers: HandlerRegistry,
 ): { kind: JobKind; handler: Handler | BatchHandler } | Outcome {
-  const kind = isJobKind(job.kind) ? job.kind : undefined;
-  const handler = kind === undefined ? undefined : handlers[kind];
-  if (kind !== undefined && handler !== undefined) return { kind, handler };
+  const kind = job.kind;
+  const handler = registeredHandler(handlers, kind);
+  if (handler !== undefined) return { kind, handler };
   const reason = `no handler for job kind ${job.kind}`;
   return {
     job,
@@ -91,7 +91,7 @@ export async function runClaimedBatch(
 ): Promise<Outcome[]> {
   let results: JobResult[];
   try {
-    const handed = jobs.map((job) => handlerJob(job, job.kind as JobKind));
+    const handed = jobs.map((job) => handlerJob(job, job.kind));
     results = await handler.run(handed, batch, runner.context);
   } catch (error) {
     results = jobs.map(() => ({ ok: false, error }));

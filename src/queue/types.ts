@@ -3,12 +3,10 @@ import { isResourceName, type Contract, type ResourceName } from '../contract/in
 import type { PlatformClient } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { KindFilter, Store } from '../store/index.js';
-import { INBOX_KINDS, type InboxKind } from '../erp/adapter.js';
 
 /**
- * Every kind of job the queue runs: the hand-over of a pulled record version to the ERP (one
- * kind per resource), the acknowledgement of what the ERP received, and one kind per inbox kind
- * the ERP sends back.
+ * The acknowledgement of what the ERP received: queued by the delivery stage, written by the
+ * push-back stage, so its kinds are spelled here, where both can read them.
  */
 export const ACK_KINDS = ['ack.singleOrder', 'ack.directOrder', 'ack.integratedCare'] as const;
 export type AckKind = (typeof ACK_KINDS)[number];
@@ -22,9 +20,12 @@ export function acknowledgedResource(kind: string): string | undefined {
 }
 export const DELIVER_PREFIX = 'deliver.';
 export type DeliverKind = `deliver.${ResourceName}`;
-export type JobKind = DeliverKind | AckKind | InboxKind;
-
-const JOB_KINDS: ReadonlySet<string> = new Set<string>([...ACK_KINDS, ...INBOX_KINDS]);
+/**
+ * A job's kind as stored: the hand-over of a pulled record version to the ERP (one kind per
+ * resource), the acknowledgement, and one kind per push-back kind the ERP sends. The queue knows
+ * kinds only as the handlers it is given (src/app/ hands it the stages' registries).
+ */
+export type JobKind = string;
 
 /** The kinds of the worker's two channels: hand-overs to the ERP, and writes to the platform. */
 export const HAND_OVERS: KindFilter = { prefix: DELIVER_PREFIX, inside: true };
@@ -37,10 +38,6 @@ export function deliveredResource(kind: string): ResourceName | undefined {
   if (!kind.startsWith(DELIVER_PREFIX)) return undefined;
   const resource = kind.slice(DELIVER_PREFIX.length);
   return isResourceName(resource) ? resource : undefined;
-}
-
-export function isJobKind(kind: string): kind is JobKind {
-  return JOB_KINDS.has(kind) || deliveredResource(kind) !== undefined;
 }
 
 /** A job as a handler sees it. */
@@ -68,7 +65,15 @@ export interface NewJob {
   payload: Record<string, unknown>;
   /** A second job with the same key is not queued again (e.g. `ack:singleOrder:<_id>:<version>`). */
   idempotencyKey?: string;
+  /**
+   * The job carries its entity's whole state, so it makes older pending jobs of its kind and
+   * entity pointless and replaces them. Its kind decides (a push-back kind's descriptor).
+   */
+  supersedes?: boolean;
 }
+
+/** Whether jobs of `kind` carry their entity's whole state (see `NewJob.supersedes`). */
+export type Superseding = (kind: string) => boolean;
 
 /** What a handler may use; everything with side effects comes in here. */
 export interface HandlerContext {
@@ -108,7 +113,14 @@ export interface BatchHandler {
   run(jobs: readonly Job[], batch: number, context: HandlerContext): Promise<JobResult[]>;
 }
 
-export type HandlerRegistry = Partial<Record<JobKind, Handler | BatchHandler>>;
+export type HandlerRegistry = Readonly<Record<JobKind, Handler | BatchHandler>>;
+
+/** The handler of `kind`; undefined for a kind none was given for (a job from a newer build). */
+export const registeredHandler = (
+  handlers: HandlerRegistry,
+  kind: string,
+): Handler | BatchHandler | undefined =>
+  Object.hasOwn(handlers, kind) ? handlers[kind] : undefined;
 
 export const isBatchHandler = (handler: Handler | BatchHandler): handler is BatchHandler =>
   typeof handler === 'object';

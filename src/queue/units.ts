@@ -1,5 +1,10 @@
 import type { ReadyJob } from '../store/index.js';
-import { isBatchHandler, isJobKind, type BatchHandler, type HandlerRegistry } from './types.js';
+import {
+  isBatchHandler,
+  registeredHandler,
+  type BatchHandler,
+  type HandlerRegistry,
+} from './types.js';
 
 /**
  * What a worker's lane takes at once: one job, or the ready jobs of a batch kind handed over
@@ -19,7 +24,7 @@ export function workUnits(ready: readonly ReadyJob[], handlers: HandlerRegistry)
   const units: WorkUnit[] = [];
   const filling = new Map<string, Extract<WorkUnit, { batch: unknown }>>();
   for (const job of ready) {
-    const handler = isJobKind(job.kind) ? handlers[job.kind] : undefined;
+    const handler = registeredHandler(handlers, job.kind);
     if (handler === undefined || !isBatchHandler(handler)) {
       units.push({ kind: job.kind, ids: [job.id] });
       continue;

@@ -3,7 +3,6 @@ import type { Clock } from '../shared/clock.js';
 import type { KindFilter, Store } from '../store/index.js';
 import { bringForward, countJobs, inKinds, releaseRunning } from '../store/index.js';
 import { createChannel, type Channel } from './channel.js';
-import { onJobQueued } from './enqueue.js';
 import type { JobObserver } from './jobReport.js';
 import type { RetrySettings } from './outcome.js';
 import { outcomeGroup } from './outcomeGroup.js';
@@ -49,6 +48,13 @@ export interface QueueWorker {
   start(intervalMs: number): void;
   /** Stops claiming, waits for the jobs running; none is left `running`. */
   stop(): Promise<void>;
+  /**
+   * Commits the outcomes gathered so far now; call it outside a transaction. A pull calls it
+   * before it compares what it fetched with our own writes: a write the platform has answered
+   * must count as ours (its fingerprint committed) by then, or its echo would go to the ERP as
+   * someone else's change.
+   */
+  commitOutcomes(): void;
 }
 
 const DEFAULT_LEASE_MS = 10 * 60_000;
@@ -123,7 +129,7 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
         throw new Error('queue worker: start() called twice without stop()');
       }
       stopping = false;
-      unsubscribe = onJobQueued(store, (kind) => {
+      unsubscribe = store.jobsQueued.listen((kind) => {
         for (const channel of channels) if (inKinds(channel.kinds, kind)) channel.wake();
       });
       for (const channel of channels) channel.start(intervalMs);
@@ -135,5 +141,6 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
       await Promise.all(channels.map((channel) => channel.stop()));
       stopping = false;
     },
+    commitOutcomes: () => outcomes.commitNow(),
   };
 }

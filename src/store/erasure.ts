@@ -8,7 +8,7 @@ import { listBackups } from './backup.js';
 import { reducedRecord } from './retention.js';
 import { compact } from './space.js';
 import { plainStatement, statement } from './statements.js';
-import { storedNow, type Store } from './store.js';
+import { jobsQueued, storedNow, type Store } from './store.js';
 import { transaction } from './transaction.js';
 
 /**
@@ -389,6 +389,7 @@ function eraseInBackup(file: string, patient: Patient, clockOf: Store): boolean 
     clock: clockOf.clock,
     path: file,
     room: { fullSince: undefined, lastFullAt: undefined, problem: undefined },
+    jobsQueued: jobsQueued(),
     close: () => db.close(),
   };
   try {

@@ -4,7 +4,7 @@ import { SetupError } from '../shared/errors.js';
 import { APPLICATION_ID, migrate } from './migrate.js';
 import { createDatabase, inspectDatabaseFile, restrictDatabaseMode } from './databaseFile.js';
 import { plainStatement } from './statements.js';
-import type { Database, Store } from './store.js';
+import { jobsQueued, type Database, type Store } from './store.js';
 
 export interface OpenStoreOptions {
   /** `storage.path` from the config; `:memory:` for a database that lives only in memory. */
@@ -74,7 +74,7 @@ function openConnection(path: string, clock: Clock, file: 'new' | 'existing'): S
     throw asSetupError(error, path);
   }
   const room = { fullSince: undefined, lastFullAt: undefined, problem: undefined };
-  return { db, clock, path, room, close: () => db.close() };
+  return { db, clock, path, room, jobsQueued: jobsQueued(), close: () => db.close() };
 }
 
 function connect(path: string): Database {

@@ -14,7 +14,37 @@ export interface Store {
   readonly path: string;
   /** Whether the last write transaction failed for want of room (see `transaction`). */
   readonly room: Room;
+  /** Who in this process is told that a job was queued on this database. */
+  readonly jobsQueued: JobsQueued;
   close(): void;
+}
+
+/**
+ * Tells listeners in this process the kind of each job queued (the queue worker, to wake the
+ * channel that runs it at once rather than at its next poll). The store carries it because
+ * every part that queues a job holds the store, and no other shared thing.
+ */
+export interface JobsQueued {
+  /**
+   * Called by the one function that queues, possibly inside a transaction not yet committed:
+   * a hint to look, never a promise that the job is there.
+   */
+  tell(kind: string): void;
+  /** Returns the function that stops telling `listener`. */
+  listen(listener: (kind: string) => void): () => void;
+}
+
+export function jobsQueued(): JobsQueued {
+  const listeners = new Set<(kind: string) => void>();
+  return {
+    tell(kind) {
+      for (const listener of listeners) listener(kind);
+    },
+    listen(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }
 
 /**

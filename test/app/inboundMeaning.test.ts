@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { httpInbound, inboxAcceptor } from '../../src/app/inbound.js';
-import { contractFor } from '../../src/contract/index.js';
 import type { InboundRules } from '../../src/erp/inbox/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { FakeClock } from '../support/fakeClock.js';
+import { KINDS } from '../support/inboxKinds.js';
 
 let folder: string;
 let store: Store;
@@ -23,8 +23,8 @@ afterEach(() => {
 
 function inbound(rules?: InboundRules) {
   const logger = createLogger({ level: 'silent' });
-  const accept = inboxAcceptor(store, contractFor('B'), logger);
-  return httpInbound(accept, () => undefined, rules);
+  const accept = inboxAcceptor(store, logger);
+  return httpInbound(KINDS, accept, () => undefined, rules);
 }
 
 const stored = () =>

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createStandInErp, type StandInErp } from '../../src/demo/index.js';
-import { parseInboxBody } from '../../src/erp/inbox/index.js';
+import { parseInboxBody } from '../support/inboxKinds.js';
 import { FakeClock } from '../support/fakeClock.js';
 
 const NOW = '2026-03-01T08:00:00.000Z';
@@ -126,7 +126,7 @@ describe('the stand-in ERP', () => {
     expect(body('orderStatus', 'SO-1-4-Delivered.json')).toMatchObject({ status: 5 });
     for (const kind of ['orderStatus', 'erpOrder']) {
       for (const name of inboxFiles(kind)) {
-        expect(parseInboxBody(kind as 'orderStatus', body(kind, name)), name).toMatchObject({
+        expect(parseInboxBody(kind, body(kind, name)), name).toMatchObject({
           ok: true,
         });
       }

@@ -3,17 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INBOX_KINDS, type InboxKind, type InboxMessage } from '../../src/erp/adapter.js';
-import { createInbox, DEFAULT_INBOX_OPTIONS, parseInboxBody } from '../../src/erp/inbox/index.js';
+import type { InboxMessage } from '../../src/erp/adapter.js';
+import { createInbox, DEFAULT_INBOX_OPTIONS } from '../../src/erp/inbox/index.js';
+import { isPushBackKind, PUSH_BACK_KIND_NAMES } from '../../src/pushback/index.js';
 import { FakeClock } from '../support/fakeClock.js';
+import { KINDS, parseInboxBody } from '../support/inboxKinds.js';
 import { filesBelow, OUTBOX_EXAMPLES, writeOutboxExamples } from './outboxExamples.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const INBOX_EXAMPLES = join(ROOT, 'docs/examples/inbox');
 const REGENERATE = 'run `npx tsx test/docs/makeExamples.ts`';
-
-const isKind = (name: string): name is InboxKind =>
-  (INBOX_KINDS as readonly string[]).includes(name);
 
 async function inboxExamples(): Promise<{ kind: string; file: string; json: unknown }[]> {
   const files = await filesBelow(INBOX_EXAMPLES);
@@ -69,8 +68,8 @@ describe('docs examples', () => {
 
   it('inbox: there is an example for every kind, and orderStatus by id and by salesId', async () => {
     const examples = await inboxExamples();
-    expect(examples.filter((e) => !isKind(e.kind)).map((e) => e.kind)).toEqual([]);
-    expect(new Set(examples.map((e) => e.kind))).toEqual(new Set(INBOX_KINDS));
+    expect(examples.filter((e) => !isPushBackKind(e.kind)).map((e) => e.kind)).toEqual([]);
+    expect(new Set(examples.map((e) => e.kind))).toEqual(new Set(PUSH_BACK_KIND_NAMES));
     const orderStatus = examples.filter((e) => e.kind === 'orderStatus').map((e) => e.json);
     expect(orderStatus).toEqual(
       expect.arrayContaining([
@@ -82,7 +81,7 @@ describe('docs examples', () => {
 
   it('inbox: every example is a valid message of its kind', async () => {
     for (const { kind, file, json } of await inboxExamples()) {
-      if (!isKind(kind)) continue;
+      if (!isPushBackKind(kind)) continue;
       const parsed = parseInboxBody(kind, json);
       expect(parsed.ok ? [] : parsed.problems, `docs/examples/inbox/${kind}/${file}`).toEqual([]);
     }
@@ -110,7 +109,7 @@ describe('docs examples', () => {
     };
     const inbox = createInbox(
       { ...DEFAULT_INBOX_OPTIONS, inbox: dir, doneMarker: true },
-      { clock: new FakeClock('2026-03-03T15:00:00.000Z'), accept },
+      { clock: new FakeClock('2026-03-03T15:00:00.000Z'), kinds: KINDS, accept },
     );
     const report = await inbox.scanOnce();
     expect(report.files.filter((f) => f.status !== 'accepted')).toEqual([]);

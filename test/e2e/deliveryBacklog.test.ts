@@ -7,6 +7,7 @@ import { syncOnce } from '../../src/app/syncOnce.js';
 import { checkRecord, entitySchema } from '../../src/contract/index.js';
 import { recordBaseName } from '../../src/erp/file/index.js';
 import { createQueueWorker, listJobs, retryJob } from '../../src/queue/index.js';
+import { supersedingKind } from '../../src/pushback/index.js';
 import { countJobs, countUndelivered } from '../../src/store/index.js';
 import { deliveryHandlers } from '../../src/deliver/deliver.js';
 import { appRig, type AppRig } from '../support/appRig.js';
@@ -88,7 +89,7 @@ describe('ERP delivery as queue jobs', () => {
     const { id, version } = dead[0]?.payload as { id: string; version: string };
     const name = `${recordBaseName(id, version)}.json`;
     rmSync(join(folder, name));
-    retryJob(app.store, dead[0]?.id ?? 0);
+    retryJob(app.store, dead[0]?.id ?? 0, supersedingKind);
     await app.worker.runUntilEmpty();
     expect(JSON.parse(readFileSync(join(folder, name), 'utf8'))).toMatchObject({ _id: id });
     expect(countUndelivered(app.store)).toBe(999);

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { App } from '../../src/app/app.js';
 import { syncOnce } from '../../src/app/syncOnce.js';
 import { getJob, listJobs, retryJob } from '../../src/queue/index.js';
+import { supersedingKind } from '../../src/pushback/index.js';
 import {
   countJobs,
   countOpenDeadJobs,
@@ -98,7 +99,7 @@ describe('the daemon with the REST adapter', () => {
     expect(sent()).toBe(1);
     expect(erp.stored.has(key)).toBe(false);
 
-    retryJob(app.store, dead?.id ?? 0);
+    retryJob(app.store, dead?.id ?? 0, supersedingKind);
     expect((await pass()).ok).toBe(true);
     expect(sent()).toBe(2);
     expect(erp.stored.has(key)).toBe(true);

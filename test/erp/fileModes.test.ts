@@ -5,6 +5,7 @@ import { erpSchema } from '../../src/config/erpSchema.js';
 import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../src/erp/file/index.js';
 import { createInbox, DEFAULT_INBOX_OPTIONS } from '../../src/erp/inbox/index.js';
 import { FakeClock } from '../support/fakeClock.js';
+import { KINDS } from '../support/inboxKinds.js';
 import { AcceptRecorder, singleOrder, tempFolder } from './fileDropSupport.js';
 
 const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
@@ -44,7 +45,7 @@ describe('files holding patient data are not readable by everyone', () => {
     const recorder = new AcceptRecorder();
     const inbox = createInbox(
       { ...DEFAULT_INBOX_OPTIONS, inbox: dir, minFileAgeMs: 0 },
-      { clock, accept: recorder.accept },
+      { clock, kinds: KINDS, accept: recorder.accept },
     );
     await mkdir(join(dir, 'patient'), { recursive: true });
     await writeFile(join(dir, 'patient', 'good.json'), '{"customerId": "K-1"}', { mode: 0o644 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createInbox, DEFAULT_INBOX_OPTIONS } from '../../src/erp/inbox/index.js';
 import { FakeClock } from '../support/fakeClock.js';
+import { KINDS } from '../support/inboxKinds.js';
 import { AcceptRecorder, tempFolder } from './fileDropSupport.js';
 
 describe('inbox archive date folders', () => {
@@ -16,7 +17,7 @@ describe('inbox archive date folders', () => {
     const clock = new FakeClock('2026-01-15T23:30:00.000Z');
     const inbox = createInbox(
       { ...DEFAULT_INBOX_OPTIONS, inbox: dir, doneMarker: true, timeZone },
-      { clock, accept: new AcceptRecorder().accept },
+      { clock, kinds: KINDS, accept: new AcceptRecorder().accept },
     );
     await mkdir(join(dir, 'orderStatus'), { recursive: true });
     const body = JSON.stringify({ orderType: 'single', id: `o-${timeZone}`, status: 3 });

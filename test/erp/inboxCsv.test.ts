@@ -8,6 +8,7 @@ import {
   type InboxOptions,
 } from '../../src/erp/inbox/index.js';
 import { FakeClock } from '../support/fakeClock.js';
+import { KINDS } from '../support/inboxKinds.js';
 import { AcceptRecorder, tempFolder } from './fileDropSupport.js';
 
 const CSV = [
@@ -33,7 +34,7 @@ describe('inbox: article CSV', () => {
     const csv = { ...DEFAULT_INBOX_OPTIONS.csv, delimiter: ';', decimalComma: true };
     const inbox = createInbox(
       { ...DEFAULT_INBOX_OPTIONS, inbox: dir, minFileAgeMs: 0, csv, ...extra },
-      { clock, accept: recorder.accept },
+      { clock, kinds: KINDS, accept: recorder.accept },
     );
     await mkdir(join(dir, 'article'), { recursive: true });
     await writeFile(join(dir, 'article', 'articles.csv'), content);

@@ -21,6 +21,7 @@ import {
 } from '../../src/erp/inbox/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { FakeClock } from '../support/fakeClock.js';
+import { KINDS } from '../support/inboxKinds.js';
 import { AcceptRecorder, tempFolder } from './fileDropSupport.js';
 
 const status = (salesId: string) =>
@@ -57,6 +58,7 @@ describe('inbox: entries that are no regular file, and files with more than one 
       { ...DEFAULT_INBOX_OPTIONS, inbox: inboxDir, minFileAgeMs: 0 },
       {
         clock,
+        kinds: KINDS,
         accept: recorder.accept,
         count,
         logger: createLogger({

@@ -10,6 +10,7 @@ import {
 } from '../../src/erp/inbox/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { FakeClock } from '../support/fakeClock.js';
+import { KINDS } from '../support/inboxKinds.js';
 import { AcceptRecorder, tempFolder } from './fileDropSupport.js';
 
 const status = (salesId: string) =>
@@ -50,6 +51,7 @@ describe('inbox: files that fail in every way end in .error, and the scan goes o
       { ...DEFAULT_INBOX_OPTIONS, inbox: dir, minFileAgeMs: 0 },
       {
         clock,
+        kinds: KINDS,
         accept,
         count,
         logger: createLogger({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkMessage, parseInboxBody } from '../../src/erp/inbox/index.js';
+import { checkMessage, parseInboxBody } from '../support/inboxKinds.js';
 import { MAX_LISTED_PROBLEMS } from '../../src/erp/inbox/bounds.js';
 
 const problemsOf = (result: ReturnType<typeof parseInboxBody>) =>

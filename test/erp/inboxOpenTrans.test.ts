@@ -10,6 +10,7 @@ import {
 import type { OrderLookup } from '../../src/erp/inbox/openTrans/answer.js';
 import { createLogger } from '../../src/log/index.js';
 import { FakeClock } from '../support/fakeClock.js';
+import { KINDS } from '../support/inboxKinds.js';
 import { AcceptRecorder, tempFolder } from './fileDropSupport.js';
 import { dispatchNotification, orderResponse } from './openTransAnswers.js';
 
@@ -46,6 +47,7 @@ describe('inbox: openTRANS answers in <inbox>/opentrans/', () => {
       { ...DEFAULT_INBOX_OPTIONS, inbox: dir, minFileAgeMs: MIN_AGE, ...extra },
       {
         clock,
+        kinds: KINDS,
         accept: recorder.accept,
         logger: createLogger({
           level: 'info',

@@ -8,6 +8,7 @@ import {
   type InboxOptions,
 } from '../../src/erp/inbox/index.js';
 import { FakeClock } from '../support/fakeClock.js';
+import { KINDS } from '../support/inboxKinds.js';
 import { AcceptRecorder, tempFolder } from './fileDropSupport.js';
 
 const MIN_AGE = 1_000;
@@ -29,7 +30,7 @@ describe('inbox scanner', () => {
   const open = (extra: Partial<InboxOptions> = {}) =>
     createInbox(
       { ...DEFAULT_INBOX_OPTIONS, inbox: dir, minFileAgeMs: MIN_AGE, ...extra },
-      { clock, accept: recorder.accept },
+      { clock, kinds: KINDS, accept: recorder.accept },
     );
   const drop = async (kind: string, name: string, content: string | Buffer) => {
     await mkdir(join(dir, kind), { recursive: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseInboxBody } from '../../src/erp/inbox/index.js';
+import { parseInboxBody } from '../support/inboxKinds.js';
 
 const problemsOf = (result: ReturnType<typeof parseInboxBody>) =>
   result.ok ? [] : result.problems;

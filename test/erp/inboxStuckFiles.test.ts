@@ -10,6 +10,7 @@ import {
 } from '../../src/erp/inbox/index.js';
 import { createLogger } from '../../src/log/index.js';
 import { FakeClock } from '../support/fakeClock.js';
+import { KINDS } from '../support/inboxKinds.js';
 import { AcceptRecorder, tempFolder } from './fileDropSupport.js';
 
 const MIN_AGE = 1_000;
@@ -45,7 +46,7 @@ describe('inbox files that can never be read', () => {
     });
     return createInbox(
       { ...DEFAULT_INBOX_OPTIONS, inbox: dir, minFileAgeMs: MIN_AGE, ...extra },
-      { clock, accept: recorder.accept, logger },
+      { clock, kinds: KINDS, accept: recorder.accept, logger },
     );
   };
   /** `name` as bytes, so that it may be a name no UTF-8 text spells. */

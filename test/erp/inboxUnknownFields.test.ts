@@ -2,7 +2,6 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inboxAcceptor } from '../../src/app/inbound.js';
-import { contractFor } from '../../src/contract/index.js';
 import {
   createInbox,
   DEFAULT_INBOX_OPTIONS,
@@ -11,6 +10,7 @@ import {
 import { createLogger } from '../../src/log/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { FakeClock } from '../support/fakeClock.js';
+import { KINDS } from '../support/inboxKinds.js';
 import { tempFolder } from './fileDropSupport.js';
 
 const order = {
@@ -48,10 +48,10 @@ describe('inbox: fields the contract does not define', () => {
     });
   const open = (unknownFields: UnknownFields) => {
     const log = logger();
-    const accept = inboxAcceptor(store, contractFor('B'), log);
+    const accept = inboxAcceptor(store, log);
     return createInbox(
       { ...DEFAULT_INBOX_OPTIONS, inbox: join(dir, 'inbox'), minFileAgeMs: 0, unknownFields },
-      { clock, accept: (message) => Promise.resolve(accept(message)), logger: log },
+      { clock, kinds: KINDS, accept: (message) => Promise.resolve(accept(message)), logger: log },
     );
   };
   const drop = async (name: string, body: unknown) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_NESTING, MAX_XML_ELEMENTS } from '../../src/erp/inbox/bounds.js';
 import { readOpenTrans } from '../../src/erp/inbox/openTrans/read.js';
 import { readXml, xmlText } from '../../src/erp/inbox/safeXml.js';
+import { KINDS } from '../support/inboxKinds.js';
 import { orderResponse } from './openTransAnswers.js';
 
 /** A classic XXE: an external entity naming a local file, used in the document. */
@@ -89,7 +90,7 @@ describe('safe XML: every XML file from the ERP is read with DTDs refused', () =
 
   it('refuses XXE and billion laughs in openTRANS before the schema check sees them', async () => {
     for (const file of [XXE, REMOTE_DTD, billionLaughs()]) {
-      const read = await readOpenTrans(Buffer.from(file));
+      const read = await readOpenTrans(Buffer.from(file), KINDS);
       expect(read).toMatchObject({
         ok: false,
         reason: 'not readable as XML',
@@ -102,6 +103,6 @@ describe('safe XML: every XML file from the ERP is read with DTDs refused', () =
       salesId: 'VK-1',
       lines: [{ lineItemId: 'l-1', quantity: 1 }],
     });
-    expect(await readOpenTrans(Buffer.from(clean))).toMatchObject({ ok: true });
+    expect(await readOpenTrans(Buffer.from(clean), KINDS)).toMatchObject({ ok: true });
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { httpInbound, inboxAcceptor } from '../../src/app/inbound.js';
-import { contractFor } from '../../src/contract/index.js';
+import { KINDS } from '../support/inboxKinds.js';
 import { createLogger } from '../../src/log/index.js';
 import type { HttpEndpoint } from '../../src/http/server.js';
 import { openStore, type Store } from '../../src/store/index.js';
@@ -27,8 +27,8 @@ beforeEach(async () => {
       write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>),
     },
   });
-  const accept = inboxAcceptor(store, contractFor('B'), logger);
-  const inbound = httpInbound(accept, (labels, n) =>
+  const accept = inboxAcceptor(store, logger);
+  const inbound = httpInbound(KINDS, accept, (labels, n) =>
     counted.push(`${labels.source} ${labels.kind} ${labels.result} ${n}`),
   );
   endpoint = await startTestEndpoint({}, { inbound });

@@ -34,7 +34,7 @@ describe.each([400, 404, 422])(
       });
       runner = createPullRunner(
         {
-          store: sqlitePullStore(rig.store),
+          store: sqlitePullStore(rig.store, () => undefined),
           source: rig.client,
           clock: rig.clock,
           settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize: 500 },

@@ -147,7 +147,7 @@ describe('two contents under one stamp', () => {
     const reordered = Object.fromEntries(Object.entries(record).reverse());
     const json = JSON.stringify(reordered);
     expect(json).not.toBe(JSON.stringify(record));
-    const pullStore = sqlitePullStore(rig.store);
+    const pullStore = sqlitePullStore(rig.store, () => undefined);
     const target = { resource: 'doctor' as const, filter: '' };
     expect(pullStore.known(target, [{ id, version: stamp, json, sha256: sha256Of(json) }])).toEqual(
       [false],

@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contractFor } from '../../src/contract/index.js';
-import type { InboxKind, InboxMessage } from '../../src/erp/adapter.js';
-import { jobFromInbox } from '../../src/queue/jobs.js';
+import type { InboxMessage } from '../../src/erp/adapter.js';
+import {
+  jobFromInbox,
+  PUSH_BACK_KIND_NAMES,
+  supersedingKind,
+  type PushBackKindName,
+} from '../../src/pushback/index.js';
 import { upsertMirror, type Store } from '../../src/store/index.js';
 import { tempStores, type TempStores } from '../store/tempStore.js';
 
@@ -13,14 +17,16 @@ beforeEach(() => {
 });
 afterEach(() => stores.cleanup());
 
-const contract = contractFor('B');
-
-function message(kind: InboxKind, body: Record<string, unknown>, name = 'm1.json'): InboxMessage {
+function message(
+  kind: PushBackKindName,
+  body: Record<string, unknown>,
+  name = 'm1.json',
+): InboxMessage {
   return { kind, source: 'file', name, sha256: 'abc123', body };
 }
 
-const keyOf = (kind: InboxKind, body: Record<string, unknown>) =>
-  jobFromInbox(message(kind, body), store, contract).entityKey;
+const keyOf = (kind: PushBackKindName, body: Record<string, unknown>) =>
+  jobFromInbox(message(kind, body), store).entityKey;
 
 describe('jobs from inbox messages', () => {
   it('keys an order status by the order _id, given or found through the mirror by salesId', () => {
@@ -54,15 +60,28 @@ describe('jobs from inbox messages', () => {
     expect(keyOf('insuranceContract', { name: 'V' })).toBe('insuranceContract:V');
   });
 
+  it('lets a message of a full-state kind replace an older pending one, and no other', () => {
+    const superseding = PUSH_BACK_KIND_NAMES.filter(
+      (kind) => jobFromInbox(message(kind, {}), store).supersedes,
+    );
+    expect(superseding).toEqual([
+      'erpOrder',
+      'article',
+      'patient',
+      'device',
+      'contractArticleGroup',
+      'insuranceContract',
+    ]);
+    expect(PUSH_BACK_KIND_NAMES.filter(supersedingKind)).toEqual(superseding);
+  });
+
   it('carries the validated body and queues one message once', () => {
     const body = { customerNumber: 'A-1', name: 'x' };
-    const first = jobFromInbox(message('article', body), store, contract);
+    const first = jobFromInbox(message('article', body), store);
     expect(first).toMatchObject({ kind: 'article', payload: body });
-    expect(jobFromInbox(message('article', body), store, contract).idempotencyKey).toBe(
+    expect(jobFromInbox(message('article', body), store).idempotencyKey).toBe(first.idempotencyKey);
+    expect(jobFromInbox(message('article', body, 'm2.json'), store).idempotencyKey).not.toBe(
       first.idempotencyKey,
     );
-    expect(
-      jobFromInbox(message('article', body, 'm2.json'), store, contract).idempotencyKey,
-    ).not.toBe(first.idempotencyKey);
   });
 });

@@ -58,11 +58,16 @@ function workerOver(rig: HandlerRig, logs: LogLine[]): QueueWorker {
 }
 
 /** The puller of a daemon over the rig's store and client; it queues hand-overs, runs none. */
-function pullerOver(rig: HandlerRig): Pass['pull'] {
+function pullerOver(rig: HandlerRig, worker: QueueWorker): Pass['pull'] {
   const { context, store } = rig;
   const settings = { overlapSeconds: 120, createdLookbackDays: 30, batchSize: 500 };
   const runner = createPullRunner(
-    { store: sqlitePullStore(store), source: context.client, clock: context.clock, settings },
+    {
+      store: sqlitePullStore(store, () => worker.commitOutcomes()),
+      source: context.client,
+      clock: context.clock,
+      settings,
+    },
     pullTargets(context.contract),
     pino({ enabled: false }),
   );
@@ -90,7 +95,7 @@ export async function startPass(
       [...rig.sim.state.store.list('demo', resource, [{}], {})].map(
         (text) => JSON.parse(text) as Record<string, unknown>,
       ),
-    pull: pullerOver(rig),
+    pull: pullerOver(rig, worker),
     handedOver: (resource, id) =>
       listStoredJobs(rig.store, ['pending', 'running', 'done', 'dead'], -1, `deliver.${resource}`)
         .filter((job) => job.payload['id'] === id)

@@ -9,7 +9,11 @@ import {
   type NewJob,
 } from '../../src/queue/index.js';
 import { PermanentError } from '../../src/shared/errors.js';
+import type { Superseding } from '../../src/queue/index.js';
 import { queueHarness, states, type QueueHarness } from './queueHarness.js';
+
+/** Patients carry their whole state (as the push-back kinds say, src/pushback/kinds/). */
+const fullState: Superseding = (kind) => kind === 'patient';
 
 let h: QueueHarness;
 beforeEach(() => {
@@ -49,7 +53,7 @@ describe('retry', () => {
     const [id = 0] = await deadJobs(status('o-1'));
     h.clock.advance(3_600_000);
 
-    const job = retryJob(h.store, id);
+    const job = retryJob(h.store, id, fullState);
     expect(job).toMatchObject({ state: 'pending', attempts: 0 });
     expect(job.nextAttemptAt).toBe(h.clock.now().toISOString());
     expect(getJob(h.store, id)?.deadLetters).toMatchObject([
@@ -63,31 +67,41 @@ describe('retry', () => {
 
   it('refuses jobs that are not dead, and ids that do not exist', () => {
     const { id } = enqueue(h.store, status('o-1'));
-    expect(refusal(() => retryJob(h.store, id))).toBe(
+    expect(refusal(() => retryJob(h.store, id, fullState))).toBe(
       `job ${id} (orderStatus singleOrder:o-1) is pending: it is still in the queue and runs on its own`,
     );
-    expect(refusal(() => retryJob(h.store, 99))).toBe(
+    expect(refusal(() => retryJob(h.store, 99, fullState))).toBe(
       'no job 99 in the queue; `homecare-sync queue list` shows the ids',
     );
   });
 
   it('refuses an old full-state job a newer one replaces: it would send outdated data', async () => {
-    const patient: NewJob = { kind: 'patient', entityKey: 'patient:p-1', payload: { v: 1 } };
+    const patient: NewJob = {
+      kind: 'patient',
+      entityKey: 'patient:p-1',
+      payload: { v: 1 },
+      supersedes: true,
+    };
     const [old = 0] = await deadJobs(patient);
     const { id: newer } = enqueue(h.store, { ...patient, payload: { v: 2 } });
-    expect(refusal(() => retryJob(h.store, old))).toContain(
+    expect(refusal(() => retryJob(h.store, old, fullState))).toContain(
       `is older than job ${newer}, which replaces it`,
     );
     expect(getJob(h.store, old)?.state).toBe('dead');
   });
 
   it('--all-dead retries every open dead letter and says which it refused', async () => {
-    const patient: NewJob = { kind: 'patient', entityKey: 'patient:p-1', payload: { v: 1 } };
+    const patient: NewJob = {
+      kind: 'patient',
+      entityKey: 'patient:p-1',
+      payload: { v: 1 },
+      supersedes: true,
+    };
     const [a = 0, b = 0, c = 0] = await deadJobs(status('o-1'), status('o-2'), patient);
     enqueue(h.store, { ...patient, payload: { v: 2 } });
     dropJob(h.store, b);
 
-    const result = retryAllDead(h.store);
+    const result = retryAllDead(h.store, fullState);
     expect(result.retried).toEqual([a]);
     expect(result.refused.map((r) => r.id)).toEqual([c]);
     expect(states(h.store)).toMatchObject({ [a]: 'pending', [b]: 'dead', [c]: 'dead' });
@@ -121,12 +135,14 @@ describe('list', () => {
   it('lists pending, running and dead jobs oldest first; done and superseded ones stay unlisted', async () => {
     const [dead = 0] = await deadJobs(status('o-1'));
     const { id: pending } = enqueue(h.store, status('o-2'));
-    enqueue(h.store, { kind: 'patient', entityKey: 'patient:p-1', payload: {} });
-    const { id: newest } = enqueue(h.store, {
+    const patient: NewJob = {
       kind: 'patient',
       entityKey: 'patient:p-1',
       payload: {},
-    });
+      supersedes: true,
+    };
+    enqueue(h.store, patient);
+    const { id: newest } = enqueue(h.store, patient);
     expect(listJobs(h.store).map((job) => [job.id, job.status])).toEqual([
       [dead, 'dead'],
       [pending, 'pending'],

@@ -16,6 +16,7 @@ const patient = (lastName: string) => ({
   kind: 'patient' as const,
   entityKey: 'patient:p-1',
   payload: { _id: 'p-1', lastName },
+  supersedes: true,
 });
 
 describe('enqueue', () => {
@@ -36,8 +37,8 @@ describe('enqueue', () => {
 
   it('queues jobs without an idempotency key every time', () => {
     enqueue(h.store, patient('A'));
-    enqueue(h.store, { ...patient('A'), kind: 'patientNote' });
-    enqueue(h.store, { ...patient('A'), kind: 'patientNote' });
+    enqueue(h.store, { ...patient('A'), kind: 'patientNote', supersedes: false });
+    enqueue(h.store, { ...patient('A'), kind: 'patientNote', supersedes: false });
     expect(Object.keys(states(h.store))).toHaveLength(3);
   });
 
@@ -58,7 +59,7 @@ describe('superseding', () => {
     expect(claimJob(h.store, 1, '2026-01-15T09:00:00.000Z')?.state).toBe('running');
     enqueue(h.store, patient('v2'));
     enqueue(h.store, { ...patient('other'), entityKey: 'patient:p-2' });
-    enqueue(h.store, { ...patient('note'), kind: 'patientNote' });
+    enqueue(h.store, { ...patient('note'), kind: 'patientNote', supersedes: false });
     const latest = enqueue(h.store, patient('v3'));
 
     expect(latest).toEqual({ id: 5, queued: true, superseded: [2] });

@@ -254,7 +254,7 @@ describe('a pull while outcomes gather (issue 10)', () => {
 
       // The next pull of Transmitted orders brings the order back as the PATCH left it.
       const echo = await rig.stored('singleOrder', id);
-      const pullStore = sqlitePullStore(rig.store);
+      const pullStore = sqlitePullStore(rig.store, () => worker.commitOutcomes());
       const target = pullTargets(rig.context.contract).find(
         (t) => t.resource === 'singleOrder' && t.filter === 'transmitted',
       );

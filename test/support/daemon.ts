@@ -58,7 +58,7 @@ export function startPullRig(
   };
   const newRunner = (client: PlatformClient) =>
     createPullRunner(
-      { store: sqlitePullStore(store), source: client, clock, settings },
+      { store: sqlitePullStore(store, () => undefined), source: client, clock, settings },
       pullTargets(contractFor(variant)),
       pino({ enabled: false }),
     );
@@ -96,7 +96,7 @@ export function createdOrdersPull(
   );
   if (target === undefined) throw new Error('variant B lists no created single orders');
   const deps = {
-    store: wrap(sqlitePullStore(rig.store)),
+    store: wrap(sqlitePullStore(rig.store, () => undefined)),
     source: rig.client,
     clock: rig.clock,
     settings: { overlapSeconds: 120, createdLookbackDays: 30, batchSize },

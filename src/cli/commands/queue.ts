@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { redactJson } from '../../log/index.js';
 import type { JobDetails, JobListing } from '../../queue/index.js';
 import { dropJob, getJob, listJobs, retryAllDead, retryJob } from '../../queue/index.js';
+import { supersedingKind } from '../../pushback/index.js';
 import { PermanentError } from '../../shared/errors.js';
 import type { Store } from '../../store/index.js';
 import { withStore } from '../context.js';
@@ -84,11 +85,11 @@ function retryAction(
     command.error('error: give either a job id or --all-dead', { exitCode: EXIT.usage });
   }
   if (id !== undefined) {
-    withQueue(options, (store) => retryJob(store, id));
+    withQueue(options, (store) => retryJob(store, id, supersedingKind));
     print(`job ${id} is pending again, due now; it runs on the daemon's next queue pass`);
     return;
   }
-  const result = withQueue(options, (store) => retryAllDead(store));
+  const result = withQueue(options, (store) => retryAllDead(store, supersedingKind));
   print(
     result.retried.length === 0
       ? 'no dead letters to retry'

@@ -4,6 +4,7 @@ import { entitySchema } from '../../contract/index.js';
 import { errorMessage } from '../../shared/errors.js';
 import { lazyPackage } from '../../shared/lazyPackage.js';
 import { cellValue, fieldSchema } from './cells.js';
+import type { InboxKind } from './kinds.js';
 import type { InboxOptions } from './options.js';
 import type { Problem } from './problems.js';
 import { inboxProblems } from './validate.js';
@@ -73,6 +74,7 @@ function rowOf(
   columns: readonly Column[],
   row: number,
   decimalComma: boolean,
+  kind: InboxKind,
 ): ArticleRow {
   const body: Record<string, unknown> = {};
   const problems: Problem[] = [];
@@ -87,12 +89,17 @@ function rowOf(
   // Units skipped because all their cells were empty leave holes; the ERP means "no such unit".
   if (Array.isArray(body.packagingUnits)) body.packagingUnits = body.packagingUnits.filter(Boolean);
   if (problems.length === 0) {
-    for (const problem of inboxProblems('article', body)) problems.push({ ...problem, row });
+    for (const problem of inboxProblems(kind, body)) problems.push({ ...problem, row });
   }
   return { row, body, problems: problems.map((p) => ({ ...p, path: columnName(p.path) ?? '' })) };
 }
 
-export function parseArticleCsv(text: string, options: InboxOptions['csv']): ArticleCsv {
+/** `kind` is the article inbox kind: each row is checked as a message of it. */
+export function parseArticleCsv(
+  text: string,
+  options: InboxOptions['csv'],
+  kind: InboxKind,
+): ArticleCsv {
   let records: string[][];
   try {
     records = csvParse().parse(text, {
@@ -119,6 +126,6 @@ export function parseArticleCsv(text: string, options: InboxOptions['csv']): Art
     return { ok: false, problems: [{ message: 'no article rows below the header' }] };
   return {
     ok: true,
-    rows: data.map((cells, i) => rowOf(cells, columns, i + 2, options.decimalComma)),
+    rows: data.map((cells, i) => rowOf(cells, columns, i + 2, options.decimalComma, kind)),
   };
 }

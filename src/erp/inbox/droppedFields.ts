@@ -1,8 +1,7 @@
 import type { Logger } from '../../log/index.js';
-import type { InboxKind } from '../adapter.js';
 
 /** Told of the unknown fields left out of one message (`inbound.unknownFields: drop`). */
-export type DroppedFields = (kind: InboxKind, paths: readonly string[]) => void;
+export type DroppedFields = (kind: string, paths: readonly string[]) => void;
 
 /**
  * Fields remembered as logged. Each (kind, field) is logged once per process; past this many a

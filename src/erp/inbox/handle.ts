@@ -5,7 +5,7 @@ import type { Clock } from '../../shared/clock.js';
 import { TransientError, errorMessage } from '../../shared/errors.js';
 import { jsonBoundsProblem } from '../../shared/jsonBounds.js';
 import { dayIn } from '../../shared/timeZone.js';
-import type { InboxKind, InboxMessage } from '../adapter.js';
+import type { InboxMessage } from '../adapter.js';
 import { parseArticleCsv } from './articleCsv.js';
 import { ERP_MESSAGE_BOUNDS } from './bounds.js';
 import { decode, extensionProblem, fileNameProblem } from './checks.js';
@@ -24,6 +24,7 @@ import { openTransFile } from './openTrans/messages.js';
 import type { InboxOptions } from './options.js';
 import type { Problem } from './problems.js';
 import type { FileResult } from './report.js';
+import type { InboxKind, InboxKinds } from './kinds.js';
 import type { DroppedFields } from './droppedFields.js';
 import { checkMessage } from './validate.js';
 
@@ -34,6 +35,7 @@ export interface HandleContext {
   layout: InboxLayout;
   options: InboxOptions;
   clock: Clock;
+  kinds: InboxKinds;
   accept: Accept;
   /** Told of the unknown fields left out with `unknownFields: drop`. */
   dropped?: DroppedFields;
@@ -49,11 +51,13 @@ type Messages =
 
 function jsonMessages(
   ctx: HandleContext,
-  kind: InboxKind,
+  kind: InboxKind | undefined,
   name: string,
   text: string,
   bytes: Buffer,
 ): Messages {
+  // Only the kinds' folders and openTRANS's are scanned: every other folder is an unknown entry.
+  if (kind === undefined) return { ok: false, reason: 'not an inbox kind folder', problems: [] };
   const outside = jsonBoundsProblem(text, ERP_MESSAGE_BOUNDS);
   if (outside !== undefined) return { ok: false, reason: outside, problems: [] };
   let json: unknown;
@@ -64,20 +68,22 @@ function jsonMessages(
   }
   const checked = checkMessage(kind, json, ctx.options.unknownFields);
   if (!checked.ok) {
-    return { ok: false, reason: `not a valid ${kind} message`, problems: checked.problems };
+    return { ok: false, reason: `not a valid ${kind.name} message`, problems: checked.problems };
   }
-  if (checked.dropped.length > 0) ctx.dropped?.(kind, checked.dropped);
+  if (checked.dropped.length > 0) ctx.dropped?.(kind.name, checked.dropped);
   const body = checked.body;
   // The file's bytes name the message: a file name may come again with new content.
   return {
     ok: true,
-    messages: [{ kind, source: 'file', name, sha256: sha256(bytes), body }],
+    messages: [{ kind: kind.name, source: 'file', name, sha256: sha256(bytes), body }],
     badRows: [],
   };
 }
 
-function csvMessages(name: string, text: string, options: InboxOptions): Messages {
-  const csv = parseArticleCsv(text, options.csv);
+function csvMessages(ctx: HandleContext, name: string, text: string): Messages {
+  const { options } = ctx;
+  const article = ctx.kinds.formats.article;
+  const csv = parseArticleCsv(text, options.csv, article);
   if (!csv.ok) return { ok: false, reason: 'not a readable article CSV', problems: csv.problems };
   const badRows = csv.rows.flatMap((row) => row.problems);
   if (badRows.length > 0 && options.csvAllOrNothing) {
@@ -89,7 +95,7 @@ function csvMessages(name: string, text: string, options: InboxOptions): Message
     .map((row): InboxMessage => {
       const body = row.body;
       return {
-        kind: 'article',
+        kind: article.name,
         source: 'file',
         name: `${name}#row${row.row}`,
         sha256: sha256(JSON.stringify(body)),
@@ -151,15 +157,15 @@ async function readMessages(
   const bytes = await readFile(path);
   // An XML file says its encoding itself; safeXml.ts reads it by that, not by `charset`.
   if (kind === OPENTRANS_FOLDER) {
-    const answer = await openTransFile(file, bytes, ctx.openTrans ?? {});
+    const answer = await openTransFile(file, bytes, ctx.kinds, ctx.openTrans ?? {});
     return answer.ok ? { ...answer, badRows: [] } : answer;
   }
   const isCsv = file.toLowerCase().endsWith('.csv');
   const decoded = decode(bytes, isCsv ? ctx.options.csv.encoding : ctx.options.charset);
   if (!decoded.ok) return { ok: false, reason: decoded.reason, problems: [] };
   return isCsv
-    ? csvMessages(file, decoded.text, ctx.options)
-    : jsonMessages(ctx, kind, file, decoded.text, bytes);
+    ? csvMessages(ctx, file, decoded.text)
+    : jsonMessages(ctx, ctx.kinds.find(kind), file, decoded.text, bytes);
 }
 
 /** SQLite busy, locked, full or briefly unwritable: the same hand-off may pass next scan. */

@@ -8,6 +8,14 @@ export {
   type InboxParse,
   type MessageCheck,
 } from './validate.js';
+export {
+  inboxKinds,
+  type FormatKind,
+  type InboxKind,
+  type InboxKindSpec,
+  type InboxKinds,
+  type InboxSchema,
+} from './kinds.js';
 export { UNKNOWN_FIELDS, type UnknownFields } from './fields.js';
 export { droppedFieldsLog, type DroppedFields } from './droppedFields.js';
 export { parseArticleCsv, type ArticleCsv, type ArticleRow } from './articleCsv.js';

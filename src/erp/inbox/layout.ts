@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, open, rename } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
-import { INBOX_KINDS, type InboxKind } from '../adapter.js';
 
 /**
  * The folder of openTRANS answers (design.md, "File drop"): one file may say things of several
@@ -10,10 +9,8 @@ import { INBOX_KINDS, type InboxKind } from '../adapter.js';
  */
 export const OPENTRANS_FOLDER = 'opentrans';
 
-/** A folder files are dropped in: one per inbox kind, and openTRANS's. */
-export type InboxFolder = InboxKind | typeof OPENTRANS_FOLDER;
-
-export const INBOX_FOLDERS: readonly InboxFolder[] = [...INBOX_KINDS, OPENTRANS_FOLDER];
+/** A folder files are dropped in: one per inbox kind (named as the kind), and openTRANS's. */
+export type InboxFolder = string;
 
 /** The inbox's folders (docs/readme/file-drop.md, "Inbox"). */
 export interface InboxLayout {

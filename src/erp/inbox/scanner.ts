@@ -7,7 +7,15 @@ import { SetupError, errorMessage } from '../../shared/errors.js';
 import { CompletenessTracker, type Completeness } from './completeness.js';
 import { droppedFieldsLog, type DroppedFields } from './droppedFields.js';
 import { handleClaimed, type Accept, type HandleContext } from './handle.js';
-import { ARCHIVE, ERROR, INBOX_FOLDERS, PROCESSING, layoutOf, type InboxFolder } from './layout.js';
+import type { InboxKinds } from './kinds.js';
+import {
+  ARCHIVE,
+  ERROR,
+  OPENTRANS_FOLDER,
+  PROCESSING,
+  layoutOf,
+  type InboxFolder,
+} from './layout.js';
 import { refuseLinked } from './linked.js';
 import { OddEntries, type OddEntry } from './oddEntries.js';
 import type { InboxOptions } from './options.js';
@@ -29,6 +37,8 @@ import {
 
 export interface InboxDeps {
   clock: Clock;
+  /** The push-back kinds: one folder each, and how its messages are checked. */
+  kinds: InboxKinds;
   /** Stores the message durably (one SQLite transaction) or says it has it already. */
   accept: Accept;
   /** Where each scan's results go; tests that do not look at the log leave it out. */
@@ -50,7 +60,6 @@ export interface Inbox {
   scanOnce(): Promise<ScanReport>;
 }
 
-const OUR_FOLDERS = new Set<string>([PROCESSING, ARCHIVE, ERROR, ...INBOX_FOLDERS]);
 const MARKER = '.done';
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -107,11 +116,14 @@ function openTransOptions(options: InboxOptions, deps: InboxDeps): OpenTransOpti
  */
 export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
   const layout = layoutOf(options.inbox);
+  const kindFolders: readonly InboxFolder[] = [...deps.kinds.names, OPENTRANS_FOLDER];
+  const ourFolders = new Set<string>([PROCESSING, ARCHIVE, ERROR, ...kindFolders]);
   const dropped = deps.dropped ?? (deps.logger && droppedFieldsLog(deps.logger));
   const context: HandleContext = {
     layout,
     options,
     clock: deps.clock,
+    kinds: deps.kinds,
     accept: deps.accept,
     ...(dropped === undefined ? {} : { dropped }),
     openTrans: openTransOptions(options, deps),
@@ -186,7 +198,7 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
 
   async function unknownEntries(): Promise<string[]> {
     const names = (await readdir(layout.root)).filter(
-      (n) => !n.startsWith('.') && !OUR_FOLDERS.has(n),
+      (n) => !n.startsWith('.') && !ourFolders.has(n),
     );
     const fresh = names.filter((name) => !reportedUnknown.has(name)).sort(byName);
     for (const name of fresh) reportedUnknown.add(name);
@@ -286,7 +298,7 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
     const results: FileResult[] = [];
     const folders: FolderProblem[] = [];
     const usable: InboxFolder[] = [];
-    for (const kind of INBOX_FOLDERS) {
+    for (const kind of kindFolders) {
       const problem = (await prepareKind(kind)) ?? (await kindProblem(kind, results, recover));
       if (problem) folders.push(problem);
       else usable.push(kind);

@@ -1,10 +1,9 @@
-import type { InboxKind } from '../adapter.js';
 import type { DroppedFields } from './droppedFields.js';
 import { checkFields, type UnknownFields } from './fields.js';
+import type { InboxKind } from './kinds.js';
 import { withoutUnknown } from './prune.js';
 import { listedProblems } from './problemList.js';
 import { problemText, type Problem } from './problems.js';
-import { knownShape, ruleProblems, schemaProblems } from './schemas.js';
 
 /** How messages from the ERP are taken, the same for the file inbox and `POST /erp/<kind>`. */
 export interface InboundRules {
@@ -39,15 +38,15 @@ export function checkMessage(
   unknownFields: UnknownFields = 'refuse',
 ): MessageCheck {
   if (!isObject(json)) return notAnObject();
-  const shape = knownShape(kind);
+  const shape = kind.shape();
   const fields = checkFields(shape, json, unknownFields);
   if (fields.problems.size > 0) {
     // The rules across fields still run (a few lookups), so the ERP learns those at once too.
-    for (const problem of ruleProblems(kind, json)) fields.problems.add(() => problem);
+    for (const problem of kind.ruleProblems(json)) fields.problems.add(() => problem);
     return { ok: false, problems: fields.problems.listed() };
   }
   const body = fields.dropped.length === 0 ? json : (withoutUnknown(shape, json) as typeof json);
-  const problems = schemaProblems(kind, body);
+  const problems = kind.schemaProblems(body);
   if (problems.length > 0) return { ok: false, problems: listedProblems(problems) };
   return { ok: true, body, dropped: fields.dropped };
 }
@@ -69,6 +68,6 @@ export function parseInboxBody(
 ): InboxParse {
   const checked = checkMessage(kind, json, rules.unknownFields);
   if (!checked.ok) return { ok: false, problems: checked.problems.map(problemText) };
-  if (checked.dropped.length > 0) rules.dropped?.(kind, checked.dropped);
+  if (checked.dropped.length > 0) rules.dropped?.(kind.name, checked.dropped);
   return { ok: true, body: checked.body };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { InboxMessage } from '../../adapter.js';
+import type { InboxKinds } from '../kinds.js';
 import type { Problem } from '../problems.js';
 import type { OpenTransOptions } from './answer.js';
 import { readOpenTrans } from './read.js';
@@ -17,9 +18,10 @@ export type OpenTransFile =
 export async function openTransFile(
   file: string,
   bytes: Uint8Array,
+  kinds: InboxKinds,
   options: OpenTransOptions,
 ): Promise<OpenTransFile> {
-  const read = await readOpenTrans(bytes, options);
+  const read = await readOpenTrans(bytes, kinds, options);
   if (!read.ok) return read;
   const messages = read.messages.map((message): InboxMessage => ({
     kind: message.kind,

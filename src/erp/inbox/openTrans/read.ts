@@ -1,5 +1,6 @@
 import { OPENTRANS_NAMESPACE } from '../../file/openTrans.js';
 import { MAX_XML_BYTES } from '../bounds.js';
+import type { InboxKinds } from '../kinds.js';
 import { listedProblems } from '../problemList.js';
 import { problemText, type Problem } from '../problems.js';
 import { readXml, xmlText, type XmlElement } from '../safeXml.js';
@@ -57,12 +58,12 @@ const refused = (reason: string, problems: Problem[] = []): OpenTransRead => ({
  * that fails them is a problem of the file; an ERP order that fails them only a note, so the
  * order's status still goes.
  */
-function checked(answer: OpenTransAnswer): OpenTransAnswer {
+function checked(answer: OpenTransAnswer, kinds: InboxKinds): OpenTransAnswer {
   const messages: OpenTransMessage[] = [];
   const notes = [...answer.notes];
   const problems = [...answer.problems];
   for (const message of answer.messages) {
-    const check = checkMessage(message.kind, message.body);
+    const check = checkMessage(kinds.formats[message.kind], message.body);
     if (check.ok) {
       messages.push(message);
       continue;
@@ -84,6 +85,7 @@ function checked(answer: OpenTransAnswer): OpenTransAnswer {
  */
 export async function readOpenTrans(
   bytes: Uint8Array,
+  kinds: InboxKinds,
   options: OpenTransOptions = {},
 ): Promise<OpenTransRead> {
   if (bytes.length > MAX_XML_BYTES) {
@@ -114,7 +116,7 @@ export async function readOpenTrans(
     );
     return refused('not valid against the openTRANS 2.1 schema', listedProblems(problems));
   }
-  const answer = checked(ANSWERS[root.name](root, options));
+  const answer = checked(ANSWERS[root.name](root, options), kinds);
   if (answer.problems.length > 0) {
     return refused(`the ${root.name} cannot be taken`, listedProblems(answer.problems));
   }

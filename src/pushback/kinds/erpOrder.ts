@@ -1,13 +1,18 @@
-import { bodyProblems } from '../contract/index.js';
-import type { PlatformRecord } from '../platform/index.js';
-import { PermanentError } from '../shared/errors.js';
-import { findMirrorBy } from '../store/index.js';
-import type { Handler, HandlerContext } from '../queue/types.js';
-import { refusedWith, relabel } from './failures.js';
-import { requiredText, without } from './payload.js';
-import { withPatientId } from './patientReference.js';
-import { remember } from './remember.js';
-import { writeOnce } from './writeOnce.js';
+import { z } from 'zod';
+import { bodyProblems } from '../../contract/index.js';
+import { entitySchema } from '../../contract/index.js';
+import type { PlatformRecord } from '../../platform/index.js';
+import type { Handler, HandlerContext } from '../../queue/types.js';
+import { PermanentError } from '../../shared/errors.js';
+import { findMirrorBy } from '../../store/index.js';
+import type { PushBackKind } from '../descriptor.js';
+import { first } from '../entityKeys.js';
+import { refusedWith, relabel } from '../failures.js';
+import { looseList, PATIENT_CUSTOMER_ID, patientReference, text } from '../inboxRules.js';
+import { withPatientId } from '../patientReference.js';
+import { requiredText, without } from '../payload.js';
+import { remember } from '../remember.js';
+import { writeOnce } from '../writeOnce.js';
 
 /** Whether the platform already holds an ERP order with `salesId`: mirror, then GET where offered. */
 async function exists(salesId: string, context: HandlerContext): Promise<boolean> {
@@ -58,7 +63,7 @@ function checkBody(body: PlatformRecord, context: HandlerContext, subject: strin
 }
 
 /** Delivery feedback: POST, or PUT /erpOrder/{salesId} when the salesId exists already. */
-export const pushErpOrder: Handler = async (job, context) => {
+const pushErpOrder: Handler = async (job, context) => {
   const salesId = requiredText(job, 'salesId');
   const subject = `ERP order salesId ${salesId}`;
   const body = await withPatientId(job, without(job.payload, '_id'), context, subject, {
@@ -75,3 +80,21 @@ export const pushErpOrder: Handler = async (job, context) => {
     throw relabel(error, subject);
   }
 };
+
+export const erpOrder = {
+  name: 'erpOrder',
+  inbox: {
+    entity: entitySchema('erpOrder'),
+    minimum: z.looseObject({
+      salesId: text,
+      outboundDate: text,
+      deliveryAddress: z.looseObject({}),
+      erpOrderedArticleLines: looseList('line'),
+    }),
+    rules: patientReference,
+    erpFields: PATIENT_CUSTOMER_ID,
+  },
+  entityKey: (body) => `erpOrder:${first(body, 'salesId')}`,
+  supersedes: true,
+  handler: pushErpOrder,
+} as const satisfies PushBackKind;

@@ -1,13 +1,19 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { PlatformRecord } from '../platform/index.js';
-import { PermanentError } from '../shared/errors.js';
-import { findMirrorBy, getMirror, type MirrorRecord } from '../store/index.js';
-import type { Handler, HandlerContext, Job } from '../queue/types.js';
-import { about, notKnown } from './failures.js';
-import { checkTransition, orderLabel, patchOrder, type OrderResource } from './orders.js';
-import { textOf, type Body } from './payload.js';
-import { remember } from './remember.js';
-import { writeOnce } from './writeOnce.js';
+import { z } from 'zod';
+import { isOrderStatus } from '../../contract/index.js';
+import type { Problem } from '../../erp/inbox/index.js';
+import type { PlatformRecord } from '../../platform/index.js';
+import type { Handler, HandlerContext, Job } from '../../queue/types.js';
+import { PermanentError } from '../../shared/errors.js';
+import { findMirrorBy, getMirror, type MirrorRecord, type Store } from '../../store/index.js';
+import type { PushBackKind } from '../descriptor.js';
+import { first } from '../entityKeys.js';
+import { about, notKnown } from '../failures.js';
+import { present, text } from '../inboxRules.js';
+import { checkTransition, orderLabel, patchOrder, type OrderResource } from '../orders.js';
+import { textOf, type Body } from '../payload.js';
+import { remember } from '../remember.js';
+import { writeOnce } from '../writeOnce.js';
 
 interface FoundOrder {
   id: string;
@@ -62,7 +68,7 @@ function changesOf(message: Body, current: MirrorRecord | undefined): PlatformRe
 }
 
 /** The ERP's status, salesId, order number and tracking for a single or direct order. */
-export const pushOrderStatus: Handler = async (job, context) => {
+const pushOrderStatus: Handler = async (job, context) => {
   const resource: OrderResource =
     job.payload.orderType === 'direct' ? 'directOrder' : 'singleOrder';
   const order = findOrder(job, context, resource);
@@ -92,3 +98,59 @@ export const pushOrderStatus: Handler = async (job, context) => {
   );
   return remember(context, resource, answer, { body: changes });
 };
+
+/** The whole message: it writes no one entity of the platform's but fields of an order. */
+const message = z.strictObject({
+  orderType: z.enum(['single', 'direct']),
+  id: text.optional(),
+  salesId: text.optional(),
+  status: z.number().refine(isOrderStatus, 'must be an order status from -3 to 10').optional(),
+  erpOrderNumber: text.optional(),
+  trackingInfo: z
+    .array(
+      z.strictObject({ trackingLink: z.string().optional(), trackingCode: z.string().optional() }),
+    )
+    .optional(),
+});
+
+/** `id` finds the order when given (then `salesId` is a change); else `salesId` finds it. */
+function orderStatusRules(body: Body): Problem[] {
+  if (!present(body, 'id') && !present(body, 'salesId')) {
+    return [{ path: 'id', message: 'id or salesId is required to find the order' }];
+  }
+  const changes = [body.status, body.erpOrderNumber, body.trackingInfo];
+  if (present(body, 'id')) changes.push(body.salesId);
+  return changes.some((value) => value !== undefined)
+    ? []
+    : [
+        {
+          path: '',
+          message:
+            'nothing to change: give status, erpOrderNumber, trackingInfo or, with id, salesId',
+        },
+      ];
+}
+
+/**
+ * The key of the order a status message is about: its `_id` when given or found in the mirror
+ * by salesId, so the message runs after the order's acknowledgement (`<resource>:<_id>`).
+ */
+function orderKey(body: Body, store: Store): string {
+  const resource = body.orderType === 'direct' ? 'directOrder' : 'singleOrder';
+  const id = textOf(body, 'id');
+  if (id !== undefined) return `${resource}:${id}`;
+  const salesId = first(body, 'salesId');
+  const found = findMirrorBy(store, resource, 'salesId', salesId);
+  return found.length === 1 && found[0]
+    ? `${resource}:${found[0].id}`
+    : `${resource}:salesId:${salesId}`;
+}
+
+export const orderStatus = {
+  name: 'orderStatus',
+  inbox: { minimum: message, rules: orderStatusRules },
+  entityKey: orderKey,
+  // Each status is a step of the order: none replaces another.
+  supersedes: false,
+  handler: pushOrderStatus,
+} as const satisfies PushBackKind;

@@ -1,13 +1,18 @@
-import type { Contract } from '../contract/index.js';
-import type { PlatformRecord } from '../platform/index.js';
-import { PermanentError } from '../shared/errors.js';
-import { findMirrorBy } from '../store/index.js';
-import type { Handler, HandlerContext } from '../queue/types.js';
-import { createNoting, existingIdOf } from './duplicates.js';
-import { refusedWith, relabel } from './failures.js';
-import { requiredText, textOf, without, type Body } from './payload.js';
-import { remember } from './remember.js';
-import { existedBefore, writeOnce } from './writeOnce.js';
+import { z } from 'zod';
+import type { Contract } from '../../contract/index.js';
+import { entitySchema } from '../../contract/index.js';
+import type { PlatformRecord } from '../../platform/index.js';
+import type { Handler, HandlerContext } from '../../queue/types.js';
+import { PermanentError } from '../../shared/errors.js';
+import { findMirrorBy } from '../../store/index.js';
+import type { PushBackKind } from '../descriptor.js';
+import { createNoting, existingIdOf } from '../duplicates.js';
+import { first } from '../entityKeys.js';
+import { refusedWith, relabel } from '../failures.js';
+import { text } from '../inboxRules.js';
+import { requiredText, textOf, without, type Body } from '../payload.js';
+import { remember } from '../remember.js';
+import { existedBefore, writeOnce } from '../writeOnce.js';
 
 function checkPackagingUnits(body: Body, subject: string): void {
   const units = body.packagingUnits;
@@ -67,7 +72,7 @@ async function createOrReplace(
 }
 
 /** An article the ERP owns: PUT when its customerNumber is known, else POST (a duplicate → PUT). */
-export const pushArticle: Handler = async (job, context) => {
+const pushArticle: Handler = async (job, context) => {
   const customerNumber = requiredText(job, 'customerNumber');
   const subject = `article customerNumber ${customerNumber}`;
   checkPackagingUnits(job.payload, subject);
@@ -92,3 +97,22 @@ export const pushArticle: Handler = async (job, context) => {
     throw relabel(error, subject);
   }
 };
+
+export const article = {
+  name: 'article',
+  inbox: {
+    entity: entitySchema('article'),
+    minimum: z.looseObject({
+      customerNumber: text,
+      name: text,
+      packagingUnits: z
+        .array(z.looseObject({ quantity: z.number(), unit: z.union([text, z.number()]) }))
+        .min(1, 'needs at least one packaging unit'),
+    }),
+    // The article number variant A's create asks for; else taken from `customerNumber`.
+    erpFields: { articleNumber: z.string() },
+  },
+  entityKey: (body) => `article:${first(body, 'customerNumber')}`,
+  supersedes: true,
+  handler: pushArticle,
+} as const satisfies PushBackKind;

@@ -1,11 +1,16 @@
-import type { PlatformRecord } from '../platform/index.js';
-import type { Handler, HandlerContext, Job } from '../queue/types.js';
-import { createNoting, existingIdOf } from './duplicates.js';
-import { relabel } from './failures.js';
-import { requiredText, STAMPED_FIELDS, textOf, without } from './payload.js';
-import { patientIdByCustomerId, patientsWithCustomerId } from './patientReference.js';
-import { remember } from './remember.js';
-import { existedBefore, madeThenChanged, writeOnce } from './writeOnce.js';
+import { z } from 'zod';
+import { entitySchema } from '../../contract/index.js';
+import type { PlatformRecord } from '../../platform/index.js';
+import type { Handler, HandlerContext, Job } from '../../queue/types.js';
+import type { PushBackKind } from '../descriptor.js';
+import { createNoting, existingIdOf } from '../duplicates.js';
+import { first } from '../entityKeys.js';
+import { relabel } from '../failures.js';
+import { text } from '../inboxRules.js';
+import { patientIdByCustomerId, patientsWithCustomerId } from '../patientReference.js';
+import { requiredText, STAMPED_FIELDS, textOf, without } from '../payload.js';
+import { remember } from '../remember.js';
+import { existedBefore, madeThenChanged, writeOnce } from '../writeOnce.js';
 
 /**
  * PATCH merges on the platform. A PUT replaces the whole patient, so what the ERP does not send
@@ -62,7 +67,7 @@ async function createOrUpdate(
 }
 
 /** A patient with the ERP's customerId: updated when the platform knows it, else created. */
-export const pushPatient: Handler = async (job, context) => {
+const pushPatient: Handler = async (job, context) => {
   const customerId = requiredText(job, 'customerId');
   const subject = `patient customerId ${customerId}`;
   const body = without(job.payload, '_id');
@@ -93,3 +98,11 @@ export const pushPatient: Handler = async (job, context) => {
     throw relabel(error, subject);
   }
 };
+
+export const patient = {
+  name: 'patient',
+  inbox: { entity: entitySchema('patient'), minimum: z.looseObject({ customerId: text }) },
+  entityKey: (body) => `patient:${first(body, 'customerId')}`,
+  supersedes: true,
+  handler: pushPatient,
+} as const satisfies PushBackKind;

@@ -1,13 +1,18 @@
 import { isDeepStrictEqual } from 'node:util';
-import { productGroupLevelProblem } from '../contract/index.js';
-import { PermanentError } from '../shared/errors.js';
-import { getMirror } from '../store/index.js';
-import type { Handler, HandlerContext, Job } from '../queue/types.js';
-import { createOnce } from './duplicates.js';
-import { about, notKnown, refusedWith } from './failures.js';
-import { requiredText, textOf, without } from './payload.js';
-import { remember } from './remember.js';
-import { writeOnce } from './writeOnce.js';
+import { z } from 'zod';
+import { productGroupLevelProblem } from '../../contract/index.js';
+import { entitySchema } from '../../contract/index.js';
+import type { Handler, HandlerContext, Job } from '../../queue/types.js';
+import { PermanentError } from '../../shared/errors.js';
+import { getMirror } from '../../store/index.js';
+import type { PushBackKind } from '../descriptor.js';
+import { createOnce } from '../duplicates.js';
+import { first } from '../entityKeys.js';
+import { about, notKnown, refusedWith } from '../failures.js';
+import { onCreate, text } from '../inboxRules.js';
+import { requiredText, textOf, without } from '../payload.js';
+import { remember } from '../remember.js';
+import { writeOnce } from '../writeOnce.js';
 
 async function parentTypeOf(
   job: Job,
@@ -75,7 +80,7 @@ function checkOnlyName(context: HandlerContext, job: Job, id: string, subject: s
  * can change only the name. A lost answer to the POST is not tried again: the list leaves our
  * own writes out (spec document 1, rule 2), and nothing else finds a group but by its `_id`.
  */
-export const pushProductGroup: Handler = async (job, context) => {
+const pushProductGroup: Handler = async (job, context) => {
   const id = textOf(job.payload, '_id');
   const name = requiredText(job, 'name');
   const subject = id === undefined ? `product group "${name}"` : `product group ${id}`;
@@ -96,3 +101,16 @@ export const pushProductGroup: Handler = async (job, context) => {
   );
   return remember(context, 'productGroup', answer, { body });
 };
+
+export const productGroup = {
+  name: 'productGroup',
+  inbox: {
+    entity: entitySchema('productGroup'),
+    minimum: z.looseObject({ name: text }),
+    rules: onCreate('type'),
+  },
+  entityKey: (body) => `productGroup:${first(body, '_id', 'name')}`,
+  // Each message is a step (a create, a rename) of its own.
+  supersedes: false,
+  handler: pushProductGroup,
+} as const satisfies PushBackKind;

@@ -1,0 +1,25 @@
+import type { InboxSchema } from '../erp/inbox/index.js';
+import type { Handler } from '../queue/types.js';
+import type { Store } from '../store/index.js';
+import type { Body } from './payload.js';
+
+/**
+ * Everything about one kind of message the ERP sends back (its inbox folder, `POST /erp/<kind>`),
+ * in the kind's own file under kinds/. The mechanisms are given what they need of it as data by
+ * the composition root: erp/inbox the name and schema, the queue the handler.
+ */
+export interface PushBackKind<Name extends string = string> {
+  /** The kind's one spelling: its inbox folder, its route, its job kind in the queue table. */
+  readonly name: Name;
+  /** What a message may carry, checked by erp/inbox before anything is stored. */
+  readonly inbox: InboxSchema;
+  /**
+   * The queue key of the entity a message is about: jobs with one key run one at a time, in the
+   * order they came. Mostly `<kind>:<natural key>`; what must run after another job shares its key.
+   */
+  entityKey(body: Body, store: Store): string;
+  /** A message carries its entity's whole state, so a newer one replaces an older pending one. */
+  readonly supersedes: boolean;
+  /** Writes a message's job to the platform (and makes it once, see writeOnce.ts). */
+  readonly handler: Handler;
+}

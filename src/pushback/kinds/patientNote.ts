@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { entitySchema } from '../../contract/index.js';
+import type { Handler } from '../../queue/types.js';
+import type { PushBackKind } from '../descriptor.js';
+import { createOnce } from '../duplicates.js';
+import { patientOf } from '../entityKeys.js';
+import { about } from '../failures.js';
+import { PATIENT_CUSTOMER_ID, patientReference, text } from '../inboxRules.js';
+import { withPatientId } from '../patientReference.js';
+import { textOf, without } from '../payload.js';
+import { remember } from '../remember.js';
+import { writeOnce } from '../writeOnce.js';
+
+/**
+ * A patient note: PATCH /patientNote/{_id} when `_id` is given, else POST. A lost answer to the
+ * POST is not tried again: the only list of notes leaves our own writes out (spec document 1,
+ * rule 2), so not finding the note there would prove nothing.
+ */
+const pushPatientNote: Handler = async (job, context) => {
+  const id = textOf(job.payload, '_id');
+  const subject = id === undefined ? 'new patient note' : `patient note ${id}`;
+  const body = await withPatientId(job, without(job.payload, '_id'), context, subject, {
+    required: id === undefined,
+  });
+  const answer = await about(subject, () =>
+    id === undefined
+      ? createOnce(job, context, { subject, resource: 'patientNote', body }, () =>
+          context.client.createPatientNote(body),
+        )
+      : writeOnce(job, context, { resource: 'patientNote', id, body }, () =>
+          context.client.patchPatientNote(id, body),
+        ),
+  );
+  return remember(context, 'patientNote', answer, { body });
+};
+
+export const patientNote = {
+  name: 'patientNote',
+  inbox: {
+    entity: entitySchema('patientNote'),
+    minimum: z.looseObject({ noteText: text }),
+    rules: patientReference,
+    erpFields: PATIENT_CUSTOMER_ID,
+  },
+  entityKey: (body) => `patientNote:${textOf(body, '_id') ?? patientOf(body)}`,
+  // Each note is one of its own.
+  supersedes: false,
+  handler: pushPatientNote,
+} as const satisfies PushBackKind;
