@@ -29,6 +29,7 @@ import { sqlitePullStore } from '../pull/pullStore.js';
 import { createPullRunner, type PullRunner } from '../pull/runner.js';
 import { pullTargets, type TargetSettings } from '../pull/targets.js';
 import { createAdapter } from './adapter.js';
+import type { Refusals } from './alerting.js';
 import { httpInbound, inboxAcceptor, mirroredOrder } from './inbound.js';
 import { filesFetcher, referenceFetcher } from '../deliver/references.js';
 import { cachedStorageFigures, inboxOf } from './storage.js';
@@ -66,12 +67,15 @@ export interface App {
   version: string;
   configPath: string | undefined;
   inbound: ReturnType<typeof httpInbound>;
+  /** ERP messages refused so far (files set aside, requests answered 400), for the alerts. */
+  refusals: Refusals;
   close(): Promise<void>;
 }
 
 function secretsOf(config: Config): string[] {
   const auth = config.erp.rest?.auth;
-  return [config.platform.apiKey, config.http.token, auth?.token, auth?.password].filter(
+  const hook = config.alerts?.webhook?.url;
+  return [config.platform.apiKey, config.http.token, auth?.token, auth?.password, hook].filter(
     (s): s is string => typeof s === 'string' && s.length > 0,
   );
 }
@@ -171,7 +175,13 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   );
   const kinds = inboxKinds(PUSH_BACK_KINDS);
   const accept = inboxAcceptor(store, logger);
-  const countInbound: CountInbound = (labels, messages) => metrics?.inbound(labels, messages);
+  const refusals: Refusals = { count: 0 };
+  const countInbound: CountInbound = (labels, messages) => {
+    metrics?.inbound(labels, messages);
+    if (labels.result !== 'rejected') return;
+    refusals.count += messages;
+    refusals.lastAt = clock.now().getTime();
+  };
   const file = config.erp.file;
   // One log of dropped fields for the file inbox and the endpoint: each is named once.
   const dropped = droppedFieldsLog(logger);
@@ -221,6 +231,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     version,
     configPath: deps.configPath,
     inbound: httpInbound(kinds, accept, countInbound, inbound),
+    refusals,
     async close() {
       await adapter.close();
       await client.close();

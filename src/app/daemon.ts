@@ -3,6 +3,8 @@ import { errorMessage, failureLevel, SetupError } from '../shared/errors.js';
 import { repeat } from '../shared/repeat.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../pull/scheduler.js';
 import type { App } from './app.js';
+import { startAlerts } from './alerting.js';
+import type { DaemonHealth } from './readiness.js';
 import { retentionEntries } from './pruning.js';
 import { inboxOf } from './storage.js';
 import { numberBatchesAboveOutbox } from './adapter.js';
@@ -36,16 +38,27 @@ function listenProblem(error: unknown, host: string, port: number): SetupError {
   );
 }
 
-async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | undefined> {
+/**
+ * The daemon's health checks, built once for the endpoint and the alerts alike; none when
+ * neither is on. Loaded only then: the readiness probes are much of what a start loads.
+ */
+async function healthOf(app: App, startedAt: Date): Promise<DaemonHealth | undefined> {
+  const wanted = app.config.http.enabled || app.config.alerts?.webhook?.url !== undefined;
+  if (!wanted) return undefined;
+  const { daemonHealth } = await import('./readiness.js');
+  return daemonHealth(app, startedAt);
+}
+
+async function startEndpoint(
+  app: App,
+  health: DaemonHealth | undefined,
+): Promise<HttpEndpoint | undefined> {
   const { metrics, config } = app;
   const http = config.http;
   // createApp builds the metrics exactly when http.enabled.
-  if (!http.enabled || metrics === undefined) return undefined;
-  // Loaded only when enabled: fastify and the readiness probes are much of what a start loads.
-  const [{ startHttpEndpoint }, { daemonHealth }] = await Promise.all([
-    import('../http/server.js'),
-    import('./readiness.js'),
-  ]);
+  if (!http.enabled || metrics === undefined || health === undefined) return undefined;
+  // Loaded only when enabled: fastify is much of what a start loads.
+  const { startHttpEndpoint } = await import('../http/server.js');
   const options = {
     host: http.host,
     port: http.port,
@@ -55,7 +68,6 @@ async function startEndpoint(app: App, startedAt: Date): Promise<HttpEndpoint | 
     headersTimeoutMs: http.headersTimeoutMs,
     maxConnections: http.maxConnections,
   };
-  const health = daemonHealth(app, startedAt);
   let endpoint: HttpEndpoint;
   try {
     endpoint = await startHttpEndpoint(options, {
@@ -156,8 +168,9 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
     throw error;
   }
   const startedAt = app.clock.now();
+  const health = await healthOf(app, startedAt);
   // First of all the parts, so that a port in use ends the start before anything runs.
-  const endpoint = await startEndpoint(app, startedAt).catch((error: unknown) => {
+  const endpoint = await startEndpoint(app, health).catch((error: unknown) => {
     lock.release();
     throw error;
   });
@@ -213,10 +226,13 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
           onError: logFailure('inbox scan'),
         });
   const watch = watchDatabase(app, lock, () => void stop().then(stopStopped));
+  const alerting = health === undefined ? undefined : startAlerts(app, health);
   function stop(): Promise<void> {
     stopping ??= (async () => {
       clearInterval(watch);
       const scansEnded = scans?.stop();
+      await alerting?.loop.stop();
+      alerting?.alerts.stop();
       await scheduler.stop();
       await endpoint?.close();
       await Promise.allSettled([...inFlight, scansEnded]);

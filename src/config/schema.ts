@@ -12,6 +12,7 @@ import { DEFAULT_READ_RETRY } from '../platform/backoff.js';
 import { DEFAULT_LIST_BOUNDS } from '../platform/listBounds.js';
 import { crossSectionChecks } from './checks.js';
 import { erpSchema, httpSchema } from './erpSchema.js';
+import { alertsSchema } from './alertsSchema.js';
 import { retentionSchema } from './retentionSchema.js';
 import {
   cronExpression,
@@ -153,6 +154,8 @@ export const baseConfigSchema = z.strictObject({
     .strictObject({ concurrency: integer(1, 4), pollIntervalMs: integer(50, 1_000) })
     .prefault({}),
   http: httpSchema.prefault({}),
+  /** Optional: each state (platform or ERP unreachable, disk full, …) fires once and clears once. */
+  alerts: alertsSchema.optional(),
   /** Messages from the ERP, by file and by `POST /erp/<kind>` alike. */
   inbound: z.strictObject({ unknownFields: z.enum(UNKNOWN_FIELDS).default('refuse') }).prefault({}),
   /** How what the ERP has is acknowledged where the spec leaves it open (docs/readme/config.md). */

@@ -8,6 +8,7 @@ export const SECRET_LOCATIONS: readonly (readonly string[])[] = [
   ['http', 'token'],
   ['erp', 'rest', 'auth', 'token'],
   ['erp', 'rest', 'auth', 'password'],
+  ['alerts', 'webhook', 'url'],
 ];
 
 type Tree = Record<string, unknown>;

@@ -97,3 +97,17 @@ function toDeadLetter(row: DeadLetterRow): DeadLetter {
     resolution: row.resolution ?? undefined,
   };
 }
+
+/**
+ * How many dead letters were opened, as the highest id: it grows by one with each new one, so an
+ * alert's digest counts the new ones by it. (Retention removing the newest resolved row lets
+ * its id be given out again: a digest then counts one fewer, never one too many.)
+ */
+export function deadLettersOpened(store: Store): number {
+  return (
+    statement<object, { id: number | null }>(
+      store.db,
+      'SELECT max(id) AS id FROM dead_letters',
+    ).get({})?.id ?? 0
+  );
+}

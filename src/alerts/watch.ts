@@ -1,0 +1,111 @@
+/**
+ * The states an operator is told about (design.md, `alerts`): each fires once when it starts
+ * and once when it clears, whatever happens in between, so one outage is one alert.
+ */
+export const ALERT_NAMES = [
+  'platformUnreachable',
+  'erpUnreachable',
+  'diskFull',
+  'deadLetter',
+  'inboxRejected',
+  'checkpointStuck',
+] as const;
+export type AlertName = (typeof ALERT_NAMES)[number];
+
+/** One state as observed now. `count` grows with each event the state is made of. */
+export interface Condition {
+  active: boolean;
+  summary: string;
+  count?: number;
+}
+
+export type Conditions = Record<AlertName, Condition>;
+
+export interface AlertEvent {
+  state: 'firing' | 'resolved';
+  alert: AlertName;
+  summary: string;
+  /** When the state started. */
+  since: string;
+  details: Record<string, unknown>;
+}
+
+interface Firing {
+  since: Date;
+  notifiedAt: Date;
+  notifiedCount: number;
+}
+
+/**
+ * Turns observations into alert events: `firing` when a state starts, `resolved` when it
+ * clears, and while it lasts one digest (`firing` again, with `repeats`) per `digestMs` when
+ * more events of it came (more dead letters, more rejected files). A stuck checkpoint is held
+ * back while the platform is unreachable: that outage is its cause and has its own alert.
+ */
+export function alertWatch(digestMs: number) {
+  const firing = new Map<AlertName, Firing>();
+
+  function started(alert: AlertName, condition: Condition, now: Date): AlertEvent {
+    firing.set(alert, { since: now, notifiedAt: now, notifiedCount: condition.count ?? 0 });
+    const details = condition.count === undefined ? {} : { count: condition.count };
+    return {
+      state: 'firing',
+      alert,
+      summary: condition.summary,
+      since: now.toISOString(),
+      details,
+    };
+  }
+
+  function digest(alert: AlertName, condition: Condition, now: Date): AlertEvent | undefined {
+    const state = firing.get(alert);
+    const count = condition.count ?? 0;
+    if (state === undefined || count <= state.notifiedCount) return undefined;
+    if (now.getTime() - state.notifiedAt.getTime() < digestMs) return undefined;
+    const repeats = count - state.notifiedCount;
+    const at = state.notifiedAt.toISOString();
+    firing.set(alert, { ...state, notifiedAt: now, notifiedCount: count });
+    return {
+      state: 'firing',
+      alert,
+      summary: `${condition.summary} (${repeats} more since ${at})`,
+      since: state.since.toISOString(),
+      details: { count, repeats },
+    };
+  }
+
+  function cleared(alert: AlertName, condition: Condition): AlertEvent | undefined {
+    const state = firing.get(alert);
+    if (state === undefined) return undefined;
+    firing.delete(alert);
+    return {
+      state: 'resolved',
+      alert,
+      summary: condition.summary,
+      since: state.since.toISOString(),
+      details: {},
+    };
+  }
+
+  return {
+    observe(now: Date, conditions: Conditions): AlertEvent[] {
+      const events: AlertEvent[] = [];
+      for (const alert of ALERT_NAMES) {
+        const condition = conditions[alert];
+        const heldBack =
+          alert === 'checkpointStuck' &&
+          conditions.platformUnreachable.active &&
+          !firing.has(alert);
+        const event = !condition.active
+          ? cleared(alert, condition)
+          : firing.has(alert)
+            ? digest(alert, condition, now)
+            : heldBack
+              ? undefined
+              : started(alert, condition, now);
+        if (event !== undefined) events.push(event);
+      }
+      return events;
+    },
+  };
+}

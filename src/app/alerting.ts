@@ -1,0 +1,60 @@
+import { createAlerts, type Alerts } from '../alerts/index.js';
+import { repeat, type Repeating } from '../shared/repeat.js';
+import { countOpenDeadJobs, deadLettersOpened } from '../store/index.js';
+import type { App } from './app.js';
+import type { DaemonHealth } from './readiness.js';
+
+/** ERP messages refused so far (files set aside, requests answered 400): counted by the app. */
+export interface Refusals {
+  count: number;
+  lastAt?: number;
+}
+
+export interface RunningAlerts {
+  alerts: Alerts;
+  loop: Repeating;
+}
+
+/**
+ * The daemon's alerts, when the config names a channel: the states are looked at every
+ * `alerts.checkSeconds` through the same checks `/readyz` reports (`health`), plus the open
+ * dead letters and the ERP messages refused.
+ */
+export function startAlerts(app: App, health: DaemonHealth): RunningAlerts | undefined {
+  const alerts = alertsOf(app, health);
+  const config = app.config.alerts;
+  if (alerts === undefined || config === undefined) return undefined;
+  let probed = false;
+  const loop = repeat(
+    async () => {
+      // The first look waits for the probes: before them every check reads "not checked yet".
+      if (!probed) await health.refresh();
+      probed = true;
+      alerts.check();
+    },
+    {
+      intervalMs: config.checkSeconds * 1000,
+      firstAtOnce: false,
+      onError: (error) => app.logger.warn({ err: error }, 'alerts: looking at the states failed'),
+    },
+  );
+  return { alerts, loop };
+}
+
+/** The alerts the config asks for, looked at when `check` is called; undefined without a channel. */
+export function alertsOf(app: App, health: DaemonHealth): Alerts | undefined {
+  const config = app.config.alerts;
+  if (config?.webhook?.url === undefined) return undefined;
+  return createAlerts({
+    config,
+    readiness: health.ready,
+    counts: () => ({
+      openDeadLetters: countOpenDeadJobs(app.store),
+      deadLettersOpened: deadLettersOpened(app.store),
+      rejected: app.refusals.count,
+      ...(app.refusals.lastAt === undefined ? {} : { lastRejectedAt: app.refusals.lastAt }),
+    }),
+    clock: app.clock,
+    logger: app.logger,
+  });
+}
