@@ -27,13 +27,3 @@ export function requiredText(job: Job, field: string): string {
 export function without(body: Body, ...fields: string[]): Body {
   return Object.fromEntries(Object.entries(body).filter(([key]) => !fields.includes(key)));
 }
-
-/** Fields the platform sets on every change; a replacing PUT must not send them back. */
-export const STAMPED_FIELDS = [
-  '_id',
-  'timestamp',
-  'createdAt',
-  'createdBy',
-  'updatedAt',
-  'updatedBy',
-];

@@ -1,4 +1,5 @@
 import {
+  answerStamp,
   derivedOnWrite,
   type ResourceName,
   carriesOthersChange,
@@ -20,14 +21,6 @@ import { deliveryJob } from '../queue/deliveryJob.js';
 import { enqueue } from '../queue/enqueue.js';
 import type { Completion, HandlerContext } from '../queue/types.js';
 import type { Body } from './payload.js';
-
-function versionOf(record: Body, context: HandlerContext): string {
-  for (const field of ['timestamp', 'updatedAt', 'updated']) {
-    const value = record[field];
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  return context.clock.now().toISOString();
-}
 
 export interface Written {
   /** The body the write sent. */
@@ -86,7 +79,7 @@ export function remember(
   }
   const { store } = context;
   // The answer's own stamp: the ERP's message may carry an older one of its own.
-  const version = versionOf(answer, context);
+  const version = answerStamp(resource, answer) ?? context.clock.now().toISOString();
   // Worked out now, while the job's lane has it, so the group commit only writes rows: the
   // commit holds the event loop, and every answer arriving meanwhile waits for it.
   const seen = written.before ?? getMirror(store, resource, id);

@@ -3,6 +3,7 @@ import {
   derivedOnWrite,
   isFilledEntryField,
   liveEntries,
+  STAMP_FIELDS,
   STATUS_CONTROLLED,
   STATUS_FILTERS,
   type ResourceName,
@@ -14,7 +15,7 @@ import { unknownOutcome } from '../platform/errors.js';
 import { getMirror, recordOwnWrite } from '../store/index.js';
 import type { HandlerContext, Job } from '../queue/types.js';
 import { refusedWith } from './failures.js';
-import { isObject, STAMPED_FIELDS, type Body } from './payload.js';
+import { isObject, type Body } from './payload.js';
 
 /**
  * How far before the job was queued a change it made may be stamped: the platform's clock is
@@ -120,7 +121,7 @@ function holds(actual: unknown, ours: unknown): boolean {
   if (!isObject(actual)) return false;
   const extra = Object.keys(actual).filter((key) => !Object.hasOwn(ours, key));
   return (
-    extra.every((key) => STAMPED_FIELDS.includes(key) || isFilledEntryField(key, actual[key])) &&
+    extra.every((key) => STAMP_FIELDS.includes(key) || isFilledEntryField(key, actual[key])) &&
     Object.entries(ours).every(([key, value]) => holds(actual[key], value))
   );
 }

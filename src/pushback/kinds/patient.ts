@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entitySchema } from '../../contract/index.js';
+import { entitySchema, STAMP_FIELDS } from '../../contract/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
@@ -8,7 +8,7 @@ import { first } from '../entityKeys.js';
 import { relabel } from '../failures.js';
 import { text } from '../inboxRules.js';
 import { patientIdByCustomerId, patientsWithCustomerId } from '../patientReference.js';
-import { requiredText, STAMPED_FIELDS, textOf, without } from '../payload.js';
+import { requiredText, textOf, without } from '../payload.js';
 import { remember } from '../remember.js';
 import { existedBefore, madeThenChanged, writeOnce } from '../writeOnce.js';
 
@@ -19,7 +19,7 @@ import { existedBefore, madeThenChanged, writeOnce } from '../writeOnce.js';
 async function update(context: HandlerContext, id: string, body: PlatformRecord) {
   if (!context.contract.find('patient', 'replace')) return context.client.updatePatient(id, body);
   const current = await context.client.getPatient(id);
-  return context.client.updatePatient(id, { ...without(current, ...STAMPED_FIELDS), ...body });
+  return context.client.updatePatient(id, { ...without(current, ...STAMP_FIELDS), ...body });
 }
 
 /**
