@@ -1,6 +1,6 @@
 import type { ResourceName } from '../contract/index.js';
 import { PermanentError } from '../shared/errors.js';
-import type { DeadLetter, JobState, StoredJob, Store } from '../store/index.js';
+import type { DeadLetter, JobState, RecordedAction, StoredJob, Store } from '../store/index.js';
 import {
   deadLettersOf,
   getLedgerEntry,
@@ -9,6 +9,7 @@ import {
   listStoredJobs,
   newerJobId,
   openDeadLetterJobIds,
+  operatorActionsOn,
   recordVersion,
   resolveDeadLetters,
   reviveJob,
@@ -25,6 +26,8 @@ export interface JobListing extends StoredJob {
 
 export interface JobDetails extends JobListing {
   deadLetters: DeadLetter[];
+  /** What operators did to the job (retry, drop), and who. */
+  operatorActions: RecordedAction[];
 }
 
 const OPEN_STATES: readonly JobState[] = ['pending', 'running', 'dead'];
@@ -49,7 +52,8 @@ export function getJob(store: Store, id: number): JobDetails | undefined {
   if (job === undefined) return undefined;
   const deadLetters = deadLettersOf(store, id);
   const open = new Set(deadLetters.some((letter) => letter.resolvedAt === undefined) ? [id] : []);
-  return { ...job, status: statusOf(job, open), deadLetters };
+  const operatorActions = operatorActionsOn(store, [`job:${id}`]);
+  return { ...job, status: statusOf(job, open), deadLetters, operatorActions };
 }
 
 function statusOf(job: StoredJob, openLetters: ReadonlySet<number>): JobListing['status'] {

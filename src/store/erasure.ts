@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { PERSONAL_FIELDS } from '../contract/personalFields.js';
 import { errorMessage, SetupError } from '../shared/errors.js';
 import { listBackups } from './backup.js';
+import { currentOperator } from './operatorActions.js';
 import { reducedRecord } from './retention.js';
 import { compact } from './space.js';
 import { plainStatement, statement } from './statements.js';
@@ -411,8 +411,7 @@ function audit(store: Store, report: ErasureReport): void {
       backups: report.backups.length,
     }),
     forced: report.forced ? 1 : 0,
-    osUser: os.userInfo().username,
-    host: os.hostname(),
+    ...currentOperator(),
     at: storedNow(store),
   };
   transaction(store, () =>

@@ -25,3 +25,4 @@ export * from './space.js';
 export * from './backup.js';
 export * from './erasure.js';
 export * from './trace.js';
+export * from './operatorActions.js';

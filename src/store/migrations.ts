@@ -367,6 +367,20 @@ CREATE TABLE erasures (
 ) STRICT;
 `;
 
+/** What operators did by hand (queue retry and drop, redeliver, checkpoint reset), and who. */
+const operatorActions = `
+CREATE TABLE operator_actions (
+  id      INTEGER PRIMARY KEY,
+  action  TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  detail  TEXT,
+  os_user TEXT NOT NULL,
+  host    TEXT NOT NULL,
+  at      TEXT NOT NULL
+) STRICT;
+CREATE INDEX operator_actions_subject ON operator_actions (subject, id);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', sql: initial },
   { name: 'ledger keeps each version and what it waits for', sql: ledgerRecords },
@@ -380,6 +394,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'jobs by state in queue order', sql: jobsByState },
   { name: "the wait a job's Retry-After asked for", sql: retryAfterUntil },
   { name: 'retention, backups and erasure', sql: retention },
+  { name: 'operator actions', sql: operatorActions },
 ];
 
 /** The schema version this build writes and understands. */

@@ -1,4 +1,5 @@
 import { RESOURCE_NAMES } from '../contract/index.js';
+import { operatorActionsOn } from './operatorActions.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
 
@@ -16,7 +17,8 @@ export interface TraceSubject {
   entityKeys: string[];
 }
 
-export type TraceEventKind = 'version' | 'handOver' | 'job' | 'deadLetter' | 'message' | 'ownWrite';
+export type TraceEventKind =
+  'version' | 'handOver' | 'job' | 'deadLetter' | 'message' | 'ownWrite' | 'operator';
 
 export interface TraceEvent {
   at: string;
@@ -274,12 +276,28 @@ function ownWriteEvent(store: Store, subject: TraceSubject): TraceEvent[] {
   return [{ at: row.written_at, kind: 'ownWrite', what }];
 }
 
+/** What operators did to the record and its jobs (queue retry and drop, redeliver), and who. */
+function operatorEvents(
+  store: Store,
+  subject: TraceSubject,
+  jobs: readonly JobRow[],
+): TraceEvent[] {
+  const subjects = [`${subject.resource}:${subject.id}`, ...jobs.map((job) => `job:${job.id}`)];
+  return operatorActionsOn(store, subjects).map((done) => {
+    const detail = done.detail === undefined ? '' : ` (${done.detail})`;
+    const what = `${done.action} of ${done.subject}${detail} by ${done.osUser} on ${done.host}`;
+    return { at: done.at, kind: 'operator' as const, what };
+  });
+}
+
 /** The subject's timeline, oldest first (events of one time in the order they happened). */
 export function traceOf(store: Store, subject: TraceSubject): TraceEvent[] {
+  const jobs = jobsOf(store, subject);
   const events = [
     ...versionEvents(store, subject),
-    ...jobsOf(store, subject).flatMap((job) => jobEvents(store, job)),
+    ...jobs.flatMap((job) => jobEvents(store, job)),
     ...ownWriteEvent(store, subject),
+    ...operatorEvents(store, subject, jobs),
   ];
   return events
     .map((event, order) => ({ event, order }))

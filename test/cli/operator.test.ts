@@ -1,4 +1,5 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -109,6 +110,12 @@ describe('redeliver <resource> <_id>', () => {
     expect(redeliver.code).toBe(0);
     expect(redeliver.stdout).toContain(`singleOrder ${id}`);
     expect(redeliver.stdout).toContain('goes to the ERP again');
+    // The operator's action is kept, with who did it, and the trace shows it.
+    const trace = await withoutKey('trace', id);
+    expect(trace.code, trace.stderr).toBe(0);
+    expect(trace.stdout).toMatch(
+      new RegExp(`redeliver of singleOrder:${id} \\(.+\\) by ${userInfo().username} on `),
+    );
 
     const sync = await f.cli('sync');
     expect(sync.code, sync.stderr).toBe(0);

@@ -2,7 +2,14 @@ import { Command, InvalidArgumentError } from 'commander';
 import { contractFor, type ResourceName } from '../../contract/index.js';
 import { takeWriterLock } from '../../app/writerLock.js';
 import { SetupError } from '../../shared/errors.js';
-import { listCheckpoints, resetCheckpoint, type Store } from '../../store/index.js';
+import {
+  currentOperator,
+  listCheckpoints,
+  recordOperatorAction,
+  resetCheckpoint,
+  transaction,
+  type Store,
+} from '../../store/index.js';
 import { pullTargets } from '../../pull/targets.js';
 import { withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
@@ -76,7 +83,17 @@ export function checkpointCommand(): Command {
           );
         }
         return whileNoDaemonRuns(store, () =>
-          resetCheckpoint(store, resource, options.to, filters),
+          transaction(store, () => {
+            const reset = resetCheckpoint(store, resource, options.to, filters);
+            const detail = `to ${options.to ?? 'the beginning'}`;
+            const action = {
+              action: 'checkpointReset',
+              subject: `checkpoint:${resource}`,
+              detail,
+            } as const;
+            recordOperatorAction(store, action, currentOperator());
+            return reset;
+          }),
         );
       });
       process.stdout.write(

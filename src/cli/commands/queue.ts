@@ -4,7 +4,12 @@ import type { JobDetails, JobListing } from '../../queue/index.js';
 import { dropJob, getJob, listJobs, retryAllDead, retryJob } from '../../queue/index.js';
 import { supersedingKind } from '../../pushback/index.js';
 import { PermanentError } from '../../shared/errors.js';
-import type { Store } from '../../store/index.js';
+import {
+  currentOperator,
+  recordOperatorAction,
+  transaction,
+  type Store,
+} from '../../store/index.js';
 import { withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
@@ -85,11 +90,25 @@ function retryAction(
     command.error('error: give either a job id or --all-dead', { exitCode: EXIT.usage });
   }
   if (id !== undefined) {
-    withQueue(options, (store) => retryJob(store, id, supersedingKind));
+    withQueue(options, (store) =>
+      transaction(store, () => {
+        retryJob(store, id, supersedingKind);
+        recordOperatorAction(store, { action: 'retry', subject: `job:${id}` }, currentOperator());
+      }),
+    );
     print(`job ${id} is pending again, due now; it runs on the daemon's next queue pass`);
     return;
   }
-  const result = withQueue(options, (store) => retryAllDead(store, supersedingKind));
+  const result = withQueue(options, (store) => {
+    const retried = retryAllDead(store, supersedingKind);
+    transaction(store, () => {
+      for (const id of retried.retried) {
+        const action = { action: 'retry', subject: `job:${id}`, detail: '--all-dead' } as const;
+        recordOperatorAction(store, action, currentOperator());
+      }
+    });
+    return retried;
+  });
   print(
     result.retried.length === 0
       ? 'no dead letters to retry'
@@ -99,7 +118,12 @@ function retryAction(
 }
 
 function dropAction(id: number, options: ConfigOption): void {
-  withQueue(options, (store) => dropJob(store, id));
+  withQueue(options, (store) =>
+    transaction(store, () => {
+      dropJob(store, id);
+      recordOperatorAction(store, { action: 'drop', subject: `job:${id}` }, currentOperator());
+    }),
+  );
   print(
     `job ${id} dropped: its dead letter is resolved; the job stays in the database for the record`,
   );

@@ -63,6 +63,10 @@ export function jobDetailsText(job: JobDetails): string {
   );
   lines.push(job.deadLetters.length === 0 ? '  dead letters: none' : '  dead letters:');
   for (const letter of job.deadLetters) lines.push(...deadLetterLines(letter));
+  if (job.operatorActions.length > 0) lines.push('  operator actions:');
+  for (const done of job.operatorActions) {
+    lines.push(`    ${done.at}  ${done.action} by ${done.osUser} on ${done.host}`);
+  }
   return lines.join('\n');
 }
 

@@ -2,7 +2,14 @@ import type { Command } from 'commander';
 import type { ResourceName } from '../../contract/index.js';
 import { redeliver } from '../../queue/index.js';
 import { PermanentError } from '../../shared/errors.js';
-import { getMirror, isReducedRecord, transaction, type Store } from '../../store/index.js';
+import {
+  currentOperator,
+  getMirror,
+  isReducedRecord,
+  recordOperatorAction,
+  transaction,
+  type Store,
+} from '../../store/index.js';
 import { withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, resourceName, type ConfigOption } from '../options.js';
@@ -37,7 +44,14 @@ function redeliverAction(resource: ResourceName, id: string, options: ConfigOpti
     done = withStore(options, (store) =>
       transaction(store, () => {
         refuseReduced(store, resource, id);
-        return redeliver(store, resource, id);
+        const redelivered = redeliver(store, resource, id);
+        const action = {
+          action: 'redeliver',
+          subject: `${resource}:${id}`,
+          detail: redelivered.version,
+        } as const;
+        recordOperatorAction(store, action, currentOperator());
+        return redelivered;
       }),
     );
   } catch (error) {
