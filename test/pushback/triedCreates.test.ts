@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ResourceName } from '../../src/contract/index.js';
+import type { ResourceName, Variant } from '../../src/contract/index.js';
 import { getStoredJob, triedCreatesOf } from '../../src/store/index.js';
 import { closePasses, once, startPass, type Pass } from './passRig.js';
 
@@ -39,8 +39,9 @@ async function lostCreate(
   path: string,
   payload: Record<string, unknown>,
   key: string,
+  variant: Variant = 'B',
 ): Promise<Made> {
-  const pass = await startPass('B');
+  const pass = await startPass(variant);
   await once(pass, 'POST', path, { resetAfterProcessing: true });
   const job = pass.queue(resource, payload);
   expect(await pass.run()).toEqual({ ran: 1, waiting: 1 });
@@ -57,12 +58,16 @@ async function pullTwice(pass: Pass, resource: ResourceName): Promise<void> {
 
 describe('a create whose answer was lost, listed back by a pull', () => {
   it.each([
-    ['article', '/article', article, 'customerNumber'],
-    ['patient', '/patient', patient, 'customerId'],
+    ['article', 'A', '/article', article, 'customerNumber'],
+    ['article', 'B', '/article', article, 'customerNumber'],
+    ['article', 'C', '/article', article, 'customerNumber'],
+    ['patient', 'A', '/patient', patient, 'customerId'],
+    ['patient', 'B', '/patient', patient, 'customerId'],
+    ['patient', 'C', '/patient', patient, 'customerId'],
   ] as const)(
-    '%s (B): the pull before the retry knows it as ours; the retry takes it; nothing handed to the ERP',
-    async (resource, path, payload: Record<string, unknown>, key) => {
-      const { pass, job, id } = await lostCreate(resource, path, payload, key);
+    '%s (%s): the pull before the retry knows it as ours; the retry takes it; nothing handed to the ERP',
+    async (resource, variant, path, payload: Record<string, unknown>, key) => {
+      const { pass, job, id } = await lostCreate(resource, path, payload, key, variant);
 
       await pullTwice(pass, resource);
       expect(pass.rig.mirrored(resource).map((r) => r._id)).toContain(id);
