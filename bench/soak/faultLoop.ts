@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { App } from '../../src/app/app.js';
 import { syncOnce, type SyncReport } from '../../src/app/syncOnce.js';
-import type { ResourceName, Variant } from '../../src/contract/index.js';
+import { STAMP_FIELDS, type ResourceName, type Variant } from '../../src/contract/index.js';
 import { dropJob, getJob, listJobs, retryJob } from '../../src/queue/index.js';
 import { supersedingKind } from '../../src/pushback/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -307,15 +307,8 @@ function noteUserEdit(run: Run, resource: string, id: string, fields: readonly s
   run.userEdits.set(key(resource, id), set);
 }
 
-const STAMPS = [
-  '_id',
-  'timestamp',
-  'createdAt',
-  'createdBy',
-  'updatedAt',
-  'updatedBy',
-  'archived',
-] as const;
+/** The platform's stamps, and `archived`, which the archival checks read on their own. */
+const STAMPS = [...STAMP_FIELDS, 'archived'];
 
 function withoutStamps(record: Row, ...more: string[]): Row {
   const copy = { ...record };
@@ -586,7 +579,7 @@ function historyOf(run: Run, resource: string, id: string, files: readonly OutFi
         : ` ${w.request.method} ${w.request.path} → ${w.request.status === 0 ? `cut, ${String(w.request.withheldStatus)} withheld` : String(w.request.status)}`;
     const changed = Object.keys({ ...w.before, ...w.record }).filter(
       (field) =>
-        !(STAMPS as readonly string[]).includes(field) &&
+        !STAMPS.includes(field) &&
         field !== 'status' &&
         JSON.stringify(w.before?.[field]) !== JSON.stringify(w.record[field]),
     );

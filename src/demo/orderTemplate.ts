@@ -1,4 +1,4 @@
-import { ORDER_STATUS } from '../contract/index.js';
+import { ORDER_STATUS, STAMP_FIELDS } from '../contract/index.js';
 import type { PlatformClient, PlatformRecord } from '../platform/index.js';
 import { ORDER_RESOURCES, type OrderResource } from './erpAnswers.js';
 
@@ -7,12 +7,7 @@ export type OrderTemplates = Partial<Record<OrderResource, PlatformRecord>>;
 
 /** What the platform gives every order itself, or what only comes later in the cycle. */
 const NOT_COPIED = new Set([
-  '_id',
-  'timestamp',
-  'createdAt',
-  'createdBy',
-  'updatedAt',
-  'updatedBy',
+  ...STAMP_FIELDS,
   'salesId',
   'erpOrderNumber',
   'orderNumber',

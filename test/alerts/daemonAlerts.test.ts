@@ -1,25 +1,14 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { expect, it } from 'vitest';
 import { startDaemon } from '../../src/app/daemon.js';
 import { appRig } from '../support/appRig.js';
+import { webhookReceiver } from '../support/webhookReceiver.js';
 
 /** Nothing listens on the discard port: every request to the platform fails at once. */
 const DEAD_PLATFORM = 'http://127.0.0.1:9/api';
 
 it('the daemon looks at the states on its own and tells the webhook once, also with the endpoint off', async () => {
-  const bodies: Record<string, unknown>[] = [];
-  const server = createServer((request, response) => {
-    let text = '';
-    request.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-    request.on('end', () => {
-      bodies.push(JSON.parse(text) as Record<string, unknown>);
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const { url, bodies, server } = await webhookReceiver();
   const rig = appRig(DEAD_PLATFORM, 'B', '2026-03-01T08:00:00.000Z', {
     http: { enabled: false },
     alerts: { webhook: { url, format: 'slack' }, checkSeconds: 1 },

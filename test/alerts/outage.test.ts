@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertsOf } from '../../src/app/alerting.js';
 import type { App } from '../../src/app/app.js';
@@ -8,28 +6,9 @@ import { syncOnce } from '../../src/app/syncOnce.js';
 import { appRig, type AppRig } from '../support/appRig.js';
 import { FakeClock } from '../support/fakeClock.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
+import { webhookReceiver } from '../support/webhookReceiver.js';
 
 const START = '2026-03-01T08:00:00.000Z';
-
-/** A local webhook receiver that keeps every body it is sent. */
-async function receiver(): Promise<{
-  url: string;
-  bodies: Record<string, unknown>[];
-  server: Server;
-}> {
-  const bodies: Record<string, unknown>[] = [];
-  const server = createServer((request, response) => {
-    let text = '';
-    request.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-    request.on('end', () => {
-      bodies.push(JSON.parse(text) as Record<string, unknown>);
-      response.statusCode = 204;
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, bodies, server };
-}
 
 let closing: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -68,7 +47,7 @@ async function daemonWithAlerts(url: string) {
 
 describe('alerts to a webhook', () => {
   it('a 10-minute platform outage: exactly one alert and one recovery reach the receiver', async () => {
-    const hook = await receiver();
+    const hook = await webhookReceiver();
     closing.push(() => void hook.server.close());
     const daemon = await daemonWithAlerts(hook.url);
     await syncOnce(daemon.app);
@@ -94,7 +73,7 @@ describe('alerts to a webhook', () => {
   });
 
   it('a refused inbox file fires inboxRejected once; it clears after a quiet digest period', async () => {
-    const hook = await receiver();
+    const hook = await webhookReceiver();
     closing.push(() => void hook.server.close());
     const daemon = await daemonWithAlerts(hook.url);
     await syncOnce(daemon.app);

@@ -1,11 +1,11 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webhookBody } from '../../src/alerts/format.js';
 import { createNotifier } from '../../src/alerts/notifier.js';
 import type { AlertEvent } from '../../src/alerts/watch.js';
 import { webhookChannel } from '../../src/alerts/webhook.js';
+import { webhookReceiver } from '../support/webhookReceiver.js';
 
 const event: AlertEvent = {
   state: 'firing',
@@ -14,23 +14,6 @@ const event: AlertEvent = {
   since: '2026-03-01T08:00:00.000Z',
   details: {},
 };
-
-/** A local webhook receiver: answers each POST with the next status of `statuses` (then 204). */
-async function receiver(statuses: number[] = []) {
-  const bodies: unknown[] = [];
-  const server: Server = createServer((request: IncomingMessage, response) => {
-    let text = '';
-    request.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-    request.on('end', () => {
-      bodies.push(JSON.parse(text));
-      response.statusCode = statuses.shift() ?? 204;
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, bodies, server };
-}
 
 let open: Server | undefined;
 afterEach(() => open?.close());
@@ -50,7 +33,7 @@ describe('alert webhooks', () => {
   });
 
   it('retries a receiver that failed, without the caller waiting, and gives up after the tries', async () => {
-    const hook = await receiver([503, 500]);
+    const hook = await webhookReceiver([503, 500]);
     open = hook.server;
     const waits: number[] = [];
     const notifier = createNotifier({
@@ -66,7 +49,7 @@ describe('alert webhooks', () => {
     expect(hook.bodies).toEqual([event, event, event]);
     expect(waits).toEqual([10, 10]);
 
-    const failing = await receiver([500, 500, 500, 500]);
+    const failing = await webhookReceiver([500, 500, 500, 500]);
     const gaveUp = createNotifier({
       channels: [webhookChannel({ url: failing.url, format: 'slack', timeoutMs: 2_000 })],
       retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
@@ -80,7 +63,7 @@ describe('alert webhooks', () => {
   });
 
   it('does not follow a redirect: a 302 is a failed try', async () => {
-    const hook = await receiver([302]);
+    const hook = await webhookReceiver([302]);
     open = hook.server;
     const channel = webhookChannel({ url: hook.url, format: 'generic', timeoutMs: 2_000 });
     await expect(channel.send(event)).rejects.toThrow('answered HTTP 302');
