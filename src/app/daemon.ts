@@ -9,6 +9,7 @@ import { retentionEntries } from './pruning.js';
 import { inboxOf } from './storage.js';
 import { numberBatchesAboveOutbox } from './adapter.js';
 import { STORE_FULL } from '../store/index.js';
+import { stateLog } from './stateLog.js';
 import { takeWriterLock, type WriterLock } from './writerLock.js';
 
 export interface RunningDaemon {
@@ -97,41 +98,66 @@ const WATCH_MS = 5_000;
 /** While the disk stays full, it is said again this often. */
 const ROOM_RELOG_MS = 60_000;
 
-/**
- * Logs the database's room as a state: one error line when writes begin to fail for want of
- * room, one a minute while they still do, one info line when they pass again. The operations
- * that meet the full disk log it only at debug (a watched failure), so an outage of hours is a
- * few lines, not one per pull, job and scan.
- */
+/** While the platform stays unreachable, it is said again this often. */
+const OUTAGE_RELOG_MS = 15 * 60_000;
+
+/** The database's room as a state: an error line when writes begin to fail for want of it. */
 function roomLog(app: App): () => void {
-  let said: { since: string; at: number } | undefined;
-  return () => {
-    const { fullSince, problem } = app.store.room;
-    const now = app.clock.now().getTime();
-    if (fullSince === undefined) {
-      if (said !== undefined) {
-        app.logger.info(
-          { fullSince: said.since },
-          `database ${app.store.path} can be written again (full since ${said.since}); the work goes on`,
-        );
-      }
-      said = undefined;
-      return;
-    }
-    if (said !== undefined && now - said.at < ROOM_RELOG_MS) return;
-    const still = said === undefined ? '' : 'still: ';
-    app.logger.error({ fullSince, code: STORE_FULL }, `${still}${problem ?? 'the disk is full'}`);
-    said = { since: said?.since ?? fullSince, at: now };
-  };
+  return stateLog({
+    logger: app.logger,
+    level: 'error',
+    relogMs: ROOM_RELOG_MS,
+    now: () => app.clock.now().getTime(),
+    current: () => {
+      const { fullSince, problem } = app.store.room;
+      return fullSince === undefined
+        ? undefined
+        : { since: fullSince, problem: problem ?? 'the disk is full' };
+    },
+    lines: {
+      down: ({ problem }, again) => `${again ? 'still: ' : ''}${problem}`,
+      back: (since) =>
+        `database ${app.store.path} can be written again (full since ${since}); the work goes on`,
+    },
+    fields: { code: STORE_FULL },
+    sinceField: 'fullSince',
+  });
+}
+
+/**
+ * The platform's reach as a state (the platform-wide breaker: no connection could be made): a
+ * warning when it starts, again every OUTAGE_RELOG_MS, info when it is back. Pulls and jobs
+ * that fail meanwhile wait and go on by themselves, logging only at debug.
+ */
+export function outageLog(app: App): () => void {
+  return stateLog({
+    logger: app.logger,
+    level: 'warn',
+    relogMs: OUTAGE_RELOG_MS,
+    now: () => app.clock.now().getTime(),
+    current: () => {
+      const outage = app.client.outage();
+      if (outage === undefined) return undefined;
+      return { since: new Date(outage.since).toISOString(), problem: outage.reason };
+    },
+    lines: {
+      down: ({ since, problem }, again) =>
+        `${again ? 'still: ' : ''}the platform cannot be reached (since ${since}): ${problem}; pulls and writes wait and go on by themselves once it is back`,
+      back: (since) =>
+        `the platform can be reached again (unreachable since ${since}); the work goes on`,
+    },
+    fields: { code: 'PLATFORM_UNREACHABLE' },
+  });
 }
 
 /**
  * Every WATCH_MS: stops the daemon when its database was deleted or replaced under it, puts
  * back to pending the jobs whose outcome could not be written (a full disk; they run again), and
- * logs the full disk's state (roomLog).
+ * logs the full disk's and the platform's reach as states (roomLog, outageLog).
  */
 function watchDatabase(app: App, lock: WriterLock, stopOnItsOwn: () => void): NodeJS.Timeout {
   const logRoom = roomLog(app);
+  const logOutage = outageLog(app);
   return setInterval(() => {
     if (!lock.stillInPlace()) {
       app.logger.fatal(
@@ -149,6 +175,7 @@ function watchDatabase(app: App, lock: WriterLock, stopOnItsOwn: () => void): No
       );
     }
     logRoom();
+    logOutage();
   }, WATCH_MS);
 }
 

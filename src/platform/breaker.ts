@@ -13,6 +13,14 @@ interface Refusal {
   code: string;
   why: string;
   hint: string;
+  /** Whether the daemon logs this state itself (its outage log): callers then log at debug. */
+  watched: boolean;
+}
+
+/** Since when no connection to the platform could be made, and the last reason. */
+export interface Outage {
+  since: number;
+  reason: string;
 }
 
 /**
@@ -23,6 +31,8 @@ interface Refusal {
 class Breaker {
   private openUntil = 0;
   private lastFailure = '';
+  /** Set by the first failure after a success, cleared by the next success. */
+  down: Outage | undefined;
 
   constructor(private readonly refusal: Refusal) {}
 
@@ -40,6 +50,7 @@ class Breaker {
         hint: this.refusal.hint,
         retryAfterMs: waitMs,
         ownWait: true,
+        watched: this.refusal.watched,
       },
     );
   }
@@ -47,10 +58,12 @@ class Breaker {
   open(error: unknown, now: number): void {
     this.openUntil = now + BREAKER_PAUSE_MS;
     this.lastFailure = errorMessage(error);
+    this.down = { since: this.down?.since ?? now, reason: this.lastFailure };
   }
 
   close(): void {
     this.openUntil = 0;
+    this.down = undefined;
   }
 }
 
@@ -58,6 +71,7 @@ const PLATFORM_REFUSAL: Refusal = {
   code: 'PLATFORM_UNREACHABLE',
   why: 'the platform was unreachable a moment ago',
   hint: 'check that the platform (or the proxy in between) is up and reachable',
+  watched: true,
 };
 
 function resourceRefusal(resource: ResourceName): Refusal {
@@ -65,6 +79,7 @@ function resourceRefusal(resource: ResourceName): Refusal {
     code: 'RESOURCE_FAILING',
     why: `the ${resource} list failed a moment ago`,
     hint: `the platform failed the ${resource} list (time-out or 5xx) while the other resources go on; if it persists, ask the platform operator about this list, or raise platform.timeoutMs if it is only slow`,
+    watched: false,
   };
 }
 
@@ -83,6 +98,11 @@ export class Breakers {
   private readonly lists = new Map<ResourceName, Breaker>();
 
   constructor(private readonly clock: Clock) {}
+
+  /** Whether the platform is unreachable now: since when, and why (the daemon logs it). */
+  outage(): Outage | undefined {
+    return this.platform.down;
+  }
 
   /** Throws instead of sending while a breaker guarding this request is open. */
   check(request: PreparedRequest): void {

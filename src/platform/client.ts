@@ -9,7 +9,7 @@ import {
 import type { Clock } from '../shared/clock.js';
 import { TransientError } from '../shared/errors.js';
 import { DEFAULT_READ_RETRY, retryDelay, type RetryPolicy } from './backoff.js';
-import { Breakers } from './breaker.js';
+import { Breakers, type Outage } from './breaker.js';
 import {
   jsonArrayItems,
   readFile,
@@ -69,6 +69,8 @@ export interface PlatformCore {
   platformNow(): Date;
   /** Platform time minus local time, in milliseconds. */
   skewMs(): number;
+  /** Whether no connection to the platform can be made now: since when, and why. */
+  outage(): Outage | undefined;
   /** How far the platform's clock has stepped back since this process first saw it. */
   steppedBackMs(): number;
   /** Closes the keep-alive sockets. */
@@ -213,6 +215,7 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
     },
     platformNow: () => platformClock.platformNow(),
     skewMs: () => platformClock.skewMs(),
+    outage: () => reader.breakers.outage(),
     steppedBackMs: () => platformClock.steppedBackMs(),
     close: () => dispatcher.close(),
   };

@@ -80,11 +80,14 @@ export function networkError(context: RequestContext, cause: unknown): Transient
   const code = errorCode(cause) ?? 'NETWORK';
   const hint = networkHint(code);
   const what = excerptOf(errorMessage(cause), context.secret);
+  const unreachable = cannotConnect(code, errorMessage(cause));
   return new TransientError(`${subject(context)} failed (${code}: ${what}); ${hint}`, {
     ...where(context),
-    code: cannotConnect(code, errorMessage(cause)) ? UNREACHABLE_CODE : 'NETWORK',
+    code: unreachable ? UNREACHABLE_CODE : 'NETWORK',
     hint,
     cause,
+    // The daemon logs the outage as a state (one line when it starts, one when it ends).
+    watched: unreachable,
   });
 }
 
