@@ -26,6 +26,7 @@ const tables = [
   'lease',
   'ledger',
   'mirror',
+  'operator_actions',
   'own_writes',
   'quarantine',
   'queue',
