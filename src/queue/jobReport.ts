@@ -25,6 +25,19 @@ function secondsSinceCreated(store: Store, clock: Clock, resource: string, id: s
   return Number.isNaN(created) ? undefined : (clock.now().getTime() - created) / 1000;
 }
 
+/**
+ * The values an operator looks for in a push-back's line: the status and the salesId it wrote
+ * (no personal field: those stay out of the log).
+ */
+function sentValues(job: StoredJob): { status?: unknown; salesId?: string } {
+  const { status } = job.payload;
+  const salesId = text(job.payload.salesId);
+  return {
+    ...(typeof status === 'number' || typeof status === 'string' ? { status } : {}),
+    ...(salesId === undefined ? {} : { salesId }),
+  };
+}
+
 export interface DoneContext {
   store: Store;
   clock: Clock;
@@ -64,5 +77,11 @@ export function reportDone(context: DoneContext, job: StoredJob): void {
   }
   // What is neither a hand-over nor an acknowledgement is a push-back kind (one the worker was
   // given a handler for: a job of no known kind is dead, never done).
-  logger.info(fields, `pushed ${job.kind} ${job.entityKey} back to the platform`);
+  const sent = sentValues(job);
+  const what = Object.entries(sent).map(([field, value]) => `${field} ${String(value)}`);
+  const said = what.length === 0 ? '' : ` (${what.join(', ')})`;
+  logger.info(
+    { ...fields, ...sent },
+    `pushed ${job.kind} ${job.entityKey} back to the platform${said}`,
+  );
 }

@@ -106,13 +106,13 @@ describe('the operator log', () => {
     );
     expect(rejected).toMatchObject({ kind: 'orderStatus', file: 'bad.json' });
     expect(String(rejected?.report)).toMatch(/bad\.json\.error\.json$/);
-    expect(
-      lines.some(
-        (l) =>
-          l.level === 'info' &&
-          l.msg === `pushed orderStatus singleOrder:${order.id} back to the platform`,
-      ),
-    ).toBe(true);
+    const pushed = lines.find(
+      (l) => l.level === 'info' && l.msg.startsWith(`pushed orderStatus singleOrder:${order.id}`),
+    );
+    expect(pushed?.msg).toBe(
+      `pushed orderStatus singleOrder:${order.id} back to the platform (status 3, salesId SO-1)`,
+    );
+    expect(pushed).toMatchObject({ status: 3, salesId: 'SO-1' });
     const inbound = await metric('homecare_sync_inbound_messages_total');
     expect(inbound).toContainEqual(
       expect.objectContaining({
