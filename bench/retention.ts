@@ -21,7 +21,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { prunePass } from '../src/app/pruning.js';
 import { folderBytes } from '../src/app/storage.js';
-import type { RetentionConfig } from '../src/config/retentionSchema.js';
+import { retentionSchema, type RetentionConfig } from '../src/config/retentionSchema.js';
 import type { ResourceName } from '../src/contract/index.js';
 import {
   claimJobs,
@@ -62,23 +62,9 @@ const PRINT_EVERY_DAYS = Number(process.env['BENCH_RETENTION_PRINT_EVERY'] ?? 10
  * The config's defaults (config/retentionSchema.ts): 30 days each, batches of 500 rows
  * (BENCH_RETENTION_BATCH sets another, to weigh pruning's batches against an order's wait).
  */
-const RETENTION: RetentionConfig = {
-  enabled: true,
-  schedule: '17 * * * *',
+const RETENTION: RetentionConfig = retentionSchema.parse({
   batchSize: Number(process.env['BENCH_RETENTION_BATCH'] ?? 500),
-  days: 30,
-  jobs: 30,
-  runs: 30,
-  versions: 30,
-  inboxMessages: 30,
-  ownWrites: 30,
-  quarantine: 30,
-  endedRecords: 30,
-  inboxFiles: 30,
-  backups: 30,
-  backupsKept: 7,
-};
-
+});
 interface Sim {
   store: Store;
   pulls: PullStore;

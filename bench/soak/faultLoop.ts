@@ -31,7 +31,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { App } from '../../src/app/app.js';
 import { syncOnce, type SyncReport } from '../../src/app/syncOnce.js';
-import { STAMP_FIELDS, type ResourceName, type Variant } from '../../src/contract/index.js';
+import {
+  ORDER_STATUS,
+  STAMP_FIELDS,
+  type ResourceName,
+  type Variant,
+} from '../../src/contract/index.js';
 import { dropJob, getJob, listJobs, retryJob } from '../../src/queue/index.js';
 import { supersedingKind } from '../../src/pushback/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -66,9 +71,7 @@ const PULLED: readonly ResourceName[] = [
 const WATCHED: readonly ResourceName[] = ['patient', 'patientNote', 'article', ...ORDERS];
 const WRITES = new Set(['POST', 'PATCH', 'PUT']);
 const SETTLE_BOUND = 8;
-const CREATED = 0;
-const TRANSMITTED = 1;
-const PROCESSED = 3;
+const { Created: CREATED, Transmitted: TRANSMITTED, Processed: PROCESSED } = ORDER_STATUS;
 
 // ---- options -------------------------------------------------------------------------------
 
