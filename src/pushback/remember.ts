@@ -96,10 +96,12 @@ export function remember(
     const fingerprint = newer
       ? fingerprintOf(written.body, record, base?.record, derived)
       : ownWrite;
-    const pulled = () => erpHasIt || ledgerHolds(store, resource, id);
-    const others =
-      (base !== undefined && pulled() && carriesOthersChange(fingerprint, record)) ||
-      (written.updates === true && !pulled());
+    // Read again only where the ledger did not hold it before the write (a create, a record
+    // the ERP changed before any pull brought it): a pull may have noted it meanwhile.
+    const pulled = erpHasIt || ledgerHolds(store, resource, id);
+    const others = pulled
+      ? base !== undefined && carriesOthersChange(fingerprint, record)
+      : written.updates === true;
     // Once handed over, the answer is the base our write's echo is measured against.
     recordOwnWrite(
       store,

@@ -151,6 +151,16 @@ function rememberTried(context: HandlerContext, change: Change): void {
   recordOwnWrite(context.store, resource, id, { ...write, ...triedWriteOf(sent), editor: null });
 }
 
+/** The record as the platform holds it now (currentOf), when it carries our change. */
+async function carryingChange(
+  job: Job,
+  context: HandlerContext,
+  change: Change,
+): Promise<PlatformRecord | undefined> {
+  const current = await currentOf(job, context, change);
+  return current !== undefined && carriesChange(current, change.body) ? current : undefined;
+}
+
 /**
  * The record read right after a try whose outcome is unknown, when it carries our change: the
  * try applied, and this version is its answer. A read that fails too leaves the outcome unknown.
@@ -161,8 +171,7 @@ async function appliedAfterAll(
   change: Change,
 ): Promise<PlatformRecord | undefined> {
   try {
-    const current = await currentOf(job, context, change);
-    return current !== undefined && carriesChange(current, change.body) ? current : undefined;
+    return await carryingChange(job, context, change);
   } catch {
     return undefined;
   }
@@ -252,10 +261,8 @@ export async function writeOnce(
   write: () => Promise<PlatformRecord>,
 ): Promise<PlatformRecord> {
   if (job.lastError === undefined) return sendNoting(job, context, change, write);
-  const current = await currentOf(job, context, change);
-  if (current === undefined || !carriesChange(current, change.body)) {
-    return sendNoting(job, context, change, write);
-  }
+  const current = await carryingChange(job, context, change);
+  if (current === undefined) return sendNoting(job, context, change, write);
   context.logger.info(
     { resource: change.resource, id: change.id, jobId: job.id },
     'an earlier try of this write was applied; its version is taken as the answer, nothing sent',
