@@ -1,6 +1,6 @@
 import type { InboxMessage } from '../erp/adapter.js';
 import type { Handler, NewJob, Superseding } from '../queue/types.js';
-import type { Store } from '../store/index.js';
+import { inboxJobKey, type Store } from '../store/index.js';
 import type { PushBackKind } from './descriptor.js';
 import { PUSH_BACK_KINDS, type PushBackKindName } from './kinds/index.js';
 
@@ -38,7 +38,7 @@ export function jobFromInbox(message: InboxMessage, store: Store): NewJob {
     kind,
     entityKey: descriptor.entityKey(body, store),
     payload: body,
-    idempotencyKey: `inbox:${kind}:${message.source}:${message.name}:${message.sha256}`,
+    idempotencyKey: inboxJobKey(message),
     supersedes: descriptor.supersedes,
   };
 }

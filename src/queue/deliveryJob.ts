@@ -1,6 +1,6 @@
 import type { ResourceName } from '../contract/index.js';
 import type { ArchivalEvent } from '../erp/adapter.js';
-import { recordVersion, type Store } from '../store/index.js';
+import { AGAIN, archivalKey, handOverKey, recordVersion, type Store } from '../store/index.js';
 import { enqueue } from './enqueue.js';
 import { deliverKind, type NewJob } from './types.js';
 
@@ -16,12 +16,12 @@ export function deliveryJob(
   version: string,
   again?: string,
 ): NewJob {
-  const key = `${resource}:${id}:${version}`;
+  const key = handOverKey(resource, id, version);
   return {
     kind: deliverKind(resource),
     entityKey: `${resource}:${id}`,
     payload: { resource, id, version },
-    idempotencyKey: again === undefined ? key : `${key}:again:${again}`,
+    idempotencyKey: again === undefined ? key : `${key}${AGAIN}${again}`,
   };
 }
 
@@ -35,7 +35,7 @@ export function archivalJob(resource: ResourceName, id: string, version: string)
   return {
     ...job,
     payload: { ...job.payload, archival: true },
-    idempotencyKey: `${job.idempotencyKey}:archived`,
+    idempotencyKey: archivalKey(handOverKey(resource, id, version)),
   };
 }
 

@@ -26,3 +26,4 @@ export * from './backup.js';
 export * from './erasure.js';
 export * from './trace.js';
 export * from './operatorActions.js';
+export * from './jobKeys.js';

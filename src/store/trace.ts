@@ -1,4 +1,12 @@
 import { RESOURCE_NAMES } from '../contract/index.js';
+import {
+  AGAIN,
+  archivalKey,
+  handOverKey,
+  inboxJobKey,
+  inboxMessageOfKey,
+  type InboxMessageKey,
+} from './jobKeys.js';
 import { operatorActionsOn } from './operatorActions.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
@@ -94,24 +102,20 @@ function subjectOfJob(store: Store, jobId: number): TraceSubject | undefined {
 
 /** The subject of an ERP message, found by its file name or request key. */
 function subjectsOfMessage(store: Store, name: string): TraceSubject[] {
-  const messages = statement<
-    { name: string; suffix: string },
-    { kind: string; source: string; sha256: string }
-  >(
+  const messages = statement<{ name: string; suffix: string }, InboxMessageKey>(
     store.db,
-    `SELECT kind, source, sha256 FROM inbox_messages WHERE name = @name OR name LIKE @suffix
-     ORDER BY id`,
+    `SELECT kind, source, name, sha256 FROM inbox_messages
+     WHERE name = @name OR name LIKE @suffix ORDER BY id`,
   ).all({ name, suffix: `%/${name}` });
-  const subjects: TraceSubject[] = [];
-  for (const message of messages) {
-    const job = statement<{ prefix: string }, { id: number }>(
-      store.db,
-      `SELECT id FROM queue WHERE idempotency_key LIKE @prefix ORDER BY id LIMIT 1`,
-    ).get({ prefix: `inbox:${message.kind}:${message.source}:%${message.sha256}` });
+  const jobOf = statement<{ key: string }, { id: number }>(
+    store.db,
+    'SELECT id FROM queue WHERE idempotency_key = @key',
+  );
+  return messages.flatMap((message) => {
+    const job = jobOf.get({ key: inboxJobKey(message) });
     const subject = job === undefined ? undefined : subjectOfJob(store, job.id);
-    if (subject !== undefined) subjects.push(subject);
-  }
-  return subjects;
+    return subject === undefined ? [] : [subject];
+  });
 }
 
 /**
@@ -161,14 +165,20 @@ function versionEvents(store: Store, subject: TraceSubject): TraceEvent[] {
   });
 }
 
-/** Whether the queue still holds the job that handed this version over (deliveryJob's key). */
+/**
+ * Whether the queue still holds a job that handed this version over: its hand-over, an
+ * archival event's, or an operator's redelivery (the keys of queue/deliveryJob.ts, looked up
+ * by the key's unique index, the redeliveries as the range of keys after AGAIN: their marks
+ * are times, ASCII, all below \uffff).
+ */
 function handOverJobOf(store: Store, subject: TraceSubject, row: LedgerRow): boolean {
-  const key = `${subject.resource}:${subject.id}:${row.version}`;
-  const job = statement<{ key: string; archived: string }, { id: number }>(
+  const key = handOverKey(subject.resource, subject.id, row.version);
+  const again = `${key}${AGAIN}`;
+  const job = statement<Record<string, string>, { id: number }>(
     store.db,
     `SELECT id FROM queue WHERE idempotency_key IN (@key, @archived)
-       OR idempotency_key LIKE @key || ':again:%' LIMIT 1`,
-  ).get({ key, archived: `${key}:archived` });
+       OR (idempotency_key > @again AND idempotency_key < @againEnd) LIMIT 1`,
+  ).get({ key, archived: archivalKey(key), again, againEnd: `${again}\uffff` });
   return job !== undefined;
 }
 
@@ -184,18 +194,18 @@ interface JobRow {
   idempotency_key: string | null;
 }
 
-/** The ERP message an inbox job came from: `inbox:<kind>:<source>:<name>:<sha256>`. */
+/** The ERP message an inbox job came from (its key names it: inboxMessageOfKey). */
 function messageOf(store: Store, job: JobRow): TraceEvent | undefined {
-  const parts = job.idempotency_key?.split(':') ?? [];
-  if (parts[0] !== 'inbox' || parts.length < 5) return undefined;
-  const [, kind = '', source = ''] = parts;
-  const name = parts.slice(3, -1).join(':');
-  const row = statement<Record<string, string>, { received_at: string }>(
+  const message = inboxMessageOfKey(job.idempotency_key ?? undefined);
+  if (message === undefined) return undefined;
+  const row = statement<InboxMessageKey, { received_at: string }>(
     store.db,
     `SELECT received_at FROM inbox_messages
-     WHERE kind = @kind AND source = @source AND name = @name ORDER BY id LIMIT 1`,
-  ).get({ kind, source, name });
+     WHERE kind = @kind AND source = @source AND name = @name AND sha256 = @sha256
+     ORDER BY id LIMIT 1`,
+  ).get(message);
   if (row === undefined) return undefined;
+  const { kind, source, name } = message;
   const from = source === 'file' ? 'file' : 'request';
   return {
     at: row.received_at,
