@@ -1,3 +1,7 @@
+/**
+ * Interface: the operator's alerts. States read from the readiness checks fire once when they
+ * start and once when they clear, sent to a webhook beside the work, never in its way.
+ */
 import type { Logger } from 'pino';
 import type { AlertsConfig } from '../config/alertsSchema.js';
 import type { Readiness } from '../http/readiness.js';

@@ -1,3 +1,7 @@
+/**
+ * Composition root: builds every stage and mechanism once from the config and hands each what it
+ * needs (the daemon in daemon.ts, `sync --once` in syncOnce.ts).
+ */
 import { contractFor, type Contract } from '../contract/index.js';
 import { effectiveResourceSettings, type Config, type ResourceSettings } from '../config/index.js';
 import type { ErpAdapter } from '../erp/adapter.js';

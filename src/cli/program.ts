@@ -1,3 +1,7 @@
+/**
+ * Interface: the `homecare-sync` commands (commander), thin: parse, call the composition root or a
+ * mechanism, print.
+ */
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.js';
 import { SetupError } from '../shared/errors.js';

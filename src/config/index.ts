@@ -1,3 +1,7 @@
+/**
+ * Mechanism: the config. YAML loading, environment substitution, secret files, the schema with its
+ * defaults, and every problem listed by path.
+ */
 export { ConfigError } from './errors.js';
 export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js';
 export { maskSecrets, MASK } from './mask.js';

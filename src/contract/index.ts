@@ -1,3 +1,8 @@
+/**
+ * Mechanism: the platform contract as data. Paths and methods per variant, list rules, status
+ * filters, enumerations, schemas, stamps and what our own change is. Nothing else spells a path or
+ * a variant difference.
+ */
 export * from './variants.js';
 export * from './resources.js';
 export * from './query.js';

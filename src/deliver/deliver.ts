@@ -1,3 +1,7 @@
+/**
+ * Stage 2, deliver: hands pulled versions to the ERP's adapter (enriched, references fetched) and,
+ * once the ERP has one, queues its acknowledgement in the same transaction.
+ */
 import type { Logger } from 'pino';
 import { RESOURCE_NAMES, type Contract, type ResourceName } from '../contract/index.js';
 import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../erp/adapter.js';

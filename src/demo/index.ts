@@ -1,3 +1,7 @@
+/**
+ * Tool: the demo (`npm start`): the simulator, the daemon, a file-drop ERP and a stand-in ERP and
+ * platform user that answer.
+ */
 export { startDemo, ERP_INTERVAL_MS, ACTIVITY_INTERVAL_MS } from './startDemo.js';
 export type { DemoOptions, RunningDemo } from './startDemo.js';
 export { DEFAULT_DEMO_PORT, demoConfigProblems } from './demoConfig.js';

@@ -1,3 +1,7 @@
+/**
+ * Mechanism: the ERP side. The adapter interface (this file), the file drop and REST adapters
+ * (file/, rest/) and the inbox that reads the ERP's answers (inbox/), told the kinds as data.
+ */
 import type { GoneReason, ResourceName } from '../contract/index.js';
 
 /**

@@ -1,3 +1,7 @@
+/**
+ * Interface: the daemon's own endpoint. Health, readiness and metrics, and the ERP's door `POST
+ * /erp/<kind>`, access decided by the route matched.
+ */
 import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';

@@ -1,3 +1,7 @@
+/**
+ * Mechanism: the platform's HTTP client (undici). Auth, time-outs, typed errors, streamed lists,
+ * read retries, the outage breaker, clock skew.
+ */
 import { createPlatformCore, type PlatformClientOptions, type PlatformCore } from './client.js';
 import { endpointsOf, type PlatformEndpoints } from './endpoints.js';
 

@@ -1,3 +1,7 @@
+/**
+ * Stage 1, pull: schedules a run per resource and status filter, pulls each list in its window,
+ * stores the versions with their checkpoint and recognises our own writes coming back.
+ */
 import cron, { type Logger as CronLogger } from 'node-cron';
 import type { Logger } from 'pino';
 import type { ResourceName } from '../contract/index.js';

@@ -1,3 +1,7 @@
+/**
+ * Stage 3, push back: one descriptor per kind the ERP reports (kinds/), the acknowledgement's
+ * write, and the one way a platform write is made once.
+ */
 import type { AckKind, Handler } from '../queue/types.js';
 import { acknowledgeIntegratedCare, acknowledgeOrder } from './acknowledge.js';
 import { pushBackHandlers } from './registry.js';

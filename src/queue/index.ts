@@ -1,3 +1,7 @@
+/**
+ * Mechanism: the durable retry queue. Claim, back-off, group commit, dead letters; runs the
+ * handlers it is given and knows job kinds only as data.
+ */
 export * from './types.js';
 export {
   archivalJob,

@@ -1,4 +1,6 @@
 /**
+ * Mechanism: what every room shares (errors, the clock, bounded JSON, small helpers).
+ *
  * Every error we raise carries a stable `code`, the context a person needs to find the record
  * (resource, id) and a hint saying what to do. Transient errors are retried; permanent ones are
  * dead-lettered or reported at once. Nothing else in the code decides retryability.

@@ -1,3 +1,7 @@
+/**
+ * Tool: the platform simulator, every variant, tenants and keys, seed data and fault injection,
+ * over real HTTP.
+ */
 export { startSimulator, DEFAULT_CONTROL_TOKEN } from './server.js';
 export { SimControl } from './controlClient.js';
 export type { SimulatorOptions, RunningSimulator } from './server.js';

@@ -1,3 +1,7 @@
+/**
+ * Mechanism: SQLite (better-sqlite3, WAL). Migrations, checkpoints, mirror, ledger, queue tables,
+ * own writes, retention, erasure.
+ */
 export { openStore, WAL_CHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES } from './open.js';
 export type { OpenStoreOptions } from './open.js';
 export type { Store, Database } from './store.js';

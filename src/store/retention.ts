@@ -333,12 +333,25 @@ export function reducedRecord(json: string, at: string): string {
  * of REDUCED_RECORD_FIELDS), not their body. A live record keeps its body however old (the
  * transition check and the comparison with our own writes read it), as does one with
  * unresolved work. A newer version pulled later is stored whole again.
+ *
+ * The reduced row, and the record's ledger rows (its newest version, its archival event, their
+ * texts dropped: no work is left to hand them over again), are written anew at their table's
+ * end instead of updated in place: tables grow at the end, so a row shrunk in place would
+ * leave its page mostly empty for good, while rows moved away empty whole pages, which the
+ * incremental vacuum gives back. Order among a record's ledger rows is kept (trace reads it).
  */
+interface EndedRow {
+  rowid: number;
+  resource: string;
+  _id: string;
+  json: string;
+}
+
 function endedRecords(store: Store, cutoff: string): Stepper {
   return (limit) => {
-    const rows = statement<{ cutoff: string; limit: number }, { rowid: number; json: string }>(
+    const rows = statement<{ cutoff: string; limit: number }, EndedRow>(
       store.db,
-      `SELECT rowid, json FROM mirror INDEXED BY mirror_ended
+      `SELECT rowid, resource, _id, json FROM mirror INDEXED BY mirror_ended
        WHERE ${ENDED_RECORD_SQL} AND updated_at < @cutoff
          AND NOT (${OPEN_WORK_SQL('mirror.resource', 'mirror._id')})
        ORDER BY updated_at LIMIT @limit`,
@@ -346,9 +359,23 @@ function endedRecords(store: Store, cutoff: string): Stepper {
     const now = storedNow(store);
     const reduce = statement<{ rowid: number; json: string }>(
       store.db,
-      'UPDATE mirror SET json = @json WHERE rowid = @rowid',
+      `INSERT OR REPLACE INTO mirror (resource, _id, version, customer_id, customer_number,
+         sales_id, serial_number, json, updated_at)
+       SELECT resource, _id, version, customer_id, customer_number, sales_id, serial_number,
+         @json, updated_at
+       FROM mirror WHERE rowid = @rowid`,
     );
-    for (const row of rows) reduce.run({ rowid: row.rowid, json: reducedRecord(row.json, now) });
+    const compactLedger = statement<{ resource: string; id: string; archived: string }>(
+      store.db,
+      `INSERT OR REPLACE INTO ledger (resource, _id, version, run_id, seen_at, delivered_at,
+         ack_state, sha256)
+       SELECT resource, _id, version, run_id, seen_at, delivered_at, ack_state, sha256
+       FROM ledger WHERE resource = @resource AND _id IN (@id, @archived) ORDER BY seq`,
+    );
+    for (const row of rows) {
+      reduce.run({ rowid: row.rowid, json: reducedRecord(row.json, now) });
+      compactLedger.run({ resource: row.resource, id: row._id, archived: `${row._id}#archived` });
+    }
     return { removed: rows.length, more: rows.length === limit };
   };
 }
