@@ -4,6 +4,12 @@ import { cronExpression, flag, integer } from './fields.js';
 /** What is kept this many days by default (GDPR Art. 5(1)(e): no longer than needed). */
 export const DEFAULT_RETENTION_DAYS = 30;
 
+/**
+ * How long the keys of an ended record (ids, stamp, hash) and of a handled ERP message stay
+ * after the version that ended it was pulled or the message handled: what recognises a repeat.
+ */
+export const DEFAULT_ENDED_KEYS_DAYS = 365;
+
 /** One item's days; left out, it follows `retention.days` (filled in by the transform below). */
 const itemDays = integer(1, DEFAULT_RETENTION_DAYS).unwrap().optional();
 
@@ -33,6 +39,11 @@ export const retentionSchema = z
     quarantine: itemDays,
     /** Bodies of Deleted or archived orders and care arrangements; ids, stamps, status stay. */
     endedRecords: itemDays,
+    /**
+     * The keys that stay of ended records and handled ERP messages, once their bodies went:
+     * longer than both `endedRecords` and `inboxMessages`.
+     */
+    endedKeys: integer(2, DEFAULT_ENDED_KEYS_DAYS),
     /** Day folders of `<inbox>/.archive/`. */
     inboxFiles: itemDays,
     /** Files `homecare-sync backup` made: each is kept this many days at most, */
@@ -52,6 +63,16 @@ export const retentionSchema = z
     endedRecords: given.endedRecords ?? days,
     inboxFiles: given.inboxFiles ?? days,
     backups: given.backups ?? days,
-  }));
+  }))
+  .superRefine((retention, context) => {
+    for (const item of ['endedRecords', 'inboxMessages'] as const) {
+      if (retention.endedKeys > retention[item]) continue;
+      context.addIssue({
+        code: 'custom',
+        path: ['endedKeys'],
+        message: `must be more than retention.${item} (${retention[item]}): keys go after the bodies they stand for; raise endedKeys or lower ${item}`,
+      });
+    }
+  });
 
 export type RetentionConfig = z.output<typeof retentionSchema>;

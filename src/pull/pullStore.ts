@@ -10,6 +10,7 @@ import {
 import { canonicalJson } from '../shared/canonicalJson.js';
 import {
   advanceCheckpoint,
+  forgottenThrough,
   getLedgerEntry,
   getMirror,
   getCheckpoint,
@@ -168,6 +169,20 @@ function claimedByTriedCreate(
 }
 
 /**
+ * A version ending its record, listed again after retention let the record's keys go
+ * (retention.endedKeys: a reconciliation, a checkpoint reset): its stamp is no newer than the
+ * newest one let go and the mirror no longer knows the record. It was handed to the ERP when it
+ * was new, so it is a repeat. Only ended records' keys go: a live record is never asked.
+ */
+function forgottenEnding(store: Store, resource: ResourceName, pulled: PulledRecord): boolean {
+  if (goneReason(resource, pulled.record) === undefined) return false;
+  const through = forgottenThrough(store, resource);
+  if (through === undefined) return false;
+  const stamp = Date.parse(versionParts(pulled.version).stamp);
+  return stamp <= through && getMirror(store, resource, pulled.id) === undefined;
+}
+
+/**
  * A pulled version, in the pull's transaction: false for a repeat. A version seen for the
  * first time goes in the ledger and the mirror, and its hand-over to the ERP is queued, all
  * or nothing with the checkpoint. The one place a new version becomes due for the ERP, and so
@@ -184,6 +199,7 @@ function recordPulledVersion(
   tried: TriedCreate[],
 ): boolean {
   const { resource } = target;
+  if (forgottenEnding(store, resource, pulled)) return false;
   const version = versionToRecord(store, resource, runId, pulled);
   if (version === undefined) return false;
   const { id, record, json } = pulled;

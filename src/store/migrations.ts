@@ -381,6 +381,15 @@ CREATE TABLE operator_actions (
 CREATE INDEX operator_actions_subject ON operator_actions (subject, id);
 `;
 
+/**
+ * Finding what retention.endedKeys lets go: reduced records by when their last version was
+ * stored, handled ERP messages whose body is gone by when they were handled.
+ */
+const endedKeys = `
+CREATE INDEX mirror_reduced ON mirror (updated_at) WHERE json ->> '$._reduced' IS NOT NULL;
+CREATE INDEX inbox_messages_keys ON inbox_messages (processed_at) WHERE body = '';
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', sql: initial },
   { name: 'ledger keeps each version and what it waits for', sql: ledgerRecords },
@@ -395,6 +404,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: "the wait a job's Retry-After asked for", sql: retryAfterUntil },
   { name: 'retention, backups and erasure', sql: retention },
   { name: 'operator actions', sql: operatorActions },
+  { name: 'keys of ended records', sql: endedKeys },
 ];
 
 /** The schema version this build writes and understands. */

@@ -3,6 +3,7 @@ import { autoVacuumOf, checkpointWal, freePages } from './space.js';
 import { plainStatement, statement } from './statements.js';
 import { storedNow, type Store } from './store.js';
 import { transaction } from './transaction.js';
+import { versionParts } from '../contract/index.js';
 
 /**
  * Retention: finished work older than its days goes, in short batches beside the daemon's work.
@@ -21,6 +22,7 @@ export interface RetentionDays {
   ownWrites: number;
   quarantine: number;
   endedRecords: number;
+  endedKeys: number;
 }
 
 export type RetentionRule = keyof RetentionDays;
@@ -380,6 +382,76 @@ function endedRecords(store: Store, cutoff: string): Stepper {
   };
 }
 
+/**
+ * What dedupe kept of ended records and handled ERP messages, once even that is old: a reduced
+ * record whose ending version was stored before the cutoff goes with its ledger rows (its
+ * version and archival event), a handled message's key and hash go. A record ended that long
+ * could only be listed again by a reconciliation or a checkpoint reset; the newest stamp let go
+ * is noted per resource (`forgottenThrough`), so the pull takes such a listing as known instead
+ * of handing it to the ERP again. A message sent again after that long is handled again; its
+ * writes find the platform already holding them. The highest message id stays (ids are given
+ * out again otherwise).
+ */
+function endedKeys(store: Store, cutoff: string): Stepper {
+  return (limit) => {
+    const records = statement<{ cutoff: string; limit: number }, KeyRow>(
+      store.db,
+      `SELECT rowid, resource, _id, version FROM mirror INDEXED BY mirror_reduced
+       WHERE json ->> '$._reduced' IS NOT NULL AND updated_at < @cutoff
+         AND (json ->> '$.archived' = 1
+           OR (resource IN ('singleOrder', 'directOrder') AND json ->> '$.status' = -1))
+       ORDER BY updated_at LIMIT @limit`,
+    ).all({ cutoff, limit });
+    for (const row of records) forgetEnded(store, row);
+    const messages = statement<{ cutoff: string; limit: number }>(
+      store.db,
+      `DELETE FROM inbox_messages WHERE id IN (
+         SELECT id FROM inbox_messages INDEXED BY inbox_messages_keys
+         WHERE body = '' AND processed_at < @cutoff AND state IN ('done', 'rejected')
+           AND id < (SELECT max(id) FROM inbox_messages)
+         ORDER BY processed_at LIMIT @limit)`,
+    ).run({ cutoff, limit }).changes;
+    const removed = records.length + messages;
+    return { removed, more: records.length === limit || messages === limit };
+  };
+}
+
+interface KeyRow {
+  rowid: number;
+  resource: string;
+  _id: string;
+  version: string;
+}
+
+function forgetEnded(store: Store, row: KeyRow): void {
+  statement<{ resource: string; id: string; archived: string }>(
+    store.db,
+    'DELETE FROM ledger WHERE resource = @resource AND _id IN (@id, @archived)',
+  ).run({ resource: row.resource, id: row._id, archived: `${row._id}#archived` });
+  statement<{ rowid: number }>(store.db, 'DELETE FROM mirror WHERE rowid = @rowid').run({
+    rowid: row.rowid,
+  });
+  const stamp = Date.parse(versionParts(row.version).stamp);
+  if (Number.isNaN(stamp)) return;
+  statement<{ name: string; position: number }>(
+    store.db,
+    `INSERT INTO retention_cursors (name, position) VALUES (@name, @position)
+     ON CONFLICT (name) DO UPDATE SET position = max(position, excluded.position)`,
+  ).run({ name: forgottenCursor(row.resource), position: stamp });
+}
+
+const forgottenCursor = (resource: string): string => `forgotten:${resource}`;
+
+/**
+ * The newest stamp of an ended record of `resource` whose keys retention let go, or undefined
+ * when none went: a version listed again that ends the record with a stamp up to it was seen
+ * and handed over before.
+ */
+export function forgottenThrough(store: Store, resource: string): number | undefined {
+  const position = cursor(store, forgottenCursor(resource));
+  return position === 0 ? undefined : position;
+}
+
 const RULES: Record<RetentionRule, (store: Store, cutoff: string) => Stepper> = {
   jobs,
   runs,
@@ -388,6 +460,7 @@ const RULES: Record<RetentionRule, (store: Store, cutoff: string) => Stepper> = 
   ownWrites,
   quarantine,
   endedRecords,
+  endedKeys,
 };
 
 /** A pruning transaction's aim: short enough that a pull's commit waiting behind it is not slowed. */

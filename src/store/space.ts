@@ -83,6 +83,8 @@ const OLDEST: Readonly<Record<string, string>> = {
   inboxMessages: `SELECT min(processed_at) AS at FROM inbox_messages
     INDEXED BY inbox_messages_bodies WHERE body <> ''`,
   ownWrites: 'SELECT min(written_at) AS at FROM own_writes',
+  endedKeys: `SELECT min(updated_at) AS at FROM mirror INDEXED BY mirror_reduced
+    WHERE json ->> '$._reduced' IS NOT NULL`,
   quarantine: 'SELECT seen_at AS at FROM quarantine ORDER BY id LIMIT 1',
   deadLetters: 'SELECT dead_at AS at FROM dead_letters ORDER BY id LIMIT 1',
 };

@@ -17,6 +17,7 @@ const days = {
   ownWrites: 30,
   quarantine: 30,
   endedRecords: 30,
+  endedKeys: 365,
 };
 let batches = 0;
 await pruneStore(store, days, {

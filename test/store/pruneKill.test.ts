@@ -107,6 +107,7 @@ describe('pruning killed -9 between its batches', () => {
         ownWrites: 30,
         quarantine: 30,
         endedRecords: 30,
+        endedKeys: 365,
       },
       { batchSize: 50 },
     );

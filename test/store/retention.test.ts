@@ -33,6 +33,7 @@ const days: RetentionDays = {
   ownWrites: 30,
   quarantine: 30,
   endedRecords: 30,
+  endedKeys: 365,
 };
 
 let temp: TempStores;
@@ -335,8 +336,8 @@ describe('pruneStore', () => {
 
     expect((await pruneStore(store, days, { batchSize: 100 })).removed.endedRecords).toBe(450);
 
-    // 150 live bodies of ~1 KB stay: a third of the pages, not the same pages a third full.
-    expect(pages()).toBeLessThan(before * 0.5);
+    // 150 live bodies of ~1 KB stay: about half the pages (indexes beside), not all of them.
+    expect(pages()).toBeLessThan(before * 0.6);
   });
 
   it('stops between two batches when asked, and the next pass goes on', async () => {
