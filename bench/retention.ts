@@ -210,8 +210,6 @@ function settle(store: Store, job: ClaimedJob): void {
     if (job.kind === 'deliver.singleOrder' && isCreation(version))
       acknowledge(store, resource, id, version);
   }
-  if (job.kind === 'ack.singleOrder' && resource && id && version)
-    setAckState(store, resource, id, version, 'done');
 }
 
 function acknowledge(store: Store, resource: string, id: string, version: string): void {

@@ -194,7 +194,7 @@ function unresolvedWork(store: Store, patient: Patient): UnresolvedWork {
     store.db,
     `SELECT resource || ':' || _id || ':' || version AS key FROM ledger
      WHERE resource || ':' || _id IN (SELECT value FROM json_each(@records))
-       AND (delivered_at IS NULL OR ack_state IN ('pending', 'queued'))
+       AND delivered_at IS NULL
      ORDER BY seq`,
   )
     .all({ records: JSON.stringify(patient.records.map((r) => `${r.resource}:${r.id}`)) })

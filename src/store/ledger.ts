@@ -5,9 +5,10 @@ import { storedNow } from './store.js';
 
 /**
  * Acknowledgement of an order or care arrangement on the platform: 'none' where none is due,
- * 'pending' once delivered to the ERP, 'queued' when the status change is in the queue, 'done'.
+ * 'queued' once its job was queued with the delivery. Whether it was made is the job's state:
+ * the queue is the one place that says what is still to do.
  */
-export type AckState = 'none' | 'pending' | 'queued' | 'done';
+export type AckState = 'none' | 'queued';
 
 export interface LedgerEntry {
   /** Order in which the versions were first seen. */
@@ -165,16 +166,6 @@ export function setAckState(
        WHERE resource = @resource AND _id = @id AND version = @version`,
     ).run({ resource, id, version, state }).changes === 1
   );
-}
-
-/** Delivered versions whose acknowledgement is due but not yet queued, oldest first. */
-export function awaitingAcknowledgement(store: Store, limit: number): LedgerEntry[] {
-  return statement<{ limit: number }, LedgerRow>(
-    store.db,
-    `SELECT ${columns} FROM ledger WHERE ack_state = 'pending' ORDER BY seq LIMIT @limit`,
-  )
-    .all({ limit })
-    .map(toEntry);
 }
 
 export function getLedgerEntry(

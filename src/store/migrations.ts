@@ -390,6 +390,14 @@ CREATE INDEX mirror_reduced ON mirror (updated_at) WHERE json ->> '$._reduced' I
 CREATE INDEX inbox_messages_keys ON inbox_messages (processed_at) WHERE body = '';
 `;
 
+/**
+ * The acknowledgement's states 'pending' and 'done' are no longer written (the queue's job says
+ * whether it was made), so nothing looks for 'pending' any more; old rows keep their value.
+ */
+const deadAckStates = `
+DROP INDEX ledger_ack_pending;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', sql: initial },
   { name: 'ledger keeps each version and what it waits for', sql: ledgerRecords },
@@ -405,6 +413,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'retention, backups and erasure', sql: retention },
   { name: 'operator actions', sql: operatorActions },
   { name: 'keys of ended records', sql: endedKeys },
+  { name: 'acknowledgement states the queue tells', sql: deadAckStates },
 ];
 
 /** The schema version this build writes and understands. */

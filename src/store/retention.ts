@@ -109,14 +109,15 @@ export function isReducedRecord(record: Readonly<Record<string, unknown>>): bool
 /**
  * Whether the record has work not yet gone: a job pending, running or dead (a dead one may be
  * retried; a dropped one goes with `jobs` past retention, and the mirror's trigger would copy
- * the body into the ledger for it, so it holds the reduction back until then), or a version
- * not yet settled.
+ * the body into the ledger for it, so it holds the reduction back until then), its
+ * acknowledgement among them, or a version not yet handed to the ERP. The queue is what says
+ * whether an acknowledgement is still to be made: the ledger notes only that one was queued.
  */
 const OPEN_WORK_SQL = (resource: string, id: string) => `
   EXISTS (SELECT 1 FROM queue INDEXED BY queue_entity WHERE entity_key = ${resource} || ':' || ${id}
     AND state IN ('pending', 'running', 'dead'))
   OR EXISTS (SELECT 1 FROM ledger WHERE ledger.resource = ${resource} AND ledger._id = ${id}
-    AND (delivered_at IS NULL OR ack_state IN ('pending', 'queued')))`;
+    AND delivered_at IS NULL)`;
 
 const idList = (ids: readonly number[]) => ({ ids: JSON.stringify(ids) });
 const IN_IDS = 'IN (SELECT value FROM json_each(@ids))';
@@ -229,7 +230,7 @@ interface LedgerRow {
  * cursor keeps where it stopped); each version passed removes the settled versions of its record
  * seen before it. So a record's newest version always stays (how a repeat is recognised), and
  * an older one goes once the version after it is past retention too. A version stays while it
- * waits for the ERP or its acknowledgement, or a job still refers to it (a redelivery).
+ * waits for the ERP, or a job still refers to it (its acknowledgement, a redelivery).
  */
 function versions(store: Store, cutoff: string): Stepper {
   return (limit) => {
@@ -241,7 +242,7 @@ function versions(store: Store, cutoff: string): Stepper {
     const older = statement<Record<string, string | number>>(
       store.db,
       `DELETE FROM ledger WHERE resource = @resource AND _id = @id AND seq < @seq
-         AND delivered_at IS NOT NULL AND ack_state IN ('none', 'done')
+         AND delivered_at IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM queue INDEXED BY queue_entity
            WHERE entity_key = @resource || ':' || @id AND state IN ('pending', 'running', 'dead')
              AND payload ->> '$.version' = ledger.version)`,

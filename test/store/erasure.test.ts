@@ -15,6 +15,7 @@ import {
   recordRun,
   recordVersion,
   resolveDeadLetters,
+  setAckState,
   settleInboxMessage,
   startRun,
   upsertMirror,
@@ -253,6 +254,27 @@ describe('erasePatient', () => {
     );
     expect(found(store.path, SEEDED)).toEqual([]);
     expect(found(`${store.path}-wal`, SEEDED)).toEqual([]);
+  });
+
+  it('does not count an acknowledgement the queue made as unresolved', () => {
+    upsertMirror(store, 'patient', HILDE, '2026-01-02T00:00:00Z');
+    const order = { _id: 'o-hilde', timestamp: 'v1', status: 0, patientId: HILDE._id };
+    upsertMirror(store, 'singleOrder', order, 'v1');
+    recordVersion(store, 'singleOrder', order._id, 'v1');
+    markDelivered(store, 'singleOrder', order._id, 'v1');
+    setAckState(store, 'singleOrder', order._id, 'v1', 'queued');
+    const ack = insertJob(store, {
+      kind: 'ack.singleOrder',
+      entityKey: `singleOrder:${order._id}`,
+      payload: { resource: 'singleOrder', id: order._id, version: 'v1' },
+      supersedes: false,
+    }).id;
+    claimJob(store, ack, '2099-01-01T00:00:00.000Z');
+    completeJob(store, ack);
+
+    const erased = erasePatient(store, { by: 'id', value: HILDE._id }, { force: false });
+
+    expect(erased).toMatchObject({ outcome: 'erased', report: { forced: false } });
   });
 
   it('says so when the patient is not known', () => {

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   countUndelivered,
-  awaitingAcknowledgement,
   getLedgerEntry,
   markDelivered,
   recordVersion,
@@ -80,15 +79,12 @@ describe('ledger', () => {
     expect(countUndelivered(store)).toBe(1);
   });
 
-  it('tracks acknowledgements that are due', () => {
+  it('notes that an acknowledgement was queued', () => {
     recordVersion(store, 'singleOrder', order, 'v1');
-    recordVersion(store, 'singleOrder', other, 'v1');
-    setAckState(store, 'singleOrder', other, 'v1', 'pending');
-    setAckState(store, 'singleOrder', order, 'v1', 'pending');
-    expect(awaitingAcknowledgement(store, 10).map((e) => e.id)).toEqual([order, other]);
-
-    setAckState(store, 'singleOrder', order, 'v1', 'queued');
-    expect(awaitingAcknowledgement(store, 10).map((e) => e.id)).toEqual([other]);
+    expect(getLedgerEntry(store, 'singleOrder', order, 'v1')?.ackState).toBe('none');
+    expect(setAckState(store, 'singleOrder', order, 'v1', 'queued')).toBe(true);
+    expect(getLedgerEntry(store, 'singleOrder', order, 'v1')?.ackState).toBe('queued');
+    expect(setAckState(store, 'singleOrder', order, 'unknown', 'queued')).toBe(false);
   });
 
   it("keeps each version's record", () => {

@@ -147,7 +147,8 @@ describe('pruneStore', () => {
     delivered('o-1', 'v3');
     // o-2: v1 waits for its acknowledgement, v2 not yet handed over.
     delivered('o-2', 'v1');
-    setAckState(store, 'singleOrder', 'o-2', 'v1', 'pending');
+    setAckState(store, 'singleOrder', 'o-2', 'v1', 'queued');
+    job('singleOrder:o-2', { resource: 'singleOrder', id: 'o-2', version: 'v1' });
     recordVersion(store, 'singleOrder', 'o-2', 'v2');
     // o-3: a dead delivery of v1 may still be retried.
     delivered('o-3', 'v1');
@@ -250,7 +251,8 @@ describe('pruneStore', () => {
     order('o-unacked', 'v1', { status: -1 });
     recordVersion(store, 'singleOrder', 'o-unacked', 'v1');
     markDelivered(store, 'singleOrder', 'o-unacked', 'v1');
-    setAckState(store, 'singleOrder', 'o-unacked', 'v1', 'pending');
+    setAckState(store, 'singleOrder', 'o-unacked', 'v1', 'queued');
+    job('singleOrder:o-unacked', { resource: 'singleOrder', id: 'o-unacked', version: 'v1' });
     temp.clock.advance(31 * DAY);
     order('o-recent', 'v1', { status: -1 });
     job('singleOrder:o-last');
@@ -293,6 +295,26 @@ describe('pruneStore', () => {
     expect(report.removed.endedRecords).toBe(300);
     expect(report.freedPages).toBeGreaterThan(200);
     expect(fs.statSync(store.path).size).toBeLessThan(before / 2);
+  });
+
+  it('reduces an order once its acknowledgement was made, as the queue says', async () => {
+    order('o-acked', 'v1', { status: 0 });
+    recordVersion(store, 'singleOrder', 'o-acked', 'v1');
+    markDelivered(store, 'singleOrder', 'o-acked', 'v1');
+    setAckState(store, 'singleOrder', 'o-acked', 'v1', 'queued');
+    const ack = { resource: 'singleOrder', id: 'o-acked', version: 'v1' };
+    finished('singleOrder:o-acked', ack);
+    order('o-acked', 'v2', { status: -1 });
+    recordVersion(store, 'singleOrder', 'o-acked', 'v2');
+    markDelivered(store, 'singleOrder', 'o-acked', 'v2');
+    temp.clock.advance(31 * DAY);
+    job('singleOrder:o-last');
+
+    const report = await prune();
+
+    expect(report.removed.endedRecords).toBe(1);
+    expect(report.removed.versions).toBe(1);
+    expect(store.db.prepare('SELECT version FROM ledger').pluck().all()).toEqual(['v2']);
   });
 
   it("keeps a reduced record's ledger rows, in their order, without their texts", async () => {
