@@ -1,5 +1,5 @@
 import type { Readiness } from '../http/readiness.js';
-import type { Conditions, Condition } from './watch.js';
+import type { Conditions, Condition, NamedEvent } from './watch.js';
 
 /** What the store and the inbox say beside readiness: dead letters and rejected files. */
 export interface AlertCounts {
@@ -11,6 +11,8 @@ export interface AlertCounts {
   rejected: number;
   /** When the last refusal was, epoch ms; undefined when none. */
   lastRejectedAt?: number;
+  /** The latest refused files, each with the `rejected` count it brought, oldest first. */
+  rejectedFiles?: readonly NamedEvent[];
 }
 
 function check(readiness: Readiness, name: string, what: string): Condition {
@@ -52,6 +54,7 @@ export function conditionsOf(
         ? `ERP messages refused (${counts.rejected} since the start): see the inbox's .error/ reports`
         : 'no ERP message refused lately',
       count: counts.rejected,
+      ...(counts.rejectedFiles === undefined ? {} : { events: counts.rejectedFiles }),
     },
   };
 }

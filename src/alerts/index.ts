@@ -9,6 +9,7 @@ import type { Clock } from '../shared/clock.js';
 import { conditionsOf, type AlertCounts } from './conditions.js';
 import { createNotifier, type AlertChannel } from './notifier.js';
 import { alertWatch, type AlertEvent } from './watch.js';
+import { mailChannel } from './mail.js';
 import { webhookChannel } from './webhook.js';
 
 export type { AlertEvent } from './watch.js';
@@ -34,12 +35,19 @@ export interface Alerts {
   stop(): void;
 }
 
+/** The channels the config names: a webhook, mail, or both; each gets every alert. */
 function channelsOf(config: AlertsConfig): AlertChannel[] {
-  const { webhook } = config;
-  if (webhook?.url === undefined) return [];
-  return [
-    webhookChannel({ url: webhook.url, format: webhook.format, timeoutMs: webhook.timeoutMs }),
-  ];
+  const { webhook, mail } = config;
+  const channels: AlertChannel[] = [];
+  if (webhook?.url !== undefined) {
+    const { url, format, timeoutMs } = webhook;
+    channels.push(webhookChannel({ url, format, timeoutMs }));
+  }
+  if (mail?.smtp !== undefined) {
+    const { smtp, from, to, timeoutMs } = mail;
+    channels.push(mailChannel({ smtp, from, to, timeoutMs }));
+  }
+  return channels;
 }
 
 /**

@@ -18,18 +18,17 @@ export interface NotifierDeps {
 }
 
 /**
- * Sends alerts beside the work, never in its way: `notify` only queues, one loop sends each
- * alert to every channel in turn, with back-off between tries. Kept in memory, not in the
- * queue's table: an alert about a full disk must not wait for the disk, and one about an
- * unreachable database must not need it. A process that stops loses what it had not sent;
- * the state is observed again at the next start and fires again if it still holds.
+ * Sends alerts beside the work, never in its way: `notify` only queues. Each channel has a lane
+ * of its own, which sends its alerts in order with back-off between tries, so a mail server
+ * that is down delays no webhook. Kept in memory, not in the queue's table: an alert about a
+ * full disk must not wait for the disk, and one about an unreachable database must not need it.
+ * A process that stops loses what it had not sent; the state is observed again at the next
+ * start and fires again if it still holds.
  */
 export function createNotifier(deps: NotifierDeps) {
-  const { channels, retry, logger } = deps;
+  const { retry, logger } = deps;
   const random = deps.random ?? Math.random;
   const sleep = deps.sleep ?? sleepFor;
-  const waiting: { event: AlertEvent; channel: AlertChannel }[] = [];
-  let running: Promise<void> | undefined;
   let stopped = false;
 
   async function deliver(event: AlertEvent, channel: AlertChannel): Promise<void> {
@@ -51,28 +50,39 @@ export function createNotifier(deps: NotifierDeps) {
     }
   }
 
-  async function drain(): Promise<void> {
-    for (let next = waiting.shift(); next !== undefined && !stopped; next = waiting.shift()) {
-      await deliver(next.event, next.channel);
+  function lane(channel: AlertChannel) {
+    const waiting: AlertEvent[] = [];
+    let running: Promise<void> | undefined;
+    async function drain(): Promise<void> {
+      for (let next = waiting.shift(); next !== undefined && !stopped; next = waiting.shift()) {
+        await deliver(next, channel);
+      }
+      running = undefined;
     }
-    running = undefined;
+    return {
+      push(event: AlertEvent): void {
+        waiting.push(event);
+        const over = waiting.length - MOST_WAITING;
+        if (over > 0) {
+          waiting.splice(0, over);
+          logger.warn(
+            { dropped: over, channel: channel.name },
+            `alerts: ${over} waiting alert(s) to ${channel.name} dropped, more kept coming`,
+          );
+        }
+        running ??= drain();
+      },
+      idle: (): Promise<void> => running ?? Promise.resolve(),
+    };
   }
 
+  const lanes = deps.channels.map(lane);
   return {
     notify(event: AlertEvent): void {
-      for (const channel of channels) waiting.push({ event, channel });
-      const over = waiting.length - MOST_WAITING;
-      if (over > 0) {
-        waiting.splice(0, over);
-        logger.warn(
-          { dropped: over },
-          `alerts: ${over} waiting alert(s) dropped, more kept coming`,
-        );
-      }
-      running ??= drain();
+      for (const each of lanes) each.push(event);
     },
-    /** Resolves once every alert queued so far went out or gave up. */
-    idle: (): Promise<void> => running ?? Promise.resolve(),
+    /** Resolves once every alert queued so far went out or gave up, on every channel. */
+    idle: async (): Promise<void> => void (await Promise.all(lanes.map((each) => each.idle()))),
     stop(): void {
       stopped = true;
     },

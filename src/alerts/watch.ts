@@ -12,11 +12,19 @@ export const ALERT_NAMES = [
 ] as const;
 export type AlertName = (typeof ALERT_NAMES)[number];
 
+/** One event of a state that has a name (a refused file), with the `count` it brought. */
+export interface NamedEvent {
+  count: number;
+  name: string;
+}
+
 /** One state as observed now. `count` grows with each event the state is made of. */
 export interface Condition {
   active: boolean;
   summary: string;
   count?: number;
+  /** The latest of its events that have a name, oldest first (a bounded list). */
+  events?: readonly NamedEvent[];
 }
 
 export type Conditions = Record<AlertName, Condition>;
@@ -36,25 +44,43 @@ interface Firing {
   notifiedCount: number;
 }
 
+/** The most names an alert lists; the count says how many there were. */
+const MOST_NAMED = 20;
+
+/** The names of the events after the `told` count, for an alert's summary and details. */
+function namedSince(condition: Condition, told: number): string[] {
+  const names = (condition.events ?? []).filter((e) => e.count > told).map((e) => e.name);
+  return names.slice(-MOST_NAMED);
+}
+
+/** The summary with the names it tells, and the details that carry them. */
+function listing(summary: string, names: readonly string[]) {
+  if (names.length === 0) return { summary, named: {} };
+  return { summary: `${summary}: ${names.join(', ')}`, named: { names: [...names] } };
+}
+
 /**
  * Turns observations into alert events: `firing` when a state starts, `resolved` when it
  * clears, and while it lasts one digest (`firing` again, with `repeats`) per `digestMs` when
- * more events of it came (more dead letters, more rejected files). A stuck checkpoint is held
+ * more events of it came (more dead letters, more rejected files), naming the events that
+ * have a name (the refused files). A stuck checkpoint is held
  * back while the platform is unreachable: that outage is its cause and has its own alert.
  */
 export function alertWatch(digestMs: number) {
   const firing = new Map<AlertName, Firing>();
+  // The count each alert last told of, kept after it resolved: a new firing names only new events.
+  const told = new Map<AlertName, number>();
 
   function started(alert: AlertName, condition: Condition, now: Date): AlertEvent {
-    firing.set(alert, { since: now, notifiedAt: now, notifiedCount: condition.count ?? 0 });
-    const details = condition.count === undefined ? {} : { count: condition.count };
-    return {
-      state: 'firing',
-      alert,
-      summary: condition.summary,
-      since: now.toISOString(),
-      details,
-    };
+    const count = condition.count ?? 0;
+    const { summary, named } = listing(
+      condition.summary,
+      namedSince(condition, told.get(alert) ?? 0),
+    );
+    firing.set(alert, { since: now, notifiedAt: now, notifiedCount: count });
+    told.set(alert, count);
+    const details = condition.count === undefined ? {} : { count: condition.count, ...named };
+    return { state: 'firing', alert, summary, since: now.toISOString(), details };
   }
 
   function digest(alert: AlertName, condition: Condition, now: Date): AlertEvent | undefined {
@@ -64,13 +90,16 @@ export function alertWatch(digestMs: number) {
     if (now.getTime() - state.notifiedAt.getTime() < digestMs) return undefined;
     const repeats = count - state.notifiedCount;
     const at = state.notifiedAt.toISOString();
+    const more = `${condition.summary} (${repeats} more since ${at})`;
+    const { summary, named } = listing(more, namedSince(condition, state.notifiedCount));
     firing.set(alert, { ...state, notifiedAt: now, notifiedCount: count });
+    told.set(alert, count);
     return {
       state: 'firing',
       alert,
-      summary: `${condition.summary} (${repeats} more since ${at})`,
+      summary,
       since: state.since.toISOString(),
-      details: { count, repeats },
+      details: { count, repeats, ...named },
     };
   }
 

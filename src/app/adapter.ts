@@ -1,7 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { ErpAdapter } from '../erp/adapter.js';
-import { createFileAdapter, fileModeOf } from '../erp/file/index.js';
-import type { RestAuth } from '../erp/rest/index.js';
+import { createFileAdapter, fileModeOf, type FileAdapterOptions } from '../erp/file/index.js';
+import type { RestAdapterOptions, RestAuth } from '../erp/rest/index.js';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import { SetupError } from '../shared/errors.js';
@@ -19,48 +19,55 @@ function restAuth(auth: RestConfig['auth']): RestAuth | undefined {
   return { type: 'header', header: auth.header ?? '', value: auth.token ?? '' };
 }
 
-/** The ERP adapter the config chooses. */
-export async function createAdapter(
-  config: Config,
-  clock: Clock,
-  logger: Logger,
-): Promise<ErpAdapter> {
-  const erp = config.erp;
-  if (erp.adapter === 'file') {
-    const { outbox, format, openTrans, openTransParties, doneMarker, fileMode, csv } = erp.file;
-    const columns = withoutUndefined(csv.columns) as Record<string, readonly string[]>;
-    return createFileAdapter(
-      {
-        outbox,
-        format,
-        openTrans,
-        openTransParties,
-        doneMarker,
-        fileMode: fileModeOf(fileMode),
-        csv: { ...csv, columns },
-      },
-      { clock },
-    );
-  }
-  const rest = erp.rest;
+/** The file adapter's options as `erp.file` sets them. */
+export function fileAdapterOptions(config: Config): FileAdapterOptions {
+  const { outbox, format, openTrans, openTransParties, doneMarker, fileMode, csv } =
+    config.erp.file;
+  const { mapping, valueTables } = config.erp.file;
+  const columns = withoutUndefined(csv.columns) as Record<string, readonly string[]>;
+  return {
+    outbox,
+    format,
+    openTrans,
+    openTransParties,
+    doneMarker,
+    fileMode: fileModeOf(fileMode),
+    csv: { ...csv, columns },
+    mapping: withoutUndefined(mapping) as FileAdapterOptions['mapping'],
+    valueTables,
+  };
+}
+
+/** The REST adapter's options as `erp.rest` sets them. */
+export function restAdapterOptions(config: Config): RestAdapterOptions {
+  const rest = config.erp.rest;
   if (rest?.baseUrl === undefined) {
     throw new SetupError('erp.rest.baseUrl is required when erp.adapter is rest', [
       'erp.rest.baseUrl: required',
     ]);
   }
   const auth = restAuth(rest.auth);
+  return {
+    baseUrl: rest.baseUrl,
+    timeoutMs: rest.timeoutMs,
+    archivalEvents: rest.archivalEvents,
+    resources: withoutUndefined(rest.resources),
+    ...(auth ? { auth } : {}),
+  };
+}
+
+/** The ERP adapter the config chooses. */
+export async function createAdapter(
+  config: Config,
+  clock: Clock,
+  logger: Logger,
+): Promise<ErpAdapter> {
+  if (config.erp.adapter === 'file')
+    return createFileAdapter(fileAdapterOptions(config), { clock });
+  const options = restAdapterOptions(config);
   // Loaded only when the config chooses it, as the file adapter's XML and CSV writers are.
   const { createRestAdapter } = await import('../erp/rest/index.js');
-  return createRestAdapter(
-    {
-      baseUrl: rest.baseUrl,
-      timeoutMs: rest.timeoutMs,
-      archivalEvents: rest.archivalEvents,
-      resources: withoutUndefined(rest.resources),
-      ...(auth ? { auth } : {}),
-    },
-    { clock, logger },
-  );
+  return createRestAdapter(options, { clock, logger });
 }
 
 /**

@@ -1,4 +1,6 @@
 import { createAlerts, type Alerts } from '../alerts/index.js';
+import type { NamedEvent } from '../alerts/watch.js';
+import { alertsWanted } from '../config/alertsSchema.js';
 import { repeat, type Repeating } from '../shared/repeat.js';
 import { countOpenDeadJobs, deadLettersOpened } from '../store/index.js';
 import type { App } from './app.js';
@@ -8,6 +10,20 @@ import type { DaemonHealth } from './readiness.js';
 export interface Refusals {
   count: number;
   lastAt?: number;
+  /** The latest refused files, each with the count it brought (for the alerts' digest). */
+  files: NamedEvent[];
+}
+
+/** The most refused files kept for the digest: it lists no more than some of them. */
+const MOST_FILES_KEPT = 50;
+
+/** Notes `messages` refused now; `file` names the refused file, when one was. */
+export function noteRefusal(refusals: Refusals, messages: number, at: number, file?: string) {
+  refusals.count += messages;
+  refusals.lastAt = at;
+  if (file === undefined) return;
+  refusals.files.push({ count: refusals.count, name: file });
+  refusals.files.splice(0, refusals.files.length - MOST_FILES_KEPT);
 }
 
 export interface RunningAlerts {
@@ -44,7 +60,7 @@ export function startAlerts(app: App, health: DaemonHealth): RunningAlerts | und
 /** The alerts the config asks for, looked at when `check` is called; undefined without a channel. */
 export function alertsOf(app: App, health: DaemonHealth): Alerts | undefined {
   const config = app.config.alerts;
-  if (config?.webhook?.url === undefined) return undefined;
+  if (!alertsWanted(config)) return undefined;
   return createAlerts({
     config,
     readiness: health.ready,
@@ -52,6 +68,7 @@ export function alertsOf(app: App, health: DaemonHealth): Alerts | undefined {
       openDeadLetters: countOpenDeadJobs(app.store),
       deadLettersOpened: deadLettersOpened(app.store),
       rejected: app.refusals.count,
+      rejectedFiles: app.refusals.files,
       ...(app.refusals.lastAt === undefined ? {} : { lastRejectedAt: app.refusals.lastAt }),
     }),
     clock: app.clock,

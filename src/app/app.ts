@@ -3,9 +3,13 @@
  * needs (the daemon in daemon.ts, `sync --once` in syncOnce.ts).
  */
 import { contractFor, type Contract } from '../contract/index.js';
-import { effectiveResourceSettings, type Config, type ResourceSettings } from '../config/index.js';
+import {
+  effectiveResourceSettings,
+  secretValues,
+  type Config,
+  type ResourceSettings,
+} from '../config/index.js';
 import type { ErpAdapter } from '../erp/adapter.js';
-import { fileModeOf } from '../erp/file/index.js';
 import {
   createInbox,
   droppedFieldsLog,
@@ -17,7 +21,7 @@ import {
 import type { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createPlatformClient, type PlatformClient } from '../platform/index.js';
-import { createQueueWorker, type QueueWorker } from '../queue/index.js';
+import { createQueueWorker, type Handler, type QueueWorker } from '../queue/index.js';
 import { createHandlers, PUSH_BACK_KINDS } from '../pushback/index.js';
 import type { Clock } from '../shared/clock.js';
 import { packageVersion } from '../shared/version.js';
@@ -26,15 +30,23 @@ import {
   openDeadLetterJobIds,
   openStore,
   countUndelivered,
+  pausesInForce,
   type Store,
 } from '../store/index.js';
 import { deliveryHandlers } from '../deliver/deliver.js';
 import { sqlitePullStore } from '../pull/pullStore.js';
+import { pullProgress, type ProgressTerminal } from '../pull/progress.js';
 import { createPullRunner, type PullRunner } from '../pull/runner.js';
 import { pullTargets, type TargetSettings } from '../pull/targets.js';
 import { createAdapter } from './adapter.js';
-import type { Refusals } from './alerting.js';
-import { httpInbound, inboxAcceptor, mirroredOrder } from './inbound.js';
+import { noteRefusal, type Refusals } from './alerting.js';
+import {
+  fileInboxOptions,
+  httpInbound,
+  inboxAcceptor,
+  mirroredOrder,
+  mirroredOrdersBySalesId,
+} from './inbound.js';
 import { filesFetcher, referenceFetcher } from '../deliver/references.js';
 import { cachedStorageFigures, inboxOf } from './storage.js';
 
@@ -50,6 +62,23 @@ export interface AppDeps {
   configPath?: string;
   /** Whether stdout is a terminal: `log.format: auto` prints pretty lines then. */
   isTerminal?: boolean;
+  /** A terminal to draw a long pull's progress line on (stderr, when it is one); else the log. */
+  progressTerminal?: ProgressTerminal;
+  /** `sync --dry-run` (dryRun.ts): stand-ins that note what would be handed over or written. */
+  dryRun?: DryRunStandIns;
+}
+
+/** What a dry run puts in place of the ERP adapter and of every platform write's handler. */
+export interface DryRunStandIns {
+  adapter: ErpAdapter;
+  platformWrite: Handler;
+}
+
+/** The platform writes' handlers; in a dry run the stand-in for each of them. */
+function platformWrites(dryRun: DryRunStandIns | undefined): Record<string, Handler> {
+  const handlers = createHandlers();
+  if (dryRun === undefined) return handlers;
+  return Object.fromEntries(Object.keys(handlers).map((kind) => [kind, dryRun.platformWrite]));
 }
 
 /** Everything the daemon is made of, built once from the config (the composition root). */
@@ -74,14 +103,6 @@ export interface App {
   /** ERP messages refused so far (files set aside, requests answered 400), for the alerts. */
   refusals: Refusals;
   close(): Promise<void>;
-}
-
-function secretsOf(config: Config): string[] {
-  const auth = config.erp.rest?.auth;
-  const hook = config.alerts?.webhook?.url;
-  return [config.platform.apiKey, config.http.token, auth?.token, auth?.password, hook].filter(
-    (s): s is string => typeof s === 'string' && s.length > 0,
-  );
 }
 
 function targetSettings(resources: readonly ResourceSettings[]): Record<string, TargetSettings> {
@@ -111,6 +132,7 @@ async function endpointMetrics(
       deadLetters: () => openDeadLetterJobIds(store).length,
       undelivered: () => countUndelivered(store),
       storage: cachedStorageFigures(store, inboxOf(config)),
+      paused: () => pausesInForce(store),
     },
   );
 }
@@ -118,14 +140,15 @@ async function endpointMetrics(
 export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   const { clock } = deps;
   const random = deps.random ?? Math.random;
-  const logger =
+  const logger = (
     deps.logger ??
     createLogger({
       level: config.log.level,
-      secrets: secretsOf(config),
+      secrets: secretValues(config),
       format: config.log.format,
       isTerminal: deps.isTerminal ?? false,
-    });
+    })
+  ).child(deps.dryRun === undefined ? {} : { dryRun: true });
   const version = packageVersion();
   const contract = contractFor(config.platform.variant, config.platform.paths, {
     integratedCareAck: config.ack.integratedCare,
@@ -143,7 +166,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     clock,
     env: deps.env,
   });
-  const adapter = await createAdapter(config, clock, logger);
+  const adapter = deps.dryRun?.adapter ?? (await createAdapter(config, clock, logger));
   const metrics = await endpointMetrics(config, version, store);
   const resources = effectiveResourceSettings(config, contract);
   const delivery = deliveryHandlers({
@@ -157,7 +180,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   });
   const worker = createQueueWorker({
     store,
-    handlers: { ...createHandlers(), ...delivery },
+    handlers: { ...platformWrites(deps.dryRun), ...delivery },
     context: { client, store, contract, clock, logger },
     clock,
     logger,
@@ -172,6 +195,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
       source: client,
       clock,
       settings: { ...config.sync, batchSize: config.sync.batchSize },
+      progress: pullProgress({ clock, logger, terminal: deps.progressTerminal }),
     },
     pullTargets(contract, targetSettings(resources)),
     logger,
@@ -179,45 +203,26 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   );
   const kinds = inboxKinds(PUSH_BACK_KINDS);
   const accept = inboxAcceptor(store, logger);
-  const refusals: Refusals = { count: 0 };
-  const countInbound: CountInbound = (labels, messages) => {
+  const refusals: Refusals = { count: 0, files: [] };
+  const countInbound: CountInbound = (labels, messages, file) => {
     metrics?.inbound(labels, messages);
-    if (labels.result !== 'rejected') return;
-    refusals.count += messages;
-    refusals.lastAt = clock.now().getTime();
+    if (labels.result === 'rejected') noteRefusal(refusals, messages, clock.now().getTime(), file);
   };
-  const file = config.erp.file;
   // One log of dropped fields for the file inbox and the endpoint: each is named once.
   const dropped = droppedFieldsLog(logger);
   const inbound: InboundRules = { unknownFields: config.inbound.unknownFields, dropped };
   const inbox =
     config.erp.adapter === 'file'
-      ? createInbox(
-          {
-            inbox: file.inbox,
-            doneMarker: file.doneMarker,
-            minFileAgeMs: file.minFileAgeMs,
-            maxFileBytes: file.maxFileBytes,
-            charset: file.charset,
-            csv: file.csv,
-            csvAllOrNothing: file.csvAllOrNothing,
-            fileMode: fileModeOf(file.fileMode),
-            timeZone: config.timezone,
-            unknownFields: inbound.unknownFields,
-            ...(file.openTransTrackingLink === undefined
-              ? {}
-              : { trackingLinkTemplate: file.openTransTrackingLink }),
-          },
-          {
-            clock,
-            kinds,
-            accept: (message) => Promise.resolve(accept(message)),
-            logger,
-            count: countInbound,
-            dropped,
-            openTransOrder: mirroredOrder(store),
-          },
-        )
+      ? createInbox(fileInboxOptions(config), {
+          clock,
+          kinds,
+          accept: (message) => Promise.resolve(accept(message)),
+          logger,
+          count: countInbound,
+          dropped,
+          openTransOrder: mirroredOrder(store),
+          ordersBySalesId: mirroredOrdersBySalesId(store),
+        })
       : undefined;
   return {
     config,

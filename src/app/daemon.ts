@@ -1,3 +1,4 @@
+import { alertsWanted } from '../config/alertsSchema.js';
 import type { HttpEndpoint } from '../http/server.js';
 import { errorMessage, failureLevel, SetupError } from '../shared/errors.js';
 import { repeat } from '../shared/repeat.js';
@@ -8,14 +9,25 @@ import type { DaemonHealth } from './readiness.js';
 import { retentionEntries } from './pruning.js';
 import { inboxOf } from './storage.js';
 import { numberBatchesAboveOutbox } from './adapter.js';
+import { rederiveAfterRestore } from './restored.js';
 import { STORE_FULL } from '../store/index.js';
-import { stateLog } from './stateLog.js';
+import { STATE_RELOG_MS, stateLog } from '../log/index.js';
 import { takeWriterLock, type WriterLock } from './writerLock.js';
+
+export interface DaemonOptions {
+  /**
+   * The writer lock, taken by the caller and kept across the daemons it starts one after the
+   * other (a reload); without it the daemon takes the lock and releases it when it stops.
+   */
+  lock?: WriterLock;
+  /** No start and stop lines: a reload says one line of its own. */
+  quiet?: boolean;
+}
 
 export interface RunningDaemon {
   /** The daemon's endpoint, when `http.enabled`. */
   url: string | undefined;
-  /** Stops scheduling, waits for the work under way, releases the database. */
+  /** Stops scheduling, waits for the work under way, releases the database (its own lock). */
   stop(): Promise<void>;
   /** Resolves when the daemon stopped on its own: its database was deleted or replaced. */
   stopped: Promise<void>;
@@ -44,7 +56,7 @@ function listenProblem(error: unknown, host: string, port: number): SetupError {
  * neither is on. Loaded only then: the readiness probes are much of what a start loads.
  */
 async function healthOf(app: App, startedAt: Date): Promise<DaemonHealth | undefined> {
-  const wanted = app.config.http.enabled || app.config.alerts?.webhook?.url !== undefined;
+  const wanted = app.config.http.enabled || alertsWanted(app.config.alerts);
   if (!wanted) return undefined;
   const { daemonHealth } = await import('./readiness.js');
   return daemonHealth(app, startedAt);
@@ -98,9 +110,6 @@ const WATCH_MS = 5_000;
 /** While the disk stays full, it is said again this often. */
 const ROOM_RELOG_MS = 60_000;
 
-/** While the platform stays unreachable, it is said again this often. */
-const OUTAGE_RELOG_MS = 15 * 60_000;
-
 /** The database's room as a state: an error line when writes begin to fail for want of it. */
 function roomLog(app: App): () => void {
   return stateLog({
@@ -126,14 +135,14 @@ function roomLog(app: App): () => void {
 
 /**
  * The platform's reach as a state (the platform-wide breaker: no connection could be made): a
- * warning when it starts, again every OUTAGE_RELOG_MS, info when it is back. Pulls and jobs
+ * warning when it starts, again every STATE_RELOG_MS, info when it is back. Pulls and jobs
  * that fail meanwhile wait and go on by themselves, logging only at debug.
  */
 export function outageLog(app: App): () => void {
   return stateLog({
     logger: app.logger,
     level: 'warn',
-    relogMs: OUTAGE_RELOG_MS,
+    relogMs: STATE_RELOG_MS,
     now: () => app.clock.now().getTime(),
     current: () => {
       const outage = app.client.outage();
@@ -179,26 +188,44 @@ function watchDatabase(app: App, lock: WriterLock, stopOnItsOwn: () => void): No
   }, WATCH_MS);
 }
 
+/** What the start line says (and a reload's line). */
+export function startFields(app: App, url: string | undefined) {
+  return {
+    version: app.version,
+    config: app.configPath,
+    database: app.store.path,
+    variant: app.config.platform.variant,
+    adapter: app.adapter.name,
+    timezone: app.config.timezone,
+    url,
+  };
+}
+
 /**
  * The daemon: takes the writer lock, pulls every resource once at start and then on its
  * schedule, reads the inbox, runs the queue (which hands what was pulled to the ERP, queued by
  * the pull, and pushes back what the ERP sends), and serves the endpoint. `stop()` ends it
  * cleanly.
  */
-export async function startDaemon(app: App): Promise<RunningDaemon> {
+export async function startDaemon(app: App, options: DaemonOptions = {}): Promise<RunningDaemon> {
   const { logger } = app;
-  const lock = takeWriterLock(app.store);
+  const ownLock = options.lock === undefined;
+  const lock = options.lock ?? takeWriterLock(app.store);
+  const releaseOwn = () => {
+    if (ownLock) lock.release();
+  };
   try {
     numberBatchesAboveOutbox(app.store, app.adapter, logger);
+    await rederiveAfterRestore(app);
   } catch (error) {
-    lock.release();
+    releaseOwn();
     throw error;
   }
   const startedAt = app.clock.now();
   const health = await healthOf(app, startedAt);
   // First of all the parts, so that a port in use ends the start before anything runs.
   const endpoint = await startEndpoint(app, health).catch((error: unknown) => {
-    lock.release();
+    releaseOwn();
     throw error;
   });
   const logFailure = (what: string) => (error: unknown) =>
@@ -264,31 +291,15 @@ export async function startDaemon(app: App): Promise<RunningDaemon> {
       await endpoint?.close();
       await Promise.allSettled([...inFlight, scansEnded]);
       await app.worker.stop();
-      lock.release();
-      logger.info('homecare-sync stopped');
+      releaseOwn();
+      if (options.quiet !== true) logger.info('homecare-sync stopped');
     })();
     return stopping;
   }
-  logger.info(
-    {
-      version: app.version,
-      config: app.configPath,
-      database: app.store.path,
-      variant: app.config.platform.variant,
-      adapter: app.adapter.name,
-      timezone: app.config.timezone,
-      url: endpoint?.url,
-    },
-    'homecare-sync started',
-  );
+  if (options.quiet !== true) logger.info(startFields(app, endpoint?.url), 'homecare-sync started');
   // Resource by resource, so that a stop waits for the resource under way, not the whole pass
   // (a first pass over a big tenant takes far longer than a container is given to stop).
-  const firstPass = async () => {
-    for (const resource of app.runner.resources()) {
-      if (stopping) return;
-      await app.runner.runResource(resource);
-    }
-  };
+  const firstPass = () => app.runner.firstPass(() => stopping !== undefined);
   void trackedRun(firstPass)().catch(logFailure('the first pull'));
   return { url: endpoint?.url, stop, stopped };
 }

@@ -1,11 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { InboxMessage } from '../erp/adapter.js';
+import type { Config } from '../config/index.js';
+import { fileModeOf } from '../erp/file/index.js';
 import {
   DEFAULT_INBOUND_RULES,
   parseInboxBody,
   type CountInbound,
   type InboundRules,
   type InboxKinds,
+  type InboxOptions,
+  type KnownOrder,
   type OrderLookup,
 } from '../erp/inbox/index.js';
 import type { InboundResult } from '../http/server.js';
@@ -13,7 +17,9 @@ import type { Logger } from '../log/index.js';
 import { enqueue } from '../queue/index.js';
 import { canonicalJson } from '../shared/canonicalJson.js';
 import { jobFromInbox, type PushBackKindName } from '../pushback/index.js';
+import { withoutUndefined } from '../shared/objects.js';
 import {
+  findMirrorBy,
   getMirror,
   insertInboxMessage,
   settleInboxMessage,
@@ -31,27 +37,40 @@ import {
 export function inboxAcceptor(store: Store, logger: Logger) {
   return (message: InboxMessage): 'accepted' | 'repeat' | 'conflict' =>
     transaction(store, () => {
-      const { id, outcome } = insertInboxMessage(store, {
-        kind: message.kind,
-        source: message.source,
-        name: message.name,
-        sha256: message.sha256,
-        body: JSON.stringify(message.body),
-      });
-      const about = { kind: message.kind, messageName: message.name, messageId: id };
-      if (outcome === 'conflict') {
+      const kept = keepMessage(store, message, logger);
+      const about = { kind: message.kind, messageName: message.name, messageId: kept.messageId };
+      if (kept.outcome === 'accepted') {
+        logger.info({ ...about, jobId: kept.jobId }, 'inbox message queued');
+      } else if (kept.outcome === 'conflict') {
         logger.warn(about, 'inbox message refused: its key was used before for another body');
-        return 'conflict';
-      }
-      if (outcome === 'repeat') {
+      } else {
         logger.info(about, 'inbox message seen before; not queued again');
-        return 'repeat';
       }
-      const job = enqueue(store, jobFromInbox(message, store), logger);
-      settleInboxMessage(store, id, 'done');
-      logger.info({ ...about, jobId: job.id }, 'inbox message queued');
-      return 'accepted';
+      return kept.outcome;
     });
+}
+
+/** What became of a message handed to keepMessage; `jobId` is the job it queued. */
+export type MessageKept =
+  | { outcome: 'accepted'; messageId: number; jobId: number }
+  | { outcome: 'repeat' | 'conflict'; messageId: number };
+
+/**
+ * Keeps a message and queues its job, in the caller's transaction: the inbox's and the
+ * endpoint's hand-off (inboxAcceptor), and an operator's replay (replay.ts).
+ */
+export function keepMessage(store: Store, message: InboxMessage, logger?: Logger): MessageKept {
+  const { id, outcome } = insertInboxMessage(store, {
+    kind: message.kind,
+    source: message.source,
+    name: message.name,
+    sha256: message.sha256,
+    body: JSON.stringify(message.body),
+  });
+  if (outcome !== 'new') return { outcome, messageId: id };
+  const job = enqueue(store, jobFromInbox(message, store), logger);
+  settleInboxMessage(store, id, 'done');
+  return { outcome: 'accepted', messageId: id, jobId: job.id };
 }
 
 /**
@@ -103,4 +122,40 @@ export function mirroredOrder(store: Store): OrderLookup {
     const direct = getMirror(store, 'directOrder', id);
     return direct === undefined ? undefined : { orderType: 'direct', record: direct.record };
   };
+}
+
+/** The file inbox's options as `erp.file`, `timezone` and `inbound` set them. */
+export function fileInboxOptions(config: Config): InboxOptions {
+  const file = config.erp.file;
+  return {
+    inbox: file.inbox,
+    doneMarker: file.doneMarker,
+    minFileAgeMs: file.minFileAgeMs,
+    maxFileBytes: file.maxFileBytes,
+    charset: file.charset,
+    csv: file.csv,
+    csvAllOrNothing: file.csvAllOrNothing,
+    fileMode: fileModeOf(file.fileMode),
+    timeZone: config.timezone,
+    unknownFields: config.inbound.unknownFields,
+    ...(file.openTransTrackingLink === undefined
+      ? {}
+      : { trackingLinkTemplate: file.openTransTrackingLink }),
+    mapping: withoutUndefined(file.inboxMapping) as InboxOptions['mapping'],
+    valueTables: file.valueTables,
+  };
+}
+
+/** The single and direct orders of the mirror that carry `salesId`. */
+export function mirroredOrdersBySalesId(store: Store): (salesId: string) => KnownOrder[] {
+  return (salesId) => [
+    ...findMirrorBy(store, 'singleOrder', 'salesId', salesId).map((entry): KnownOrder => ({
+      orderType: 'single',
+      record: entry.record,
+    })),
+    ...findMirrorBy(store, 'directOrder', 'salesId', salesId).map((entry): KnownOrder => ({
+      orderType: 'direct',
+      record: entry.record,
+    })),
+  ];
 }

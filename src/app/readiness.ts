@@ -8,7 +8,14 @@ import {
   type Readiness,
 } from '../http/readiness.js';
 import { HAND_OVERS, PLATFORM_WRITES } from '../queue/index.js';
-import { databaseAnswers, lastSuccessfulPulls, oldestOpenJob } from '../store/index.js';
+import {
+  databaseAnswers,
+  heldWrites,
+  isPullPaused,
+  lastSuccessfulPulls,
+  oldestOpenJob,
+  pullsResumedAt,
+} from '../store/index.js';
 import type { App } from './app.js';
 
 export interface DaemonHealth {
@@ -41,12 +48,15 @@ export function daemonHealth(app: App, startedAt: Date): DaemonHealth {
     databaseAnswers(app.store) ? { ok: true } : { ok: false, problem: 'does not answer' };
   const storage = (): CheckResult => roomCheck(app.store.room);
 
+  /**
+   * A resource an operator paused is left out; once resumed, it counts from the resume (its
+   * last pull is as old as the pause).
+   */
   function pulls(): CheckResult {
-    const enabled = app.resources.filter((r) => r.enabled);
-    const last = lastSuccessfulPulls(
-      app.store,
-      enabled.map((r) => r.resource),
-    );
+    const enabled = app.resources.filter((r) => r.enabled && !isPullPaused(app.store, r.resource));
+    const names = enabled.map((r) => r.resource);
+    const last = lastSuccessfulPulls(app.store, names);
+    const resumed = pullsResumedAt(app.store, names);
     return pullFreshness({
       now: app.clock.now(),
       startedAt,
@@ -56,14 +66,25 @@ export function daemonHealth(app: App, startedAt: Date): DaemonHealth {
         resource: r.resource,
         schedule: r.schedule,
         lastSuccessAt: last[r.resource],
+        ...(resumed[r.resource] === undefined ? {} : { countFrom: resumed[r.resource] }),
       })),
     });
   }
 
+  /** Platform writes an operator paused wait by intent: they are left out. */
   function delivery(): CheckResult {
+    const held = heldWrites(app.store);
+    const writes = held.every
+      ? []
+      : [
+          {
+            what: 'queue job(s) not yet done',
+            ...oldestOpenJob(app.store, PLATFORM_WRITES, held.kinds),
+          },
+        ];
     return deliveryStalls(app.clock.now(), http.readyStalledMinutes * 60_000, [
       { what: 'record version(s) not yet in the ERP', ...oldestOpenJob(app.store, HAND_OVERS) },
-      { what: 'queue job(s) not yet done', ...oldestOpenJob(app.store, PLATFORM_WRITES) },
+      ...writes,
     ]);
   }
 

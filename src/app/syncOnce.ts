@@ -1,11 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ResourceName } from '../contract/index.js';
 import type { ScanReport } from '../erp/inbox/index.js';
-import { DELIVER_PREFIX } from '../queue/index.js';
-import { countJobs, countOpenDeadJobs, openDeadLetterJobIds, type Store } from '../store/index.js';
+import { DELIVER_PREFIX, PLATFORM_WRITES } from '../queue/index.js';
+import {
+  countHeldJobs,
+  countJobs,
+  countOpenDeadJobs,
+  isPullPaused,
+  openDeadLetterJobIds,
+  pausesInForce,
+  type Store,
+} from '../store/index.js';
 import type { PullSummary } from '../pull/puller.js';
 import type { App } from './app.js';
 import { numberBatchesAboveOutbox } from './adapter.js';
+import { rederiveAfterRestore } from './restored.js';
 import { takeWriterLock } from './writerLock.js';
 
 /** Where the hand-over to the ERP stands after the pass. */
@@ -18,8 +27,19 @@ export interface DeliveryReport {
   refused: number;
 }
 
+/** What an operator's pauses held back in the pass (`homecare-sync pause`). */
+export interface PausedReport {
+  /** Resources asked for whose pulls are paused: not pulled. */
+  pulls: ResourceName[];
+  /** The paused job kinds of platform writes (`*`: every one). */
+  writes: string[];
+  /** Jobs those pauses keep pending. */
+  heldJobs: number;
+}
+
 export interface SyncReport {
   pulls: PullSummary[];
+  paused: PausedReport;
   delivery: DeliveryReport;
   inbox: ScanReport | undefined;
   queue: { ran: number; waiting: number };
@@ -70,18 +90,29 @@ async function readInbox(app: App): Promise<ScanReport | undefined> {
  * request for the work now: after an outage, it need not wait for the back-off to end; a
  * `Retry-After` is still honoured). `ok` only when nothing failed: every pull succeeded, every
  * version pulled so far is with the ERP (none waits, none refused, new or old), nothing waits
- * in the queue, no new dead letter.
+ * in the queue but what an operator paused, no new dead letter. Paused pulls and writes are
+ * left alone (their pause is read as the daemon reads it) and reported in `paused`.
  */
 export async function syncOnce(app: App, resources?: readonly ResourceName[]): Promise<SyncReport> {
   const lock = takeWriterLock(app.store);
   try {
     numberBatchesAboveOutbox(app.store, app.adapter, app.logger);
+    await rederiveAfterRestore(app);
     const deadBefore = openDeadLetterJobIds(app.store).length;
     const handedBefore = handedOver(app.store);
     app.worker.recover();
+    const asked = resources ?? app.runner.resources();
+    const pausedPulls = asked.filter((resource) => isPullPaused(app.store, resource));
     const pulls = await app.runner.runAll(resources);
     const inbox = await readInbox(app);
     const queue = await app.worker.runUntilEmpty({ skipBackoff: true });
+    const paused: PausedReport = {
+      pulls: pausedPulls,
+      writes: pausesInForce(app.store)
+        .filter((p) => p.direction === 'push')
+        .map((p) => p.target),
+      heldJobs: countHeldJobs(app.store, PLATFORM_WRITES),
+    };
     const delivery = deliveryReport(app.store, handedBefore);
     const newDeadLetters = openDeadLetterJobIds(app.store).length - deadBefore;
     const inboxFailed = (inbox?.counts.rejected ?? 0) + (inbox?.counts.failed ?? 0) > 0;
@@ -89,9 +120,9 @@ export async function syncOnce(app: App, resources?: readonly ResourceName[]): P
       pulls.every((p) => p.ok) &&
       delivery.undelivered + delivery.refused === 0 &&
       !inboxFailed &&
-      queue.waiting === 0 &&
+      queue.waiting - paused.heldJobs === 0 &&
       newDeadLetters <= 0;
-    return { pulls, delivery, inbox, queue, newDeadLetters, ok };
+    return { pulls, paused, delivery, inbox, queue, newDeadLetters, ok };
   } finally {
     lock.release();
   }

@@ -1,7 +1,12 @@
-import { createApp, type App } from '../app/app.js';
-import { loadConfig, type Config } from '../config/index.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createApp, type App, type AppDeps } from '../app/app.js';
+import { takeWriterLock } from '../app/writerLock.js';
+import { loadConfig, type Config, type LoadedConfig } from '../config/index.js';
 import { systemClock } from '../shared/clock.js';
+import { PermanentError, SetupError } from '../shared/errors.js';
 import { openStore, type Store } from '../store/index.js';
+import { CliExit, EXIT } from './exit.js';
 import type { ConfigOption } from './options.js';
 
 /** Config warnings go to stderr, one line each, beside the command's own output. */
@@ -27,14 +32,58 @@ export function configOf(options: ConfigOption, secrets: 'read' | 'skip' = 'read
 /**
  * Opens the database the config names for `work`, and closes it after. The commands that use
  * it only read or change the database, so they run without the API key and other secrets.
+ * `read`: `work` may not write (SQLite's query_only refuses it), once the schema is migrated.
  */
-export function withStore<T>(options: ConfigOption, work: (store: Store, config: Config) => T): T {
+export function withStore<T>(
+  options: ConfigOption,
+  work: (store: Store, config: Config) => T,
+  access: 'read' | 'write' = 'write',
+): T {
   const config = configOf(options, 'skip');
   const store = openStore({ path: config.storage.path, clock: systemClock });
   try {
+    if (access === 'read') store.db.pragma('query_only = ON');
     return work(store, config);
   } finally {
     store.close();
+  }
+}
+
+/** withStore() for an operator's change: a refusal (PermanentError) exits 1 with its message. */
+export function withStoreOrExit<T>(options: ConfigOption, work: (store: Store) => T): T {
+  try {
+    return withStore(options, work);
+  } catch (error) {
+    if (error instanceof PermanentError) throw new CliExit(EXIT.failure, error.message);
+    throw error;
+  }
+}
+
+/**
+ * Runs `work` holding the database's writer lock, which a running daemon holds: `command` is
+ * refused then, its last line saying why the daemon must stop first (`stopFirst`).
+ */
+export function whileNoDaemonRuns<T>(
+  store: Store,
+  refusal: { command: string; stopFirst: string },
+  work: () => T,
+): T {
+  let lock;
+  try {
+    lock = takeWriterLock(store);
+  } catch (error) {
+    if (!(error instanceof SetupError)) throw error;
+    const lines = [
+      `${refusal.command} refused: ${error.message}`,
+      ...error.problems.map((problem) => `  ${problem}`),
+      refusal.stopFirst,
+    ];
+    throw new CliExit(EXIT.failure, lines.join('\n'));
+  }
+  try {
+    return work();
+  } finally {
+    lock.release();
   }
 }
 
@@ -52,23 +101,56 @@ export async function withStoreAsync<T>(
   }
 }
 
+/**
+ * withStoreAsync() for commands that only look: where the config's database does not exist yet,
+ * `work` gets none, and none is created.
+ */
+export async function withStoreIfThere<T>(
+  options: ConfigOption,
+  work: (store: Store | undefined, config: Config) => Promise<T>,
+): Promise<T> {
+  const config = configOf(options, 'skip');
+  if (!existsSync(resolve(config.storage.path))) return work(undefined, config);
+  const store = openStore({ path: config.storage.path, clock: systemClock });
+  try {
+    return await work(store, config);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The config the command names, read with every check (secrets too), its warnings told: at the
+ * start of a command that builds the daemon, and again on each reload of `run`.
+ */
+export function loadedConfigOf(options: ConfigOption): LoadedConfig {
+  const loaded = loadConfig({ path: options.config, env: process.env, cwd: process.cwd() });
+  warnAbout(loaded.warnings);
+  return loaded;
+}
+
+/** What the daemon is built with from the command line: the system's clock, env and terminal. */
+export function appDeps(source: string): AppDeps {
+  return {
+    clock: systemClock,
+    env: process.env,
+    configPath: source,
+    isTerminal: process.stdout.isTTY === true,
+    ...(process.stderr.isTTY ? { progressTerminal: process.stderr } : {}),
+  };
+}
+
+/** The whole daemon, built from a loaded config. */
+export function appFrom({ config, source }: LoadedConfig): Promise<App> {
+  return createApp(config, appDeps(source));
+}
+
 /** Builds the whole daemon from the config for `work`, and closes it after. */
 export async function withApp<T>(
   options: ConfigOption,
   work: (app: App) => Promise<T>,
 ): Promise<T> {
-  const { config, source, warnings } = loadConfig({
-    path: options.config,
-    env: process.env,
-    cwd: process.cwd(),
-  });
-  warnAbout(warnings);
-  const app = await createApp(config, {
-    clock: systemClock,
-    env: process.env,
-    configPath: source,
-    isTerminal: process.stdout.isTTY === true,
-  });
+  const app = await appFrom(loadedConfigOf(options));
   try {
     return await work(app);
   } finally {

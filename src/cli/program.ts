@@ -11,6 +11,9 @@ import { checkpointCommand } from './commands/checkpoint.js';
 import { configCommand } from './commands/config.js';
 import { demoCommand } from './commands/demo.js';
 import { forgetCommand } from './commands/forget.js';
+import { inboxCommand } from './commands/inbox.js';
+import { mappingCommand } from './commands/mapping.js';
+import { pauseCommand, resumeCommand } from './commands/pause.js';
 import { queueCommand } from './commands/queue.js';
 import { redeliverCommand } from './commands/redeliver.js';
 import { traceCommand } from './commands/trace.js';
@@ -31,6 +34,10 @@ export function buildProgram(): Command {
     .addCommand(checkpointCommand())
     .addCommand(redeliverCommand())
     .addCommand(traceCommand())
+    .addCommand(mappingCommand())
+    .addCommand(inboxCommand())
+    .addCommand(pauseCommand())
+    .addCommand(resumeCommand())
     .addCommand(backupCommand())
     .addCommand(forgetCommand())
     .addCommand(configCommand())

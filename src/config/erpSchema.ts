@@ -12,6 +12,8 @@ import {
 import { DEFAULT_INBOX_OPTIONS } from '../erp/inbox/options.js';
 import { withoutUndefined } from '../shared/objects.js';
 import { flag, httpUrl, integer, nonEmpty, optionalFlag, timeZoneName } from './fields.js';
+import { fileMappingChecks } from './mappingChecks.js';
+import { inboxMappingsSchema, outboundMappingSchema, valueTablesSchema } from './mappingSchema.js';
 
 const AUTH_TYPES = ['bearer', 'basic', 'header'] as const;
 
@@ -67,32 +69,39 @@ const fileMode = z
   .default(`0${DEFAULT_FILE_MODE.toString(8)}`);
 
 const inbox = DEFAULT_INBOX_OPTIONS;
-const fileSchema = z.strictObject({
-  outbox: nonEmpty.default('./erp/outbox'),
-  inbox: nonEmpty.default('./erp/inbox'),
-  format: z.enum(OUTBOX_FORMATS).default('json'),
-  openTrans: flag(false),
-  openTransParties: z
-    .strictObject({
-      buyerId: nonEmpty.default(DEFAULT_OPENTRANS_PARTIES.buyerId),
-      supplierId: nonEmpty.default(DEFAULT_OPENTRANS_PARTIES.supplierId),
-    })
-    .prefault({}),
-  /** The tracking link of a dispatch notification without TRACKING_TRACING_URL. */
-  openTransTrackingLink: httpUrl
-    .refine((link) => link.includes('{shipmentId}'), {
-      error: 'must contain {shipmentId}, where the SHIPMENT_ID of the dispatch notification goes',
-    })
-    .optional(),
-  doneMarker: flag(inbox.doneMarker),
-  minFileAgeMs: integer(0, inbox.minFileAgeMs),
-  maxFileBytes: integer(1, inbox.maxFileBytes),
-  charset: z.enum(['utf-8', 'windows-1252']).default(inbox.charset),
-  csvAllOrNothing: flag(inbox.csvAllOrNothing),
-  scanIntervalMs: integer(100, 5_000),
-  fileMode,
-  csv: csvSchema.prefault({}),
-});
+const fileSchema = z
+  .strictObject({
+    outbox: nonEmpty.default('./erp/outbox'),
+    inbox: nonEmpty.default('./erp/inbox'),
+    format: z.enum(OUTBOX_FORMATS).default('json'),
+    openTrans: flag(false),
+    openTransParties: z
+      .strictObject({
+        buyerId: nonEmpty.default(DEFAULT_OPENTRANS_PARTIES.buyerId),
+        supplierId: nonEmpty.default(DEFAULT_OPENTRANS_PARTIES.supplierId),
+      })
+      .prefault({}),
+    /** The tracking link of a dispatch notification without TRACKING_TRACING_URL. */
+    openTransTrackingLink: httpUrl
+      .refine((link) => link.includes('{shipmentId}'), {
+        error: 'must contain {shipmentId}, where the SHIPMENT_ID of the dispatch notification goes',
+      })
+      .optional(),
+    doneMarker: flag(inbox.doneMarker),
+    minFileAgeMs: integer(0, inbox.minFileAgeMs),
+    maxFileBytes: integer(1, inbox.maxFileBytes),
+    charset: z.enum(['utf-8', 'windows-1252']).default(inbox.charset),
+    csvAllOrNothing: flag(inbox.csvAllOrNothing),
+    scanIntervalMs: integer(100, 5_000),
+    fileMode,
+    csv: csvSchema.prefault({}),
+    /** The ERP's own layouts (docs/readme/connect-your-erp.md): outbound per resource. */
+    mapping: perResource(outboundMappingSchema),
+    /** Inbound per inbox kind; the kinds' names are checked where the kinds are known. */
+    inboxMapping: inboxMappingsSchema,
+    valueTables: valueTablesSchema,
+  })
+  .superRefine(fileMappingChecks);
 
 /** What each auth type needs; a missing one is reported at its own path. */
 const AUTH_NEEDS: Record<

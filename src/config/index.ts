@@ -12,6 +12,7 @@ export {
   type ResourceSettings,
 } from './resources.js';
 export type { Config } from './schema.js';
+export { secretValues } from './secrets.js';
 export {
   CONFIG_ENV_VAR,
   DEFAULT_CONFIG_PATH,

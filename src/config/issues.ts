@@ -82,8 +82,11 @@ function unwrap(schema: z.core.$ZodType | undefined): z.core.$ZodType | undefine
   for (let depth = 0; node !== undefined && depth < 10; depth += 1) {
     const def = node._zod.def;
     if ('innerType' in def) node = def.innerType as z.core.$ZodType;
-    else if (def.type === 'pipe') node = (def as z.core.$ZodPipeDef).in;
-    else return node;
+    else if (def.type === 'pipe') {
+      // A preprocess is a pipe from a transform: the keys are in what it hands on to.
+      const pipe = def as z.core.$ZodPipeDef;
+      node = pipe.in._zod.def.type === 'transform' ? pipe.out : pipe.in;
+    } else return node;
   }
   return node;
 }

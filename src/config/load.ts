@@ -1,4 +1,9 @@
 import { resolve } from 'node:path';
+import type { InboxKinds } from '../erp/inbox/kinds.js';
+import { inboxMappingProblems, type InboxMappingOptions } from '../erp/inbox/mappings.js';
+import { DEFAULT_CSV_OPTIONS } from '../erp/file/options.js';
+import { valueAt, withoutUndefined } from '../shared/objects.js';
+import { inboxMappingsSchema, valueTablesSchema } from './mappingSchema.js';
 import { CONFIG_FILE_MAX_BYTES, readBounded } from './boundedRead.js';
 import { ConfigError } from './errors.js';
 import { issueProblems } from './issues.js';
@@ -23,6 +28,11 @@ export interface LoadConfigOptions {
    * a build machine) where `/data` is not mounted.
    */
   checkFolders?: boolean;
+  /**
+   * The push-back kinds (the composition root's): given, `erp.file.inboxMapping` is checked
+   * against them here, so `config check` lists its problems with the rest.
+   */
+  inboxKinds?: InboxKinds;
 }
 
 export interface LoadedConfig {
@@ -65,7 +75,14 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
         ...(options.checkFolders === true ? folderProblems(parsed.data, options.cwd) : []),
       ]
     : [];
-  const problems = [...early, ...withoutRepeats(schemaProblems, early), ...fileProblems];
+  const mappingProblems =
+    options.inboxKinds === undefined ? [] : inboxProblems(substituted.value, options.inboxKinds);
+  const problems = [
+    ...early,
+    ...withoutRepeats(schemaProblems, early),
+    ...fileProblems,
+    ...withoutRepeats(mappingProblems, [...early, ...schemaProblems]),
+  ];
 
   if (problems.length > 0 || !parsed.success) {
     throw new ConfigError(shown, problems.map(problemText));
@@ -85,6 +102,27 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     shortApiKeyWarning(parsed.data.platform.apiKey),
   ].filter((warning): warning is string => warning !== undefined);
   return { config: parsed.data, source: location.path, warnings };
+}
+
+/**
+ * `erp.file.inboxMapping` against the kinds' messages (erp/inbox/mappings.ts). Read from its
+ * own keys, so that its problems are listed even when other keys have some.
+ */
+function inboxProblems(raw: unknown, kinds: InboxKinds): Problem[] {
+  const file = valueAt(raw, 'erp.file');
+  const mapping = inboxMappingsSchema.safeParse(valueAt(file, 'inboxMapping'));
+  const tables = valueTablesSchema.safeParse(valueAt(file, 'valueTables'));
+  if (!mapping.success || !tables.success) return [];
+  return inboxMappingProblems(
+    {
+      mapping: withoutUndefined(mapping.data) as InboxMappingOptions['mapping'],
+      valueTables: tables.data,
+      // How dates and numbers are read changes no problem of the mapping itself.
+      timeZone: DEFAULT_CSV_OPTIONS.timeZone,
+      decimalComma: false,
+    },
+    kinds,
+  );
 }
 
 /**

@@ -9,6 +9,7 @@ export const SECRET_LOCATIONS: readonly (readonly string[])[] = [
   ['erp', 'rest', 'auth', 'token'],
   ['erp', 'rest', 'auth', 'password'],
   ['alerts', 'webhook', 'url'],
+  ['alerts', 'mail', 'smtp'],
 ];
 
 type Tree = Record<string, unknown>;
@@ -48,6 +49,26 @@ export function readSecretFiles(tree: unknown, cwd: string): Problem[] {
   return problems;
 }
 
+/** The password inside a URL as the server is told it (decoded); undefined when none. */
+function urlPassword(value: string): string | undefined {
+  if (!URL.canParse(value)) return undefined;
+  const { password } = new URL(value);
+  return password === '' ? undefined : decodeURIComponent(password);
+}
+
+/**
+ * The secret values a loaded config holds, for the logger to remove from every line: each at
+ * SECRET_LOCATIONS, and a password inside one of them (the SMTP URL's login), decoded.
+ */
+export function secretValues(config: unknown): string[] {
+  return SECRET_LOCATIONS.flatMap((location) => {
+    const value = secretHolder(config, location)?.[location.at(-1) ?? ''];
+    if (typeof value !== 'string' || value === '' || value === UNREAD_SECRET) return [];
+    const password = urlPassword(value);
+    return password === undefined ? [value] : [value, password];
+  });
+}
+
 /** `${NAME}` (or `${NAME:-}`): a reference that puts no text of the file into the value. */
 const BARE_REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-)?\}/g;
 
@@ -59,8 +80,15 @@ const BARE_REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-)?\}/g;
 export function inlineSecrets(tree: unknown): string[] {
   return SECRET_LOCATIONS.filter((location) => {
     const value = secretHolder(tree, location)?.[location.at(-1) ?? ''];
-    return typeof value === 'string' && value.replace(BARE_REFERENCE, '').trim() !== '';
+    if (typeof value !== 'string') return false;
+    const written = value.replace(BARE_REFERENCE, '').trim();
+    return written !== '' && !(location.at(-1) === 'smtp' && withoutPassword(written));
   }).map((location) => location.join('.'));
+}
+
+/** An SMTP URL's secret is its login's password: `smtp://mail.local:25` holds none. */
+function withoutPassword(url: string): boolean {
+  return URL.canParse(url) && new URL(url).password === '';
 }
 
 /** The `<key>File` paths the config names, with the key they are for. */

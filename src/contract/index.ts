@@ -21,3 +21,4 @@ export * from './archival.js';
 export * from './nestedEntries.js';
 export * from './ownChange.js';
 export * from './stamps.js';
+export * from './changedFields.js';

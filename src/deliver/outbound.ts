@@ -81,7 +81,7 @@ function versionsOf(store: Store, jobs: readonly Job[]): (Version | Failed)[] {
 }
 
 /** The mirror as it is now, record by record: after a reference was fetched. */
-const liveMirror =
+export const liveMirror =
   (store: Store): MirrorLookup =>
   (resource, id) =>
     getMirror(store, resource, id)?.record;

@@ -58,6 +58,9 @@ const extension = (filename: unknown): string => {
   return match?.[1]?.toLowerCase() ?? 'bin';
 };
 
+/** The resources whose records go out with files fetched at the hand-over (filesFetcher). */
+export const RESOURCES_WITH_FILES: ReadonlySet<ResourceName> = new Set(['document', 'attachment']);
+
 /** The binary companions a record goes out with: a document's PDF and XML, an attachment's file. */
 export function filesFetcher(client: PlatformClient) {
   return async (
@@ -65,7 +68,7 @@ export function filesFetcher(client: PlatformClient) {
     record: Record<string, unknown>,
   ): Promise<OutboundRecord['files']> => {
     const id = typeof record['_id'] === 'string' ? record['_id'] : undefined;
-    if (id === undefined) return undefined;
+    if (id === undefined || !RESOURCES_WITH_FILES.has(resource)) return undefined;
     if (resource === 'document') {
       const pdf = await client.file('document', 'get', { id });
       const xml = await client.file('document', 'get', { id, query: { xml: 'true' } });

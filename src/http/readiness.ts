@@ -18,6 +18,8 @@ export interface ResourceFreshness {
   schedule: string;
   /** ISO time of the last successful pull, undefined when there was none yet. */
   lastSuccessAt: string | undefined;
+  /** ISO time an operator resumed its pulls: counted from then when that is later. */
+  countFrom?: string;
 }
 
 export interface FreshnessInput {
@@ -49,8 +51,10 @@ export function pullFreshness(input: FreshnessInput): CheckResult {
   for (const entry of input.resources) {
     const interval = scheduleIntervalMs(entry.schedule, input.now, input.timeZone);
     const allowedMs = input.toleratedIntervals * interval + 60_000;
-    const since =
+    const last =
       entry.lastSuccessAt === undefined ? input.startedAt : new Date(entry.lastSuccessAt);
+    const resumed = entry.countFrom === undefined ? undefined : new Date(entry.countFrom);
+    const since = resumed !== undefined && resumed > last ? resumed : last;
     if (input.now.getTime() - since.getTime() <= allowedMs) continue;
     const what =
       entry.lastSuccessAt === undefined

@@ -1,3 +1,5 @@
+import { HomecareError } from '../shared/errors.js';
+
 const maxDepth = 16;
 
 /**
@@ -33,11 +35,23 @@ function plainObject(value: object, seen: WeakSet<object>, depth: number): unkno
   return plainEntries(Object.entries(value), seen, depth);
 }
 
+/**
+ * Whether an error is an expected condition, whose stack tells an operator nothing: one of our
+ * typed errors (a wait, an outage, a refusal), or a system or undici failure (`ECONNREFUSED`,
+ * `UND_ERR_SOCKET`) such an error carries as its cause. Anything else is a bug, logged with its
+ * stack (design.md #27.7: stacks only for bugs).
+ */
+function expected(error: Error): boolean {
+  if (error instanceof HomecareError) return true;
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' && (/^E[A-Z0-9]+$/.test(code) || code.startsWith('UND_ERR'));
+}
+
 function plainError(error: Error, seen: WeakSet<object>, depth: number): Record<string, unknown> {
   const result: Record<string, unknown> = {
     type: error.constructor.name,
     message: error.message,
-    stack: error.stack,
+    ...(expected(error) ? {} : { stack: error.stack }),
   };
   for (const [key, item] of Object.entries(error)) {
     if (key !== 'name' && key !== 'message' && key !== 'stack') {

@@ -81,6 +81,17 @@ function collect(
 }
 
 /**
+ * The values of a record's personal (and credential) fields, longest first: to remove from text
+ * that may quote them in any form (an answer, an error) while the record's other values (ids,
+ * keys, statuses) stay readable. Pass the result to `scrubText` as its values to replace.
+ */
+export function personalValues(record: unknown): string[] {
+  const personal = new Set<string>();
+  collect(record, '', personal, new Set(), 0);
+  return [...personal].sort((a, b) => b.length - a.length);
+}
+
+/**
  * The values of a record we sent, to remove from what the other side answers about it: an
  * ERP's plain-text error may quote the record in any form, so `"key": value` patterns are not
  * enough. Personal fields' values come first (each longest first), then every other string

@@ -1,5 +1,6 @@
 import type { ResourceName } from '../contract/index.js';
 import type { Clock } from '../shared/clock.js';
+import type { ErrorCode } from '../shared/errorCodes.js';
 import { errorMessage, TransientError } from '../shared/errors.js';
 import type { RequestContext } from './errors.js';
 import type { PreparedRequest } from './prepare.js';
@@ -10,7 +11,7 @@ export const BREAKER_PAUSE_MS = 30_000;
 
 /** What an open breaker says: why the request was not sent, and what to look at. */
 interface Refusal {
-  code: string;
+  code: ErrorCode;
   why: string;
   hint: string;
   /** Whether the daemon logs this state itself (its outage log): callers then log at debug. */

@@ -55,6 +55,12 @@ export interface PlatformCore {
     kind: OperationKind,
     request?: SendRequest,
   ): Promise<PlatformRecord>;
+  /**
+   * The HTTP status (200, 201, 204) of the write `record` is the answer to, when this client
+   * made that write; undefined for any other record (a read's, one built here). Kept beside the
+   * record, not in it, so the record stays what the platform sent.
+   */
+  answerStatus(record: PlatformRecord): number | undefined;
   /** The records of a list, streamed. The contract is checked at once; the request goes out on iteration. */
   list(resource: ResourceName, query?: Query): AsyncIterable<PlatformRecord>;
   /**
@@ -194,6 +200,13 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
   };
   const prepareFor = (resource: ResourceName, kind: OperationKind, request: SendRequest = {}) =>
     prepare(contract, options.apiKey, resource, kind, request);
+  // By the answer's identity: the records are garbage-collected with their statuses.
+  const writeStatuses = new WeakMap<PlatformRecord, number>();
+  const readAnswer = async (prepared: PreparedRequest, response: OpenResponse) => {
+    const record = await readRecord(response, prepared.context);
+    if (prepared.method !== 'GET') writeStatuses.set(record, response.status);
+    return record;
+  };
 
   return {
     contract,
@@ -203,8 +216,9 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
     },
     record: async (resource, kind, request) => {
       const prepared = prepareFor(resource, kind, request);
-      return exchange(transport, reader, prepared, (r) => readRecord(r, prepared.context));
+      return exchange(transport, reader, prepared, (r) => readAnswer(prepared, r));
     },
+    answerStatus: (record) => writeStatuses.get(record),
     list: (resource, query = {}) =>
       recordsOf(streamList(transport, reader, prepareFor(resource, 'list', { query }))),
     listItems: (resource, query = {}, bounds) =>

@@ -1,4 +1,4 @@
-import type { STATUS_FILTERS, StatusFilterResource } from '../contract/index.js';
+import type { ResourceName, STATUS_FILTERS, StatusFilterResource } from '../contract/index.js';
 import type { PlatformRecord } from './bodies.js';
 import type { PlatformCore } from './client.js';
 
@@ -19,41 +19,42 @@ type One = Promise<PlatformRecord>;
 
 /** One method per platform endpoint, named in the platform's words. */
 export function endpointsOf(core: PlatformCore) {
-  const get = (resource: Parameters<PlatformCore['record']>[0]) => (id: string) =>
-    core.record(resource, 'get', { id });
+  const get = (resource: ResourceName) => (id: string) => core.record(resource, 'get', { id });
+  const create =
+    (resource: ResourceName) =>
+    (body: PlatformRecord): One =>
+      core.record(resource, 'create', { body });
+  /** PATCH (`update`) or PUT (`replace`) of the record `id`. */
+  const write =
+    (resource: ResourceName, kind: 'update' | 'replace') =>
+    (id: string, body: PlatformRecord): One =>
+      core.record(resource, kind, { id, body });
   // PUT in some variants, PATCH in others: whichever the contract offers.
   const patientUpdate = core.contract.find('patient', 'replace') ? 'replace' : 'update';
 
   return {
     listPatients: (query: UpdatedAfterQuery = {}): Records => core.list('patient', query),
     getPatient: get('patient'),
-    createPatient: (body: PlatformRecord): One => core.record('patient', 'create', { body }),
-    updatePatient: (id: string, body: PlatformRecord): One =>
-      core.record('patient', patientUpdate, { id, body }),
+    createPatient: create('patient'),
+    updatePatient: write('patient', patientUpdate),
     getPatientCustomerMapping: (customerId: string): One =>
       core.record('patientCustomerMapping', 'get', { query: { customerId } }),
 
-    createPatientNote: (body: PlatformRecord): One =>
-      core.record('patientNote', 'create', { body }),
-    patchPatientNote: (id: string, body: PlatformRecord): One =>
-      core.record('patientNote', 'update', { id, body }),
+    createPatientNote: create('patientNote'),
+    patchPatientNote: write('patientNote', 'update'),
 
     listSingleOrders: (query: ChangeQuery<'singleOrder'>): Records =>
       core.list('singleOrder', query),
-    patchSingleOrder: (id: string, body: PlatformRecord): One =>
-      core.record('singleOrder', 'update', { id, body }),
+    patchSingleOrder: write('singleOrder', 'update'),
     listDirectOrders: (query: ChangeQuery<'directOrder'>): Records =>
       core.list('directOrder', query),
-    patchDirectOrder: (id: string, body: PlatformRecord): One =>
-      core.record('directOrder', 'update', { id, body }),
+    patchDirectOrder: write('directOrder', 'update'),
 
-    createIntegratedCare: (body: PlatformRecord): One =>
-      core.record('integratedCare', 'create', { body }),
-    patchIntegratedCare: (id: string, body: PlatformRecord): One =>
-      core.record('integratedCare', 'update', { id, body }),
+    createIntegratedCare: create('integratedCare'),
+    patchIntegratedCare: write('integratedCare', 'update'),
 
     getErpOrder: (salesId: string): One => core.record('erpOrder', 'get', { id: salesId }),
-    createErpOrder: (body: PlatformRecord): One => core.record('erpOrder', 'create', { body }),
+    createErpOrder: create('erpOrder'),
     replaceErpOrder: (salesId: string, body: PlatformRecord): One =>
       core.record('erpOrder', 'replace', { id: salesId, body }),
 
@@ -61,37 +62,28 @@ export function endpointsOf(core: PlatformCore) {
       core.list('article', query),
     getArticle: (idOrCustomerNumber: string): One =>
       core.record('article', 'get', { id: idOrCustomerNumber }),
-    createArticle: (body: PlatformRecord): One => core.record('article', 'create', { body }),
-    replaceArticle: (id: string, body: PlatformRecord): One =>
-      core.record('article', 'replace', { id, body }),
-    patchArticle: (id: string, body: PlatformRecord): One =>
-      core.record('article', 'update', { id, body }),
+    createArticle: create('article'),
+    replaceArticle: write('article', 'replace'),
+    patchArticle: write('article', 'update'),
 
     listDoctors: (query: MasterDataQuery): Records => core.list('doctor', query),
     listPostalCodes: (query: MasterDataQuery & { postalCode?: string }): Records =>
       core.list('postalCode', query),
     listRegions: (): Records => core.list('region'),
 
-    createAttachment: (body: PlatformRecord): One => core.record('attachment', 'create', { body }),
+    createAttachment: create('attachment'),
 
-    createDevice: (body: PlatformRecord): One => core.record('device', 'create', { body }),
-    replaceDevice: (id: string, body: PlatformRecord): One =>
-      core.record('device', 'replace', { id, body }),
+    createDevice: create('device'),
+    replaceDevice: write('device', 'replace'),
 
     getProductGroup: get('productGroup'),
-    createProductGroup: (body: PlatformRecord): One =>
-      core.record('productGroup', 'create', { body }),
-    patchProductGroup: (id: string, body: PlatformRecord): One =>
-      core.record('productGroup', 'update', { id, body }),
+    createProductGroup: create('productGroup'),
+    patchProductGroup: write('productGroup', 'update'),
 
-    createContractArticleGroup: (body: PlatformRecord): One =>
-      core.record('contractArticleGroup', 'create', { body }),
-    replaceContractArticleGroup: (id: string, body: PlatformRecord): One =>
-      core.record('contractArticleGroup', 'replace', { id, body }),
-    createInsuranceContract: (body: PlatformRecord): One =>
-      core.record('insuranceContract', 'create', { body }),
-    replaceInsuranceContract: (id: string, body: PlatformRecord): One =>
-      core.record('insuranceContract', 'replace', { id, body }),
+    createContractArticleGroup: create('contractArticleGroup'),
+    replaceContractArticleGroup: write('contractArticleGroup', 'replace'),
+    createInsuranceContract: create('insuranceContract'),
+    replaceInsuranceContract: write('insuranceContract', 'replace'),
 
     /** The completed form as the generated PDF. */
     getDocumentPdf: async (id: string): Promise<Buffer> =>

@@ -1,5 +1,6 @@
 import type { ResourceName } from '../contract/index.js';
 import { errorMessage, HomecareError, PermanentError, TransientError } from '../shared/errors.js';
+import { networkFailureOf, type NetworkFailure } from '../shared/networkFailure.js';
 import { statusHint } from './retryable.js';
 import { cannotConnect, UNREACHABLE_CODE } from './unreachable.js';
 
@@ -56,21 +57,16 @@ function errorCode(error: unknown): string | undefined {
   return Array.isArray(errors) ? errorCode(errors[0]) : undefined;
 }
 
-function networkHint(code: string): string {
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return 'the platform did not answer within platform.timeoutMs; it will be retried (raise timeoutMs if the platform is this slow)';
-  }
-  if (code === 'ECONNREFUSED') {
-    return 'nothing accepted the connection; check platform.baseUrl and that the platform (or proxy) is reachable';
-  }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return 'the host name did not resolve; check platform.baseUrl and DNS';
-  }
-  if (/CERT|SELF_SIGNED|ERR_TLS/.test(code)) {
-    return "the platform's TLS certificate is not trusted; set platform.caFile to your CA bundle";
-  }
-  return 'the connection failed; it will be retried';
-}
+const NETWORK_HINTS: Record<NetworkFailure, string> = {
+  answerTimedOut:
+    'the platform did not answer within platform.timeoutMs; it will be retried (raise timeoutMs if the platform is this slow)',
+  connectTimedOut: 'the connection failed; it will be retried',
+  refused:
+    'nothing accepted the connection; check platform.baseUrl and that the platform (or proxy) is reachable',
+  unresolved: 'the host name did not resolve; check platform.baseUrl and DNS',
+  untrusted: "the platform's TLS certificate is not trusted; set platform.caFile to your CA bundle",
+  other: 'the connection failed; it will be retried',
+};
 
 /**
  * The request never got a full answer: refused, reset, timed out, cut off. `UNREACHABLE` when no
@@ -78,7 +74,7 @@ function networkHint(code: string): string {
  */
 export function networkError(context: RequestContext, cause: unknown): TransientError {
   const code = errorCode(cause) ?? 'NETWORK';
-  const hint = networkHint(code);
+  const hint = NETWORK_HINTS[networkFailureOf(code)];
   const what = excerptOf(errorMessage(cause), context.secret);
   const unreachable = cannotConnect(code, errorMessage(cause));
   return new TransientError(`${subject(context)} failed (${code}: ${what}); ${hint}`, {

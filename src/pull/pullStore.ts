@@ -1,4 +1,5 @@
 import {
+  changedFields,
   goneReason,
   sameStampVersion,
   versionParts,
@@ -17,11 +18,14 @@ import {
   mirrorIdsOf,
   lowerCheckpoint,
   getOwnWrite,
+  isPullPaused,
+  lastCount,
   isReducedRecord,
   keepVersionRecord,
   knownVersions,
   markDelivered,
   MAX_STORED_JSON_DEPTH,
+  mirroredTextsOf,
   quarantine,
   recordRun,
   recordVersion,
@@ -35,6 +39,7 @@ import {
   type MirrorRecord,
   type RunKind,
   type Store,
+  type VersionChanges,
 } from '../store/index.js';
 import { queueArchival, queueDelivery } from '../queue/index.js';
 import type { PullRun, PullStore, PullSummary, PulledRecord } from './puller.js';
@@ -58,24 +63,66 @@ function versionToRecord(
   resource: ResourceName,
   runId: number,
   { id, version: stamp, record, json, sha256: listed }: PulledRecord,
+  changed: VersionChanges | undefined,
 ): string | undefined {
   const sha256 = listed ?? sha256Of(json);
-  if (recordVersion(store, resource, id, stamp, { runId, sha256 })) return stamp;
+  if (recordVersion(store, resource, id, stamp, { runId, sha256, changed })) return stamp;
   const first = getLedgerEntry(store, resource, id, stamp);
   if (first?.sha256 === undefined || first.sha256 === sha256) return undefined;
   const mirrored = getMirror(store, resource, id);
   const earlier = mirrored?.version === stamp ? mirrored.record : parsedText(first.json);
   if (earlier !== undefined && sameContent(earlier, record)) return undefined;
   const version = sameStampVersion(stamp, sha256);
-  return recordVersion(store, resource, id, version, { runId, sha256 }) ? version : undefined;
+  return recordVersion(store, resource, id, version, { runId, sha256, changed })
+    ? version
+    : undefined;
+}
+
+/**
+ * The mirror's records as a batch finds them, for telling what each version changed: read in
+ * one statement for the whole batch (nothing for records first seen), each parsed when asked,
+ * and kept up to date as the batch stores versions (a list may bring one record twice).
+ */
+interface MirrorBefore {
+  get(id: string): MirrorRecord | undefined;
+  stored(id: string, record: MirrorRecord): void;
+}
+
+function mirrorBefore(
+  store: Store,
+  resource: ResourceName,
+  records: readonly PulledRecord[],
+): MirrorBefore {
+  const texts = mirroredTextsOf(
+    store,
+    resource,
+    records.map((pulled) => pulled.id),
+  );
+  const stored = new Map<string, MirrorRecord>();
+  return {
+    get: (id) => stored.get(id) ?? (parsedText(texts.get(id)) as MirrorRecord | undefined),
+    stored: (id, record) => void stored.set(id, record),
+  };
+}
+
+/**
+ * What a version changed against the record the mirror held before it: 'new' when it held
+ * none; undefined when it keeps only a reduced record (retention, `forget`), which tells nothing.
+ */
+function changesOf(
+  resource: ResourceName,
+  before: MirrorRecord | undefined,
+  record: Readonly<Record<string, unknown>>,
+): VersionChanges | undefined {
+  if (before === undefined) return 'new';
+  return isReducedRecord(before) ? undefined : changedFields(resource, before, record);
 }
 
 /**
  * Watches a pulled version for the record leaving use: archived (`archived`, an attachment's
- * `metadata.archived`) or an order Deleted, where the version before it was live. Answers what
- * to do once the version is stored: queue the ERP's archival event when the version became the
- * mirror's (a late older version changes nothing). Only a version that shows the record gone
- * reads the one before it, so a pull of live records reads nothing more. A record first seen
+ * `metadata.archived`) or an order Deleted, where the version before it (`before`, the mirror's)
+ * was live. Answers what to do once the version is stored: queue the ERP's archival event when
+ * the version became the mirror's (a late older version changes nothing). A record first seen
  * gone (the first pull of an archived list) gets none: the ERP never had it live.
  */
 function archivalWatch(
@@ -83,10 +130,10 @@ function archivalWatch(
   resource: ResourceName,
   pulled: PulledRecord,
   runId: number,
+  before: MirrorRecord | undefined,
 ): (mirrored: boolean) => void {
   const reason = goneReason(resource, pulled.record);
   if (reason === undefined) return () => undefined;
-  const before = getMirror(store, resource, pulled.id)?.record;
   // A reduced record kept no body to tell; retention reduces only records already gone.
   const wasLive =
     before !== undefined && !isReducedRecord(before) && goneReason(resource, before) === undefined;
@@ -184,7 +231,8 @@ function forgottenEnding(store: Store, resource: ResourceName, pulled: PulledRec
 
 /**
  * A pulled version, in the pull's transaction: false for a repeat. A version seen for the
- * first time goes in the ledger and the mirror, and its hand-over to the ERP is queued, all
+ * first time goes in the ledger, with the names of the fields it changed against the mirror's
+ * record (`earlier`), and in the mirror, and its hand-over to the ERP is queued, all
  * or nothing with the checkpoint. The one place a new version becomes due for the ERP, and so
  * the place where our own write coming back (whether or not the platform left it out of this
  * pull) is recognised: the ERP sent it, so it is not handed to the ERP again. No ping-pong.
@@ -197,24 +245,27 @@ function recordPulledVersion(
   runId: number,
   pulled: PulledRecord,
   tried: TriedCreate[],
+  earlier: MirrorBefore,
 ): boolean {
   const { resource } = target;
   if (forgottenEnding(store, resource, pulled)) return false;
-  const version = versionToRecord(store, resource, runId, pulled);
-  if (version === undefined) return false;
   const { id, record, json } = pulled;
+  const before = earlier.get(id);
+  const changed = changesOf(resource, before, record);
+  const version = versionToRecord(store, resource, runId, pulled, changed);
+  if (version === undefined) return false;
   // Only a record we wrote can have our answer in the mirror: no second read for the others.
   const ownWrite =
     getOwnWrite(store, resource, id) ?? claimedByTriedCreate(store, resource, pulled, tried);
   const echo =
-    isOwnEcho(ownWrite, record, () => getMirror(store, resource, id)?.record) ||
+    isOwnEcho(ownWrite, record, () => before) ||
     (ownWrite !== undefined && isOurAnswer(store, resource, { ...pulled, version }));
-  const archival = archivalWatch(store, resource, { ...pulled, version }, runId);
+  const archival = archivalWatch(store, resource, { ...pulled, version }, runId, before);
   // The mirror names every record by `_id`; one identified otherwise gets it added there.
   const asPulled = record['_id'] === id;
-  const mirrored = asPulled
-    ? upsertMirror(store, resource, record as MirrorRecord, version, json)
-    : upsertMirror(store, resource, { ...record, _id: id }, version);
+  const body = asPulled ? (record as MirrorRecord) : { ...record, _id: id };
+  const mirrored = upsertMirror(store, resource, body, version, asPulled ? json : undefined);
+  if (mirrored) earlier.stored(id, body);
   if (!mirrored || !asPulled) keepVersionRecord(store, resource, id, version, json);
   if (echo) markDelivered(store, resource, id, version);
   else queueDelivery(store, resource, id, version);
@@ -230,7 +281,7 @@ function runKind(run: PullRun): RunKind {
 /** The run's row: written by the run's first commit, inside that commit's transaction. */
 function runRow(store: Store, run: PullRun): number {
   const { resource, filter } = run.target;
-  return run.id ?? startRun(store, resource, filter, runKind(run), run.startedAt);
+  return run.id ?? startRun(store, resource, filter, runKind(run), run.startedAt, run.whole);
 }
 
 function finishRun(store: Store, runId: number, summary: PullSummary): void {
@@ -278,9 +329,17 @@ export function sqlitePullStore(store: Store, commitOutcomes: () => void): PullS
       return transaction(store, () => reportVanished(store, target.resource, listed));
     },
     maxJsonDepth: MAX_STORED_JSON_DEPTH,
+    paused: (resource) => isPullPaused(store, resource),
     timeParamRefused: (target) => timeParamRefused.has(keyOf(target)),
     refuseTimeParam: (target) => void timeParamRefused.add(keyOf(target)),
     watermark: (target) => getCheckpoint(store, target.resource, target.filter)?.watermark,
+    lastCount: (run) =>
+      lastCount(store, {
+        resource: run.target.resource,
+        filter: run.target.filter,
+        kind: runKind(run),
+        whole: run.whole === true,
+      }),
     known: (target, versions) =>
       knownVersions(
         store,
@@ -296,8 +355,9 @@ export function sqlitePullStore(store: Store, commitOutcomes: () => void): PullS
         const runId = runRow(store, run);
         let fresh = 0;
         const tried = triedCreatesOf(store, target.resource);
+        const earlier = mirrorBefore(store, target.resource, records);
         for (const pulled of records) {
-          if (recordPulledVersion(store, target, runId, pulled, tried)) fresh += 1;
+          if (recordPulledVersion(store, target, runId, pulled, tried, earlier)) fresh += 1;
         }
         for (const entry of bad) {
           const raw = entry.text ?? JSON.stringify(entry.raw) ?? 'null';

@@ -3,10 +3,12 @@ import {
   entitySchema,
   recordVersionOf,
   type RecordVersion,
+  type ResourceName,
 } from '../contract/index.js';
 import type { ListBounds, ListEntry, ListItem, SetAsideItem } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import { errorMessage, PermanentError } from '../shared/errors.js';
+import type { PullProgress } from './progress.js';
 import { boundsFor, type PullBoundSettings } from './pullBounds.js';
 import type { PullTarget } from './targets.js';
 import {
@@ -51,6 +53,8 @@ export interface PullRun {
   target: PullTarget;
   mode: PullMode['kind'];
   startedAt: string;
+  /** It reads its list whole: a first pull, a list without a time parameter (absent: no). */
+  whole?: boolean;
   id?: number;
 }
 
@@ -72,7 +76,11 @@ export interface ListedVersion extends RecordVersion {
 export interface PullStore {
   /** How deep the JSON it stores may nest; a record nested deeper is quarantined unparsed. */
   readonly maxJsonDepth: number;
+  /** Whether an operator paused the pulls of `resource` (`homecare-sync pause pull`). */
+  paused(resource: ResourceName): boolean;
   watermark(target: PullTarget): string | undefined;
+  /** What the last successful run like `run` (list, kind, whole or not) fetched, if any. */
+  lastCount(run: PullRun): number | undefined;
   /**
    * Which of these versions, with this text, the ledger holds already (true at their places):
    * those are repeats, no-ops. One look-up for a whole batch.
@@ -153,6 +161,8 @@ export interface PullDeps {
   source: PullSource;
   clock: Clock;
   settings: WindowSettings & { batchSize: number } & PullBoundSettings;
+  /** How a long pull says how far it got; silent when absent. */
+  progress?: PullProgress;
 }
 
 export type PullMode = { kind: 'incremental' } | { kind: 'reconcile'; days: number };
@@ -311,7 +321,20 @@ export async function pullTarget(
     ok: false,
     ...(lowered === undefined ? {} : { notice: steppedBackNotice(lowered) }),
   };
-  let run: PullRun = { target, mode: mode.kind, startedAt: summary.startedAt };
+  // A whole list can be compared with the last whole one; a window only with a like window.
+  const whole =
+    wholeList ||
+    (mode.kind === 'incremental' &&
+      (since === FIRST_PULL_SINCE ||
+        target.timeParam === undefined ||
+        store.timeParamRefused(target)));
+  let run: PullRun = { target, mode: mode.kind, startedAt: summary.startedAt, whole };
+  const comparable = whole || mode.kind === 'reconcile';
+  const progress = deps.progress?.({
+    target,
+    mode: mode.kind,
+    expected: comparable ? store.lastCount(run) : undefined,
+  });
   const bounds = boundsFor(target, settings, store.maxJsonDepth);
   let listed: ListItem[] = [];
   let setAside: SetAsideItem[] = [];
@@ -333,6 +356,7 @@ export async function pullTarget(
   const consume = async (query: Record<string, string>): Promise<void> => {
     for await (const entry of source.listItems(target.resource, query, bounds)) {
       summary.fetched += 1;
+      progress?.fetched(summary.fetched);
       if (wholeList) listedIds.add(listedId(entry));
       if ('setAside' in entry) setAside.push(entry);
       else {
@@ -351,6 +375,7 @@ export async function pullTarget(
       } catch (error) {
         if (!refusesGuessedTimeParam(target, error) || summary.fetched > 0) throw error;
         store.refuseTimeParam(target);
+        run = { ...run, whole: true };
         summary.notice = fallbackNotice(target, error.status);
         await consume(withoutTimeParam(target, query));
       }
@@ -391,5 +416,7 @@ export async function pullTarget(
     };
     store.failRun(run, failed);
     return failed;
+  } finally {
+    progress?.end();
   }
 }

@@ -2,13 +2,27 @@ import type { Logger } from 'pino';
 import type { ResourceName } from '../contract/index.js';
 import { failureLevel } from '../shared/errors.js';
 import { pullTarget, type PullDeps, type PullSummary } from './puller.js';
+import { pullFailures, type PullFailures } from './failureLog.js';
 import type { PullTarget } from './targets.js';
 
 export interface PullRunner {
-  /** Pulls every target of `resource` once; undefined when a run of it is still going. */
+  /**
+   * Pulls every target of `resource` once; undefined when a run of it is still going, none
+   * when an operator paused its pulls.
+   */
   runResource(resource: ResourceName): Promise<PullSummary[] | undefined>;
-  /** Pulls every target of the named resources (all when none is named), one resource at a time. */
+  /**
+   * Pulls every target of the named resources (all when none is named), one resource at a time,
+   * in the targets' order (what a record refers to first), whatever order they are named in.
+   */
   runAll(resources?: readonly ResourceName[]): Promise<PullSummary[]>;
+  /**
+   * The daemon's pass at start: every resource once, in the targets' order. Until it has reached
+   * a resource, other runs of that resource (its schedule, the reconciliation) are skipped: an
+   * order its schedule pulled before the pass pulled its care arrangement would wait for it.
+   * `stopping` ends the pass between two resources.
+   */
+  firstPass(stopping: () => boolean): Promise<PullSummary[]>;
   /** A wide pull over the last `days` days that catches what the incremental pulls missed. */
   reconcile(days: number): Promise<PullSummary[]>;
   resources(): ResourceName[];
@@ -17,9 +31,10 @@ export interface PullRunner {
 /**
  * One line per pull: at info only when it found something, since an idle daemon pulls every
  * resource every few minutes; a pull that found nothing is a debug line. A failure the next run
- * may not see (a 503, a time-out) is a warning; any other failure is an error.
+ * may not see (a 503, a time-out) is part of the failing lists' state (failureLog.ts), which
+ * warns once; any other failure is an error.
  */
-function logSummary(logger: Logger, summary: PullSummary): void {
+function logSummary(logger: Logger, summary: PullSummary, failures: PullFailures): void {
   const line = {
     resource: summary.resource,
     filter: summary.filter || undefined,
@@ -36,8 +51,15 @@ function logSummary(logger: Logger, summary: PullSummary): void {
   if (!summary.ok) {
     const failed = { ...line, err: summary.cause ?? summary.error };
     const message = `pull of ${what} failed: ${summary.error ?? 'unknown error'}`;
-    logger[failureLevel(summary.cause)](failed, message);
-  } else if (summary.mode === 'reconcile' && summary.fresh > 0) {
+    // One that passes on its own is part of the failing lists' state, and only debug here.
+    const level = failures.failed(what, summary.cause, line)
+      ? 'debug'
+      : failureLevel(summary.cause);
+    logger[level](failed, message);
+    return;
+  }
+  failures.passed(what);
+  if (summary.mode === 'reconcile' && summary.fresh > 0) {
     logger.warn(line, 'reconciliation found record versions the incremental pulls had missed');
   } else if (summary.fresh > 0 || summary.quarantined > 0) {
     logger.info(line, 'pull finished');
@@ -47,7 +69,9 @@ function logSummary(logger: Logger, summary: PullSummary): void {
 /**
  * Runs pulls so that no two runs of one resource overlap, whoever asks (the schedule, the
  * reconciliation, `sync --once`): a run that finds its resource busy is skipped, not queued.
- * `observe` hears every finished run (the endpoint's metrics).
+ * A run of a resource an operator paused is skipped too (the pause is read at each run, so a
+ * `pause` or `resume` from another process counts at the next). `observe` hears every
+ * finished run (the endpoint's metrics).
  */
 export function createPullRunner(
   deps: PullDeps,
@@ -56,6 +80,9 @@ export function createPullRunner(
   observe: (summary: PullSummary) => void = () => undefined,
 ): PullRunner {
   const busy = new Set<ResourceName>();
+  const failures = pullFailures(logger, () => deps.clock.now().getTime());
+  // The resources the first pass has still to reach (empty outside it).
+  const beforeFirstPass = new Set<ResourceName>();
   const byResource = new Map<ResourceName, PullTarget[]>();
   for (const target of targets) {
     byResource.set(target.resource, [...(byResource.get(target.resource) ?? []), target]);
@@ -70,12 +97,21 @@ export function createPullRunner(
       logger.info({ resource }, 'pull skipped: the previous run of this resource is still going');
       return undefined;
     }
+    if (beforeFirstPass.has(resource)) {
+      logger.debug({ resource }, 'pull skipped: the first pass has not reached this resource yet');
+      return undefined;
+    }
+    // Debug: a paused resource meets its schedule every few minutes; the pause itself is news.
+    if (deps.store.paused(resource)) {
+      logger.debug({ resource }, 'pull skipped: paused (homecare-sync resume pull)');
+      return [];
+    }
     busy.add(resource);
     try {
       const summaries: PullSummary[] = [];
       for (const target of (byResource.get(resource) ?? []).filter(which)) {
         const summary = await run(target);
-        logSummary(logger, summary);
+        logSummary(logger, summary, failures);
         observe(summary);
         summaries.push(summary);
       }
@@ -91,8 +127,23 @@ export function createPullRunner(
     runResource: (resource) => exclusive(resource, incremental),
     async runAll(resources) {
       const all: PullSummary[] = [];
-      for (const resource of resources ?? known()) {
+      const named = resources ?? known();
+      for (const resource of known().filter((r) => named.includes(r))) {
         all.push(...((await exclusive(resource, incremental)) ?? []));
+      }
+      return all;
+    },
+    async firstPass(stopping) {
+      const all: PullSummary[] = [];
+      known().forEach((resource) => beforeFirstPass.add(resource));
+      try {
+        for (const resource of known()) {
+          if (stopping()) break;
+          beforeFirstPass.delete(resource);
+          all.push(...((await exclusive(resource, incremental)) ?? []));
+        }
+      } finally {
+        beforeFirstPass.clear();
       }
       return all;
     },

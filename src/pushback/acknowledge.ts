@@ -6,7 +6,9 @@ import {
 import { PermanentError } from '../shared/errors.js';
 import { getMirror, type MirrorEntry } from '../store/index.js';
 import type { Handler, HandlerContext } from '../queue/types.js';
+import { nothingSent } from './answers.js';
 import { about } from './failures.js';
+import type { Plan, PlanView } from './plan.js';
 import { checkTransition, orderLabel, patchOrder, type OrderResource } from './orders.js';
 import { requiredText } from './payload.js';
 import { remember } from './remember.js';
@@ -34,6 +36,7 @@ export function acknowledgeOrder(resource: OrderResource): Handler {
     const { status } = before.record;
     if (typeof status === 'number' && status !== ORDER_STATUS.Created) {
       context.logger.debug({ resource, id, status }, 'already acknowledged; nothing sent');
+      nothingSent(context, 'already on the platform');
       return;
     }
     checkTransition(resource, id, status, ORDER_STATUS.Transmitted);
@@ -56,6 +59,7 @@ export const acknowledgeIntegratedCare: Handler = async (job, context) => {
       { resource: 'integratedCare', id },
       'care arrangements are not acknowledged (ack.integratedCare: none); nothing sent',
     );
+    nothingSent(context, 'acknowledgement turned off');
     return;
   }
   if (!context.contract.find('integratedCare', 'update')) {
@@ -73,6 +77,7 @@ export const acknowledgeIntegratedCare: Handler = async (job, context) => {
       { resource: 'integratedCare', id, seriesStatus },
       'nothing to acknowledge',
     );
+    nothingSent(context, 'already on the platform');
     return;
   }
   const body = { seriesStatus: SERIES_STATUS_TRANSMITTED };
@@ -83,3 +88,35 @@ export const acknowledgeIntegratedCare: Handler = async (job, context) => {
   );
   return remember(context, 'integratedCare', answer, { body, before });
 };
+
+/**
+ * The write an acknowledgement job would make, decided as its handler decides from the mirror
+ * (`sync --dry-run`): none for a record the mirror shows acknowledged, or that the config or the
+ * variant leaves unacknowledged.
+ */
+export function planAcknowledgement(resource: string, id: string, view: PlanView): Plan {
+  const current = getMirror(view.store, resource, id)?.record;
+  if (current === undefined) {
+    return { writes: [], notes: [`${resource} ${id} is not in the mirror: the job is refused`] };
+  }
+  if (resource === 'integratedCare') {
+    const { seriesStatus } = current;
+    const unset = seriesStatus === undefined || seriesStatus === null;
+    const due =
+      view.contract.readings.integratedCareAck !== 'none' &&
+      view.contract.find('integratedCare', 'update') !== undefined &&
+      (unset || seriesStatus === SERIES_STATUS_NOT_TRANSMITTED);
+    const body = { seriesStatus: SERIES_STATUS_TRANSMITTED };
+    return due
+      ? { writes: [{ resource, operation: 'update', id, body }], notes: [] }
+      : { writes: [], notes: ['nothing to acknowledge; nothing is sent'] };
+  }
+  if (resource !== 'singleOrder' && resource !== 'directOrder') {
+    return { writes: [], notes: [`${resource} is not acknowledged`] };
+  }
+  if (typeof current.status === 'number' && current.status !== ORDER_STATUS.Created) {
+    return { writes: [], notes: ['already acknowledged; nothing is sent'] };
+  }
+  const body = { status: ORDER_STATUS.Transmitted };
+  return { writes: [{ resource, operation: 'update', id, body }], notes: [] };
+}

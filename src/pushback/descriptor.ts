@@ -1,18 +1,25 @@
-import type { InboxSchema } from '../erp/inbox/index.js';
+import type { DefaultLayout, InboxSchema } from '../erp/inbox/index.js';
 import type { Handler } from '../queue/types.js';
 import type { Store } from '../store/index.js';
 import type { Body } from './payload.js';
+import type { Plan, PlanView } from './plan.js';
 
 /**
  * Everything about one kind of message the ERP sends back (its inbox folder, `POST /erp/<kind>`),
  * in the kind's own file under kinds/. The mechanisms are given what they need of it as data by
- * the composition root: erp/inbox the name and schema, the queue the handler.
+ * the composition root: erp/inbox the name, schema and default layout, the queue the handler.
  */
 export interface PushBackKind<Name extends string = string> {
   /** The kind's one spelling: its inbox folder, its route, its job kind in the queue table. */
   readonly name: Name;
   /** What a message may carry, checked by erp/inbox before anything is stored. */
   readonly inbox: InboxSchema;
+  /**
+   * How the kind's folder reads a CSV file when `erp.file.inboxMapping.<kind>` does not say: a
+   * mapping of the mapping language, mostly `CSV_BY_FIELD_NAMES` (the header names the message's
+   * fields: `id;status;salesId;trackingInfo.trackingCode`). A config mapping replaces it.
+   */
+  readonly inboxMapping: DefaultLayout;
   /**
    * The queue key of the entity a message is about: jobs with one key run one at a time, in the
    * order they came. Mostly `<kind>:<natural key>`; what must run after another job shares its key.
@@ -22,4 +29,9 @@ export interface PushBackKind<Name extends string = string> {
   readonly supersedes: boolean;
   /** Writes a message's job to the platform (and makes it once, see writeOnce.ts). */
   readonly handler: Handler;
+  /**
+   * The writes the handler would make for a message, from the same mirror look-ups, without
+   * the platform (`inbox check`); what only the run can decide is said in the plan's notes.
+   */
+  plan(body: Body, view: PlanView): Plan;
 }

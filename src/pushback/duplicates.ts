@@ -4,6 +4,7 @@ import { unknownOutcome } from '../platform/errors.js';
 import { HomecareError, PermanentError } from '../shared/errors.js';
 import { forgetTriedCreate, INTERRUPTED, recordTriedCreate } from '../store/index.js';
 import type { HandlerContext, Job } from '../queue/types.js';
+import { answeredWith } from './answers.js';
 import { existingIdsOf, refusedWith } from './failures.js';
 import type { Body } from './payload.js';
 
@@ -154,14 +155,14 @@ async function createOrTake(
         { resource: lookup.resource, id, jobId: job.id },
         'an earlier try of this create made the record; it is updated, not created again',
       );
-      return lookup.take(id);
+      return answeredWith(context, await lookup.take(id), true);
     }
   }
   if (lookup === undefined && job.lastError === INTERRUPTED) {
     throw mayExist(subject, 'the process stopped before its answer was kept');
   }
   try {
-    return await create();
+    return answeredWith(context, await create());
   } catch (error) {
     const outcome = lookup === undefined ? unknownOutcome(error) : undefined;
     if (outcome === undefined || !(error instanceof HomecareError)) throw error;

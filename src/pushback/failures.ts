@@ -7,12 +7,11 @@ import {
 import type { Job } from '../queue/types.js';
 
 function contextOf(error: HomecareError): ErrorContext {
-  const context: ErrorContext = { cause: error };
+  const context: ErrorContext = { cause: error, hint: error.hint };
   if (error.resource !== undefined) context.resource = error.resource;
   if (error.id !== undefined) context.id = error.id;
   if (error.status !== undefined) context.status = error.status;
   if (error.bodyExcerpt !== undefined) context.bodyExcerpt = error.bodyExcerpt;
-  if (error.hint !== undefined) context.hint = error.hint;
   return context;
 }
 

@@ -4,6 +4,7 @@
  */
 import type { AckKind, Handler } from '../queue/types.js';
 import { acknowledgeIntegratedCare, acknowledgeOrder } from './acknowledge.js';
+export { planAcknowledgement } from './acknowledge.js';
 import { pushBackHandlers } from './registry.js';
 
 /**
@@ -22,5 +23,19 @@ export function createHandlers(): Record<AckKind, Handler> & Record<string, Hand
 }
 
 export { PUSH_BACK_KINDS, type PushBackKindName } from './kinds/index.js';
-export { isPushBackKind, jobFromInbox, PUSH_BACK_KIND_NAMES, supersedingKind } from './registry.js';
+export {
+  isPushBackKind,
+  jobFromInbox,
+  planOf,
+  PUSH_BACK_KIND_NAMES,
+  supersedingKind,
+} from './registry.js';
+export {
+  plannedRequest,
+  type Plan,
+  type PlannedRequest,
+  type PlannedWrite,
+  type PlanView,
+} from './plan.js';
 export { NOT_KNOWN_GRACE_ATTEMPTS, NOT_KNOWN_RETRY_AFTER_MS } from './failures.js';
+export { recordTriedChange } from './writeOnce.js';

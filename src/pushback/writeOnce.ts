@@ -12,8 +12,9 @@ import {
 } from '../contract/index.js';
 import type { PlatformRecord } from '../platform/index.js';
 import { unknownOutcome } from '../platform/errors.js';
-import { getMirror, recordOwnWrite } from '../store/index.js';
+import { getMirror, recordOwnWrite, type Store } from '../store/index.js';
 import type { HandlerContext, Job } from '../queue/types.js';
+import { answeredWith, nothingSent } from './answers.js';
 import { refusedWith } from './failures.js';
 import { isObject, type Body } from './payload.js';
 
@@ -138,17 +139,20 @@ export function carriesChange(record: PlatformRecord, body: Body): boolean {
  * No editor: the answer that would have named it never came. A version that carries exactly
  * our values and nothing else new is no news to the ERP, whoever made it, so a try the
  * platform never took leaves nothing wrong behind. Written at once, not with the job's
- * outcome: only such a failure writes it, which is rare.
+ * outcome: only such a failure writes it, which is rare. Also kept for the writes made after the
+ * backup a database was restored from, whose answers the backup lacks (app/restored.ts). False,
+ * and nothing kept, when the mirror does not hold the record.
  */
-function rememberTried(context: HandlerContext, change: Change): void {
-  const before = getMirror(context.store, change.resource, change.id);
-  if (before === undefined) return;
+export function recordTriedChange(store: Store, change: Change): boolean {
+  const before = getMirror(store, change.resource, change.id);
+  if (before === undefined) return false;
   const { resource, id, body } = change;
   const tried = { ...before.record, ...body };
   const write = fingerprintOf(body, tried, before.record, derivedOnWrite(resource));
   // The platform may add to the objects inside what we sent (an entry's `_id`): by leaves.
   const sent = Object.fromEntries(write.fields.map((field) => [field, tried[field]]));
-  recordOwnWrite(context.store, resource, id, { ...write, ...triedWriteOf(sent), editor: null });
+  recordOwnWrite(store, resource, id, { ...write, ...triedWriteOf(sent), editor: null });
+  return true;
 }
 
 /** The record as the platform holds it now (currentOf), when it carries our change. */
@@ -180,7 +184,7 @@ async function appliedAfterAll(
 /**
  * `write`; when its outcome is unknown, the record is read at once: a version carrying our
  * change is the write's answer (remembered as any answer, so the pull that lists it knows it
- * exactly). Else the change is noted as tried (rememberTried) and the job fails, to be retried.
+ * exactly). Else the change is noted as tried (recordTriedChange) and the job fails, to be retried.
  */
 async function sendNoting(
   job: Job,
@@ -189,18 +193,19 @@ async function sendNoting(
   write: () => Promise<PlatformRecord>,
 ): Promise<PlatformRecord> {
   try {
-    return await write();
+    return answeredWith(context, await write());
   } catch (error) {
     if (unknownOutcome(error) === undefined) throw error;
     const applied = await appliedAfterAll(job, context, change);
     if (applied !== undefined) {
+      context.answered?.({ sent: true, answerLost: true });
       context.logger.info(
         { resource: change.resource, id: change.id, jobId: job.id },
         "the write's answer was lost, but the record read after it carries the change; taken as the answer",
       );
       return applied;
     }
-    rememberTried(context, change);
+    recordTriedChange(context.store, change);
     throw error;
   }
 }
@@ -251,8 +256,10 @@ export function madeThenChanged(
  * `lastError`, as does a crash in the middle of it (INTERRUPTED): before the retry the record is
  * read, and when it already carries our change, that version is the write's answer. The handler
  * then remembers it like any answer (remember.ts), so the pull knows the version as our own
- * and never hands it to the ERP as a platform change. A first try writes at once: nothing can
- * have applied yet, and the read would only cost a request.
+ * and never hands it to the ERP as a platform change. So is an operator's replay of an ERP
+ * message (`replay`), whose first job may have made the write: it writes only what the platform
+ * no longer holds. A first try writes at once: nothing can have applied yet, and the read would
+ * only cost a request.
  */
 export async function writeOnce(
   job: Job,
@@ -260,12 +267,17 @@ export async function writeOnce(
   change: Change,
   write: () => Promise<PlatformRecord>,
 ): Promise<PlatformRecord> {
-  if (job.lastError === undefined) return sendNoting(job, context, change, write);
+  if (job.lastError === undefined && job.replay !== true) {
+    return sendNoting(job, context, change, write);
+  }
   const current = await carryingChange(job, context, change);
   if (current === undefined) return sendNoting(job, context, change, write);
+  nothingSent(context, 'already on the platform');
   context.logger.info(
     { resource: change.resource, id: change.id, jobId: job.id },
-    'an earlier try of this write was applied; its version is taken as the answer, nothing sent',
+    job.lastError === undefined
+      ? 'the platform holds what this replayed message writes already; its version is taken as the answer, nothing sent'
+      : 'an earlier try of this write was applied; its version is taken as the answer, nothing sent',
   );
   return current;
 }

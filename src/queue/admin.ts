@@ -1,4 +1,5 @@
 import type { ResourceName } from '../contract/index.js';
+import type { ErrorCode } from '../shared/errorCodes.js';
 import { PermanentError } from '../shared/errors.js';
 import type { DeadLetter, JobState, RecordedAction, StoredJob, Store } from '../store/index.js';
 import {
@@ -10,6 +11,7 @@ import {
   newerJobId,
   openDeadLetterJobIds,
   operatorActionsOn,
+  pauseActionsOf,
   recordVersion,
   resolveDeadLetters,
   reviveJob,
@@ -17,7 +19,7 @@ import {
 } from '../store/index.js';
 import { deliveryJob } from './deliveryJob.js';
 import { enqueue } from './enqueue.js';
-import type { Superseding } from './types.js';
+import { isPlatformWrite, type Superseding } from './types.js';
 
 /** A job as operators see it: `dropped` is a dead job whose dead letter an operator dropped. */
 export interface JobListing extends StoredJob {
@@ -26,7 +28,7 @@ export interface JobListing extends StoredJob {
 
 export interface JobDetails extends JobListing {
   deadLetters: DeadLetter[];
-  /** What operators did to the job (retry, drop), and who. */
+  /** What operators did to the job (retry, drop) and the push pauses that held it, and who. */
   operatorActions: RecordedAction[];
 }
 
@@ -52,8 +54,23 @@ export function getJob(store: Store, id: number): JobDetails | undefined {
   if (job === undefined) return undefined;
   const deadLetters = deadLettersOf(store, id);
   const open = new Set(deadLetters.some((letter) => letter.resolvedAt === undefined) ? [id] : []);
-  const operatorActions = operatorActionsOn(store, [`job:${id}`]);
+  const operatorActions = [
+    ...operatorActionsOn(store, [`job:${id}`]),
+    ...pausesOf(store, job),
+  ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   return { ...job, status: statusOf(job, open), deadLetters, operatorActions };
+}
+
+const ENDED: ReadonlySet<JobState> = new Set(['done', 'dead', 'superseded']);
+
+/** The push pauses that held the job back while it was open (`homecare-sync pause push`). */
+function pausesOf(store: Store, job: StoredJob): RecordedAction[] {
+  const life = {
+    kind: job.kind,
+    createdAt: job.createdAt,
+    endedAt: ENDED.has(job.state) ? job.updatedAt : undefined,
+  };
+  return pauseActionsOf(store, { jobs: [life], holds: isPlatformWrite });
 }
 
 function statusOf(job: StoredJob, openLetters: ReadonlySet<number>): JobListing['status'] {
@@ -179,6 +196,6 @@ function mustGet(store: Store, id: number): StoredJob {
   );
 }
 
-function adminError(message: string, id: number, code: string): PermanentError {
+function adminError(message: string, id: number, code: ErrorCode): PermanentError {
   return new PermanentError(message, { resource: 'queue', id: String(id), code });
 }

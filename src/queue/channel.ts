@@ -10,6 +10,8 @@ export interface ChannelOptions extends PassScope {
   name: string;
   kinds: KindFilter;
   leaseMs: number;
+  /** Whether `homecare-sync pause push` holds the channel's jobs back. */
+  pausable: boolean;
 }
 
 /**

@@ -1,5 +1,12 @@
 import type { KindFilter, StoredJob } from '../store/index.js';
-import { claimJobs, newBatch, readyJobs, releaseJobs, transaction } from '../store/index.js';
+import {
+  claimJobs,
+  heldWrites,
+  newBatch,
+  readyJobs,
+  releaseJobs,
+  transaction,
+} from '../store/index.js';
 import type { JobRunner } from './runJob.js';
 import { isBatchHandler, type HandlerRegistry } from './types.js';
 import { workUnits, type WorkUnit } from './units.js';
@@ -39,6 +46,8 @@ export interface ClaimScope {
   inFlight: Set<number>;
   /** How many ready jobs a pass reads (readyWindow). */
   readyLimit: number;
+  /** Whether an operator's push pause holds the scope's jobs back (`homecare-sync pause push`). */
+  pausable: boolean;
 }
 
 /** The first units of `ready`, up to PASS_CLAIM_LIMIT jobs (the first unit whatever its size). */
@@ -56,13 +65,17 @@ function withinLimit(ready: readonly WorkUnit[]): WorkUnit[] {
 /**
  * Claims the units of the scope's kinds ready now in one transaction (one commit), up to
  * PASS_CLAIM_LIMIT jobs; each job claimed counts as in flight until its outcome is recorded
- * or it is handed back.
+ * or it is handed back. Jobs an operator paused stay pending, unclaimed.
  */
 export function claimUnits(scope: ClaimScope): ClaimedUnit[] {
   const { runner, inFlight } = scope;
   const { store, clock } = runner;
   const now = clock.now().toISOString();
-  const ready = workUnits(readyJobs(store, now, scope.kinds, scope.readyLimit), runner.handlers);
+  // Read at each pass, so a pause or resume from another process counts at the next one.
+  const held = scope.pausable ? heldWrites(store) : { every: false as const, kinds: [] };
+  if (held.every) return [];
+  const jobs = readyJobs(store, now, scope.kinds, scope.readyLimit, held.kinds);
+  const ready = workUnits(jobs, runner.handlers);
   const taken = withinLimit(ready);
   if (taken.length === 0) return [];
   const leaseUntil = new Date(clock.now().getTime() + scope.leaseMs).toISOString();

@@ -1,4 +1,4 @@
-import { acknowledgedResource, deliveredResource } from './types.js';
+import { acknowledgedResource, deliveredResource, type PlatformAnswer } from './types.js';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import { getMirrorField, type StoredJob, type Store } from '../store/index.js';
@@ -38,6 +38,31 @@ function sentValues(job: StoredJob): { status?: unknown; salesId?: string } {
   };
 }
 
+/**
+ * What the platform answered the job's write, as fields (`answerStatus`: the HTTP status) and as
+ * the words appended to its line; nothing where the handler noted no answer.
+ */
+export function answerOf(answer: PlatformAnswer | undefined): {
+  fields: Record<string, unknown>;
+  said: string;
+} {
+  if (answer === undefined) return { fields: {}, said: '' };
+  if (!answer.sent) {
+    return { fields: { sent: false, notSent: answer.why }, said: `: ${answer.why}, nothing sent` };
+  }
+  if ('answerLost' in answer) {
+    return {
+      fields: { sent: true, answerLost: true },
+      said: ': its answer was lost, but a read shows the change applied',
+    };
+  }
+  const existing = answer.existing === true;
+  return {
+    fields: { sent: true, answerStatus: answer.status, ...(existing ? { existing } : {}) },
+    said: `: platform answered ${answer.status}${existing ? ' (the record was there already: updated, not created)' : ''}`,
+  };
+}
+
 export interface DoneContext {
   store: Store;
   clock: Clock;
@@ -47,10 +72,11 @@ export interface DoneContext {
 
 /**
  * The log line and the counts of a job done. Acknowledgements and push-backs are what an
- * operator asks about ("did order X reach the platform?"), so each gets an info line; the rest
- * (redeliveries, deliveries, which log their own batches) stay at debug.
+ * operator asks about ("did order X reach the platform?"), so each gets an info line, with what
+ * the platform answered (`answer`, as the handler noted it); the rest (redeliveries, deliveries,
+ * which log their own batches) stay at debug.
  */
-export function reportDone(context: DoneContext, job: StoredJob): void {
+export function reportDone(context: DoneContext, job: StoredJob, answer?: PlatformAnswer): void {
   const { logger, observer } = context;
   const fields = {
     jobId: job.id,
@@ -62,7 +88,11 @@ export function reportDone(context: DoneContext, job: StoredJob): void {
   const resource = acknowledgedResource(job.kind);
   if (resource !== undefined) {
     const id = text(job.payload.id) ?? job.entityKey;
-    logger.info({ ...fields, resource, id }, `acknowledged ${resource} ${id} on the platform`);
+    const { fields: answered, said } = answerOf(answer);
+    logger.info(
+      { ...fields, resource, id, ...answered },
+      `acknowledged ${resource} ${id} on the platform${said}`,
+    );
     if (observer === undefined) return;
     const latency = secondsSinceCreated(context.store, context.clock, resource, id);
     if (latency !== undefined) observer.acknowledged(resource, latency);
@@ -79,9 +109,10 @@ export function reportDone(context: DoneContext, job: StoredJob): void {
   // given a handler for: a job of no known kind is dead, never done).
   const sent = sentValues(job);
   const what = Object.entries(sent).map(([field, value]) => `${field} ${String(value)}`);
-  const said = what.length === 0 ? '' : ` (${what.join(', ')})`;
+  const values = what.length === 0 ? '' : ` (${what.join(', ')})`;
+  const { fields: answered, said } = answerOf(answer);
   logger.info(
-    { ...fields, ...sent },
-    `pushed ${job.kind} ${job.entityKey} back to the platform${said}`,
+    { ...fields, ...sent, ...answered },
+    `pushed ${job.kind} ${job.entityKey} back to the platform${values}${said}`,
   );
 }

@@ -5,13 +5,15 @@ import type { JobFailure, NewDeadLetter, NextTry, StoredJob, Store } from '../st
 import {
   addDeadLetter,
   completeJob,
+  isReplayJobKey,
   markDead,
   newBatch,
   scheduleRetry,
   transaction,
 } from '../store/index.js';
-import { reportDone, type JobObserver } from './jobReport.js';
+import { answerOf, reportDone, type JobObserver } from './jobReport.js';
 import { failureOutcome, type RetrySettings } from './outcome.js';
+import type { JobWaits } from './waitLog.js';
 import {
   isBatchHandler,
   registeredHandler,
@@ -23,6 +25,7 @@ import {
   type Job,
   type JobKind,
   type JobResult,
+  type PlatformAnswer,
 } from './types.js';
 
 export interface JobRunner {
@@ -35,6 +38,8 @@ export interface JobRunner {
   random: () => number;
   /** Counts jobs by kind and outcome; absent where nobody scrapes (sync --once, tests). */
   observer?: JobObserver | undefined;
+  /** Logs the jobs that wait for one cause as one state. */
+  waits: JobWaits;
 }
 
 /**
@@ -42,7 +47,7 @@ export interface JobRunner {
  * tried again at `next.at`, or dead. `recordOutcomes` writes several in one transaction.
  */
 export type Outcome =
-  | { job: StoredJob; done: Completion | void }
+  | { job: StoredJob; done: Completion | void; answer?: PlatformAnswer }
   | { job: StoredJob; retry: JobFailure; next: NextTry; error: unknown }
   | { job: StoredJob; dead: JobFailure; letter: NewDeadLetter; error?: unknown };
 
@@ -72,8 +77,16 @@ export async function runClaimedJob(runner: JobRunner, job: StoredJob): Promise<
     const batch = job.batch ?? newBatch(runner.store, kind);
     return runClaimedBatch(runner, handler, [job], batch);
   }
+  const noted: { answer?: PlatformAnswer } = {};
+  const context: HandlerContext = {
+    ...runner.context,
+    answered: (answer) => {
+      noted.answer = answer;
+    },
+  };
   try {
-    return [{ job, done: await handler(handlerJob(job, kind), runner.context) }];
+    const done = await handler(handlerJob(job, kind), context);
+    return [{ job, done, ...noted }];
   } catch (error) {
     return [failed(runner, job, error)];
   }
@@ -133,7 +146,9 @@ function write(runner: JobRunner, outcome: Outcome): void {
   const { job } = outcome;
   if ('done' in outcome) {
     if (outcome.done) outcome.done();
-    completeJob(store, job.id);
+    // What the platform answered stays with the job: trace shows it ("…: platform answered 200").
+    const said = answerOf(outcome.answer).said.replace(/^: /, '');
+    completeJob(store, job.id, said === '' ? undefined : said);
   } else if ('retry' in outcome) {
     scheduleRetry(store, job.id, outcome.retry, outcome.next);
   } else if (markDead(store, job.id, outcome.dead)) {
@@ -144,23 +159,14 @@ function write(runner: JobRunner, outcome: Outcome): void {
 function report(runner: JobRunner, outcome: Outcome): void {
   const { job } = outcome;
   if ('done' in outcome) {
-    reportDone(runner, job);
+    runner.waits.ended(job);
+    reportDone(runner, job, outcome.answer);
   } else if ('retry' in outcome) {
-    const { retry: failure, next } = outcome;
-    const asked = next.theirs ? ', as its Retry-After asked' : '';
     runner.observer?.jobEnded(job.kind, 'retry');
-    runner.logger[failureLevel(outcome.error)](
-      {
-        ...jobFields(job),
-        err: outcome.error,
-        attempts: failure.attempts,
-        status: failure.status,
-        nextAttemptAt: next.at,
-      },
-      `queue: job ${job.id} failed (try ${failure.attempts} of ${runner.retry.maxAttempts}), next try at ${next.at}${asked}: ${failure.error}`,
-    );
+    reportRetry(runner, outcome);
   } else {
     const { dead: failure, letter } = outcome;
+    runner.waits.ended(job);
     runner.observer?.jobEnded(job.kind, 'dead');
     runner.logger.error(
       {
@@ -174,6 +180,30 @@ function report(runner: JobRunner, outcome: Outcome): void {
   }
 }
 
+/**
+ * A try that failed and is tried again. An expected wait (a typed error: the ERP unavailable,
+ * a reference not yet pulled) is a state of the wait log, and each try only a debug line; a
+ * watched state's failure is logged by its watch; anything else is a bug, with its stack.
+ */
+function reportRetry(runner: JobRunner, outcome: Extract<Outcome, { retry: JobFailure }>): void {
+  const { job, retry: failure, next, error } = outcome;
+  const asked = next.theirs ? ', as its Retry-After asked' : '';
+  const fields = {
+    ...jobFields(job),
+    attempts: failure.attempts,
+    status: failure.status,
+    nextAttemptAt: next.at,
+  };
+  const message = `queue: job ${job.id} failed (try ${failure.attempts} of ${runner.retry.maxAttempts}), next try at ${next.at}${asked}: ${failure.error}`;
+  const level = failureLevel(error);
+  if (error instanceof HomecareError && level !== 'debug') {
+    runner.logger.debug({ ...fields, code: error.code }, message);
+    runner.waits.waits(job, error, next.at, level);
+    return;
+  }
+  runner.logger[level]({ ...fields, err: error }, message);
+}
+
 function handlerJob(job: StoredJob, kind: JobKind): Job {
   return {
     id: job.id,
@@ -182,6 +212,7 @@ function handlerJob(job: StoredJob, kind: JobKind): Job {
     payload: job.payload,
     attempts: job.attempts,
     ...(job.lastError === undefined ? {} : { lastError: job.lastError }),
+    ...(isReplayJobKey(job.idempotencyKey) ? { replay: true as const } : {}),
     createdAt: job.createdAt,
   };
 }

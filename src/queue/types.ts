@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { isResourceName, type Contract, type ResourceName } from '../contract/index.js';
 import type { PlatformClient } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
-import type { KindFilter, Store } from '../store/index.js';
+import { inKinds, type KindFilter, type Store } from '../store/index.js';
 
 /**
  * The acknowledgement of what the ERP received: queued by the delivery stage, written by the
@@ -31,6 +31,9 @@ export type JobKind = string;
 export const HAND_OVERS: KindFilter = { prefix: DELIVER_PREFIX, inside: true };
 export const PLATFORM_WRITES: KindFilter = { prefix: DELIVER_PREFIX, inside: false };
 
+/** Whether jobs of `kind` write to the platform: those a push pause holds back. */
+export const isPlatformWrite = (kind: string): boolean => inKinds(PLATFORM_WRITES, kind);
+
 export const deliverKind = (resource: ResourceName): DeliverKind => `deliver.${resource}`;
 
 /** The resource a `deliver.<resource>` kind hands over; undefined for other kinds. */
@@ -55,6 +58,12 @@ export interface Job {
    * still look for what it made before it posts again.
    */
   lastError?: string;
+  /**
+   * Set on the job of an operator's replay of an ERP message (`inbox replay`): the first
+   * message's job may have made this write already, so it is read before it is sent, as before
+   * a retry (pushback/writeOnce.ts).
+   */
+  replay?: true;
   createdAt: string;
 }
 
@@ -75,6 +84,21 @@ export interface NewJob {
 /** Whether jobs of `kind` carry their entity's whole state (see `NewJob.supersedes`). */
 export type Superseding = (kind: string) => boolean;
 
+/** Why a job that writes to the platform was done without sending anything. */
+export type NothingSent =
+  'already on the platform' | 'acknowledgement turned off' | 'changed on the platform since';
+
+/**
+ * What became of a job's platform write, for the line that reports the job done: sent, with the
+ * HTTP status the platform answered (`existing` when a create found the record there already and
+ * updated it instead), sent with its answer lost and a read showing the change applied, or not
+ * sent, and why. Status codes and words only: nothing of the record goes to the log.
+ */
+export type PlatformAnswer =
+  | { sent: true; status: number; existing?: true }
+  | { sent: true; answerLost: true }
+  | { sent: false; why: NothingSent };
+
 /** What a handler may use; everything with side effects comes in here. */
 export interface HandlerContext {
   client: PlatformClient;
@@ -82,6 +106,11 @@ export interface HandlerContext {
   contract: Contract;
   clock: Clock;
   logger: Logger;
+  /**
+   * Notes what became of the job's platform write; the queue gives each job its own and logs
+   * the last note with the job done. Absent where a handler is called outside the queue.
+   */
+  answered?: (answer: PlatformAnswer) => void;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { JobObserver } from './jobReport.js';
 import type { RetrySettings } from './outcome.js';
 import { outcomeGroup } from './outcomeGroup.js';
 import type { JobRunner } from './runJob.js';
+import { jobWaits } from './waitLog.js';
 import { HAND_OVERS, PLATFORM_WRITES, type HandlerContext, type HandlerRegistry } from './types.js';
 
 export interface QueueWorkerOptions {
@@ -63,23 +64,29 @@ const DEFAULT_LEASE_MS = 10 * 60_000;
  * The worker's channels: hand-overs to the ERP, and everything else (writes to the platform:
  * acknowledgements, the inbox's kinds). Each passes over its own kinds with its own lanes, so a
  * backlog of one never holds the other back; order per entity holds across them (readyJobs).
+ * An operator's push pause holds back the platform writes only.
  */
-const CHANNELS: readonly { name: string; kinds: KindFilter }[] = [
-  { name: 'deliveries', kinds: HAND_OVERS },
-  { name: 'platform writes', kinds: PLATFORM_WRITES },
+const CHANNELS: readonly { name: string; kinds: KindFilter; pausable: boolean }[] = [
+  { name: 'deliveries', kinds: HAND_OVERS, pausable: false },
+  { name: 'platform writes', kinds: PLATFORM_WRITES, pausable: true },
 ];
 
 export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
   const { store, logger } = options;
-  const runner: JobRunner = { ...options, random: options.random ?? Math.random };
+  const runner: JobRunner = {
+    ...options,
+    random: options.random ?? Math.random,
+    waits: jobWaits(logger, options.clock),
+  };
   const inFlight = new Set<number>();
   const outcomes = outcomeGroup(runner);
   let stopping = false;
   let unsubscribe: (() => void) | undefined;
-  const channels: Channel[] = CHANNELS.map(({ name, kinds }) =>
+  const channels: Channel[] = CHANNELS.map(({ name, kinds, pausable }) =>
     createChannel({
       name,
       kinds,
+      pausable,
       runner,
       concurrency: options.concurrency,
       leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,

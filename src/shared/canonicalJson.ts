@@ -16,3 +16,31 @@ export function canonicalJson(value: unknown): string {
     .map(([key, field]) => `${JSON.stringify(key)}:${canonicalJson(field)}`);
   return `{${fields.join(',')}}`;
 }
+
+const NO_KEYS: ReadonlySet<string> = new Set();
+
+/**
+ * Whether two values parsed from JSON have the same canonical JSON (canonicalJson) once the keys
+ * `ignored` are left out of every object in them, found in one walk without writing either
+ * text. A field that is absent differs from one that is null, as in the texts.
+ */
+export function sameJson(a: unknown, b: unknown, ignored: ReadonlySet<string> = NO_KEYS): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, index) => sameJson(item, b[index], ignored));
+  }
+  const left = a as Readonly<Record<string, unknown>>;
+  const right = b as Readonly<Record<string, unknown>>;
+  const counted = (fields: Readonly<Record<string, unknown>>, key: string): boolean =>
+    fields[key] !== undefined && !ignored.has(key);
+  let unmatched = 0;
+  for (const key of Object.keys(left)) {
+    if (!counted(left, key)) continue;
+    if (!Object.hasOwn(right, key) || !sameJson(left[key], right[key], ignored)) return false;
+    unmatched += 1;
+  }
+  for (const key of Object.keys(right)) if (counted(right, key)) unmatched -= 1;
+  return unmatched === 0;
+}

@@ -5,6 +5,8 @@
  * (resource, id) and a hint saying what to do. Transient errors are retried; permanent ones are
  * dead-lettered or reported at once. Nothing else in the code decides retryability.
  */
+import { codeHint, type ErrorCode } from './errorCodes.js';
+
 export interface ErrorContext {
   resource?: string;
   id?: string;
@@ -15,28 +17,30 @@ export interface ErrorContext {
 }
 
 export abstract class HomecareError extends Error {
-  abstract readonly code: string;
+  /** One of the table in errorCodes.ts, which says what it means and what to do. */
+  readonly code: ErrorCode;
   abstract readonly transient: boolean;
   readonly resource: string | undefined;
   readonly id: string | undefined;
   readonly status: number | undefined;
   readonly bodyExcerpt: string | undefined;
-  readonly hint: string | undefined;
+  /** What to do: the thrower's own words, else the table's for the code. */
+  readonly hint: string;
 
-  constructor(message: string, context: ErrorContext = {}) {
+  constructor(message: string, code: ErrorCode, context: ErrorContext = {}) {
     super(message, context.cause === undefined ? undefined : { cause: context.cause });
     this.name = new.target.name;
+    this.code = code;
     this.resource = context.resource;
     this.id = context.id;
     this.status = context.status;
     this.bodyExcerpt = context.bodyExcerpt;
-    this.hint = context.hint;
+    this.hint = context.hint ?? codeHint(code);
   }
 }
 
 /** Worth another try later: network failures, 5xx, 408, 429, a full disk. */
 export class TransientError extends HomecareError {
-  readonly code: string;
   readonly transient = true;
   readonly retryAfterMs: number | undefined;
   /**
@@ -55,15 +59,14 @@ export class TransientError extends HomecareError {
   constructor(
     message: string,
     context: ErrorContext & {
-      code?: string;
+      code?: ErrorCode;
       retryAfterMs?: number;
       ownWait?: boolean;
       needsOperator?: boolean;
       watched?: boolean;
     } = {},
   ) {
-    super(message, context);
-    this.code = context.code ?? 'TRANSIENT';
+    super(message, context.code ?? 'TRANSIENT', context);
     this.retryAfterMs = context.retryAfterMs;
     // A wrapper that passes its cause's wait on (a relabelled failure) passes on whose it is.
     const { cause } = context;
@@ -76,28 +79,24 @@ export class TransientError extends HomecareError {
 
 /** Will fail the same way every time: a contract refusal, a 4xx, a body we cannot read. */
 export class PermanentError extends HomecareError {
-  readonly code: string;
   readonly transient = false;
 
-  constructor(message: string, context: ErrorContext & { code?: string } = {}) {
-    super(message, context);
-    this.code = context.code ?? 'PERMANENT';
+  constructor(message: string, context: ErrorContext & { code?: ErrorCode } = {}) {
+    super(message, context.code ?? 'PERMANENT', context);
   }
 }
 
 /** The operator's setup is wrong (config, database file, folders); lists every problem found. */
 export class SetupError extends HomecareError {
-  readonly code: string;
   readonly transient = false;
   readonly problems: readonly string[];
 
   constructor(
     message: string,
     problems: readonly string[] = [],
-    context: ErrorContext & { code?: string } = {},
+    context: ErrorContext & { code?: ErrorCode } = {},
   ) {
-    super(message, context);
-    this.code = context.code ?? 'SETUP';
+    super(message, context.code ?? 'SETUP', context);
     this.problems = problems;
   }
 }

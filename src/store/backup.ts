@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SetupError } from '../shared/errors.js';
+import { markRestorePoint } from './restorePoint.js';
 import { fileBytes } from './space.js';
 import { plainStatement, statement } from './statements.js';
 import { storedNow, type Store } from './store.js';
@@ -45,9 +46,14 @@ function checkTarget(store: Store, target: string): void {
  * Writes a consistent copy of the database to `target` while the daemon may go on writing:
  * SQLite's online backup, into a temp file created 0600 beside the target (so no other user can
  * open it even for a moment), synced, then renamed into place, so a crash never leaves a half
- * backup under the name. Recorded in `backups`, where retention and `forget` find it.
+ * copy under the name. Not recorded: `sync --dry-run` works on such a copy and removes it.
+ * `restorePoint`: the copy is a backup taken then, which it says once restored (restorePoint.ts).
  */
-export async function backupStore(store: Store, target: string): Promise<BackupMade> {
+export async function copyStore(
+  store: Store,
+  target: string,
+  restorePoint?: string,
+): Promise<string> {
   const file = path.resolve(target);
   checkTarget(store, file);
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.partial-${process.pid}`);
@@ -55,6 +61,7 @@ export async function backupStore(store: Store, target: string): Promise<BackupM
     fs.closeSync(fs.openSync(temp, 'wx', BACKUP_MODE));
     fs.chmodSync(temp, BACKUP_MODE);
     await store.db.backup(temp);
+    if (restorePoint !== undefined) markRestorePoint(temp, restorePoint);
     syncFile(temp);
     fs.renameSync(temp, file);
     syncFile(path.dirname(file));
@@ -62,6 +69,15 @@ export async function backupStore(store: Store, target: string): Promise<BackupM
     fs.rmSync(temp, { force: true });
     throw asBackupProblem(error, file);
   }
+  return file;
+}
+
+/**
+ * A backup: a copy of the database (copyStore) that knows, once restored, when it was taken;
+ * recorded in `backups`, where retention and `forget` find it.
+ */
+export async function backupStore(store: Store, target: string): Promise<BackupMade> {
+  const file = await copyStore(store, target, storedNow(store));
   const made = { path: file, bytes: fileBytes(file), madeAt: storedNow(store) };
   transaction(store, () =>
     statement<StoredBackup>(

@@ -1,4 +1,4 @@
-import { statement } from './statements.js';
+import { entryOf, statement, type RowOf } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -16,17 +16,6 @@ export interface DeadLetter {
   deadAt: string;
   resolvedAt: string | undefined;
   resolution: DeadLetterResolution | undefined;
-}
-
-interface DeadLetterRow {
-  id: number;
-  job_id: number;
-  reason: string;
-  http_status: number | null;
-  body_excerpt: string | null;
-  dead_at: string;
-  resolved_at: string | null;
-  resolution: DeadLetterResolution | null;
 }
 
 export interface NewDeadLetter {
@@ -53,13 +42,14 @@ export function addDeadLetter(store: Store, jobId: number, letter: NewDeadLetter
 
 /** Every dead letter of one job, oldest first. */
 export function deadLettersOf(store: Store, jobId: number): DeadLetter[] {
-  return statement<{ jobId: number }, DeadLetterRow>(
+  return statement<{ jobId: number }, RowOf<DeadLetter>>(
     store.db,
-    `SELECT id, job_id, reason, http_status, body_excerpt, dead_at, resolved_at, resolution
+    `SELECT id, job_id AS jobId, reason, http_status AS httpStatus, body_excerpt AS bodyExcerpt,
+       dead_at AS deadAt, resolved_at AS resolvedAt, resolution
      FROM dead_letters WHERE job_id = @jobId ORDER BY id`,
   )
     .all({ jobId })
-    .map(toDeadLetter);
+    .map((row) => entryOf<DeadLetter>(row));
 }
 
 /** Ids of the jobs with an unresolved dead letter, oldest first. */
@@ -83,19 +73,6 @@ export function resolveDeadLetters(
     `UPDATE dead_letters SET resolved_at = @now, resolution = @resolution
      WHERE job_id = @jobId AND resolved_at IS NULL`,
   ).run({ jobId, resolution, now: storedNow(store) }).changes;
-}
-
-function toDeadLetter(row: DeadLetterRow): DeadLetter {
-  return {
-    id: row.id,
-    jobId: row.job_id,
-    reason: row.reason,
-    httpStatus: row.http_status ?? undefined,
-    bodyExcerpt: row.body_excerpt ?? undefined,
-    deadAt: row.dead_at,
-    resolvedAt: row.resolved_at ?? undefined,
-    resolution: row.resolution ?? undefined,
-  };
 }
 
 /**

@@ -211,7 +211,10 @@ function unresolvedWork(store: Store, patient: Patient): UnresolvedWork {
 const hasWork = (work: UnresolvedWork): boolean =>
   work.jobs.length + work.versions.length + work.messages.length > 0;
 
-/** Reduces each of the patient's records in the mirror; their ledger rows keep hashes only. */
+/**
+ * Reduces each of the patient's records in the mirror; their ledger rows keep hashes and the
+ * names of the fields each version changed (names, never values: nothing personal).
+ */
 function eraseRecords(store: Store, patient: Patient, now: string): Record<string, number> {
   const reduce = statement<{ resource: string; id: string; json: string }>(
     store.db,

@@ -33,3 +33,28 @@ export function inboxMessageOfKey(key: string | undefined): InboxMessageKey | un
   // A name may hold ':' itself; the hash never does.
   return { kind, source, name: parts.slice(3, -1).join(':'), sha256: parts.at(-1) ?? '' };
 }
+
+/**
+ * What an operator's replay of an ERP message (`inbox replay`) adds to the message's name, before
+ * its own mark (the time): the replay is a new message, linked to the first by that name.
+ */
+export const REPLAY = ':replay:';
+
+/** The name of a replay of the message named `name`, made at `at`. */
+export const replayName = (name: string, at: string): string => `${name}${REPLAY}${at}`;
+
+/** The start of every replay job's key of `message` (inboxJobKey of a replayName). */
+export const replayJobKeyStart = (message: Omit<InboxMessageKey, 'sha256'>): string =>
+  `inbox:${message.kind}:${message.source}:${message.name}${REPLAY}`;
+
+/** The name of the message a replay's name repeats; undefined for a message that is no replay. */
+export function replayedName(name: string): string | undefined {
+  const at = name.lastIndexOf(REPLAY);
+  return at < 0 ? undefined : name.slice(0, at);
+}
+
+/** Whether a job's key is that of a replayed ERP message's job (its write may be made already). */
+export function isReplayJobKey(key: string | undefined): boolean {
+  const message = inboxMessageOfKey(key);
+  return message !== undefined && replayedName(message.name) !== undefined;
+}

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { plainStatement, statement } from './statements.js';
+import { entryOf, plainStatement, statement, type RowOf } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -29,21 +29,8 @@ export interface LedgerEntry {
   json: string | undefined;
 }
 
-interface LedgerRow {
-  seq: number;
-  resource: string;
-  _id: string;
-  version: string;
-  run_id: number | null;
-  seen_at: string;
-  delivered_at: string | null;
-  ack_state: AckState;
-  sha256: string | null;
-  json: string | null;
-}
-
-const columns =
-  'seq, resource, _id, version, run_id, seen_at, delivered_at, ack_state, sha256, json';
+const columns = `seq, resource, _id AS id, version, run_id AS runId, seen_at AS seenAt,
+  delivered_at AS deliveredAt, ack_state AS ackState, sha256, json`;
 
 /** The ledger's fingerprint of a record's text. */
 export const sha256Of = (json: string): string => hash('sha256', json, 'hex');
@@ -55,7 +42,15 @@ export interface VersionSeen {
   json?: string | undefined;
   /** The record text's fingerprint, when `json` is left out. */
   sha256?: string | undefined;
+  /** What a pulled version changed (see VersionChanges); left out where no pull compared it. */
+  changed?: VersionChanges | undefined;
 }
+
+/**
+ * What a pulled version changed against the record the mirror held before it: the names of the
+ * fields (contract/changedFields.ts), never their values; 'new' for a record first seen.
+ */
+export type VersionChanges = readonly string[] | 'new';
 
 /**
  * Notes that a record version was seen. True when it is new; a repeat (the overlap window, a
@@ -73,8 +68,8 @@ export function recordVersion(
   return (
     statement<Record<string, string | number | null>>(
       store.db,
-      `INSERT INTO ledger (resource, _id, version, run_id, seen_at, sha256, json)
-       VALUES (@resource, @id, @version, @runId, @now, @sha256, @json)
+      `INSERT INTO ledger (resource, _id, version, run_id, seen_at, sha256, json, changed)
+       VALUES (@resource, @id, @version, @runId, @now, @sha256, @json, @changed)
        ON CONFLICT (resource, _id, version) DO NOTHING`,
     ).run({
       resource,
@@ -84,6 +79,7 @@ export function recordVersion(
       now: storedNow(store),
       sha256: seen.sha256 ?? (json === undefined ? null : sha256Of(json)),
       json: json ?? null,
+      changed: seen.changed === undefined ? null : JSON.stringify(seen.changed),
     }).changes === 1
   );
 }
@@ -116,6 +112,27 @@ export function knownVersions(
 }
 
 /**
+ * Sets `column` of one version's row to `value`; `whileUnset`: only while it is NULL, so a
+ * first value stays. Whether it changed the row.
+ */
+function setColumn(
+  store: Store,
+  key: { resource: string; id: string; version: string },
+  column: 'json' | 'delivered_at' | 'ack_state',
+  value: string,
+  whileUnset = false,
+): boolean {
+  const unset = whileUnset ? ` AND ${column} IS NULL` : '';
+  return (
+    statement<Record<string, string>>(
+      store.db,
+      `UPDATE ledger SET ${column} = @value
+       WHERE resource = @resource AND _id = @id AND version = @version${unset}`,
+    ).run({ ...key, value }).changes === 1
+  );
+}
+
+/**
  * Keeps a version's record text in the ledger after all, when the mirror did not take it (it
  * holds a newer version). Only a version noted without its text is changed.
  */
@@ -126,11 +143,7 @@ export function keepVersionRecord(
   version: string,
   json: string,
 ): void {
-  statement<Record<string, string>>(
-    store.db,
-    `UPDATE ledger SET json = @json
-     WHERE resource = @resource AND _id = @id AND version = @version AND json IS NULL`,
-  ).run({ resource, id, version, json });
+  setColumn(store, { resource, id, version }, 'json', json, true);
 }
 
 /**
@@ -143,13 +156,7 @@ export function markDelivered(
   id: string,
   version: string,
 ): boolean {
-  return (
-    statement<Record<string, string>>(
-      store.db,
-      `UPDATE ledger SET delivered_at = @now
-       WHERE resource = @resource AND _id = @id AND version = @version AND delivered_at IS NULL`,
-    ).run({ resource, id, version, now: storedNow(store) }).changes === 1
-  );
+  return setColumn(store, { resource, id, version }, 'delivered_at', storedNow(store), true);
 }
 
 export function setAckState(
@@ -159,13 +166,7 @@ export function setAckState(
   version: string,
   state: AckState,
 ): boolean {
-  return (
-    statement<Record<string, string>>(
-      store.db,
-      `UPDATE ledger SET ack_state = @state
-       WHERE resource = @resource AND _id = @id AND version = @version`,
-    ).run({ resource, id, version, state }).changes === 1
-  );
+  return setColumn(store, { resource, id, version }, 'ack_state', state);
 }
 
 export function getLedgerEntry(
@@ -174,11 +175,11 @@ export function getLedgerEntry(
   id: string,
   version: string,
 ): LedgerEntry | undefined {
-  const row = statement<Record<string, string>, LedgerRow>(
+  const row = statement<Record<string, string>, RowOf<LedgerEntry>>(
     store.db,
     `SELECT ${columns} FROM ledger WHERE resource = @resource AND _id = @id AND version = @version`,
   ).get({ resource, id, version });
-  return row === undefined ? undefined : toEntry(row);
+  return row === undefined ? undefined : entryOf<LedgerEntry>(row);
 }
 
 /** Whether the ledger holds any version of the record: the ERP has it from a pull. */
@@ -189,21 +190,6 @@ export function ledgerHolds(store: Store, resource: string, id: string): boolean
       'SELECT 1 AS one FROM ledger WHERE resource = @resource AND _id = @id LIMIT 1',
     ).get({ resource, id }) !== undefined
   );
-}
-
-function toEntry(row: LedgerRow): LedgerEntry {
-  return {
-    seq: row.seq,
-    resource: row.resource,
-    id: row._id,
-    version: row.version,
-    runId: row.run_id ?? undefined,
-    seenAt: row.seen_at,
-    deliveredAt: row.delivered_at ?? undefined,
-    ackState: row.ack_state,
-    sha256: row.sha256 ?? undefined,
-    json: row.json ?? undefined,
-  };
 }
 
 /** How many versions wait to be handed to the ERP (for `status` and `/metrics`). */

@@ -382,6 +382,31 @@ CREATE INDEX operator_actions_subject ON operator_actions (subject, id);
 `;
 
 /**
+ * What an operator paused (`homecare-sync pause`): the scheduled pulls of a resource, or the
+ * platform writes of a job kind; `*` for the whole direction. The row stays after the resume
+ * (`resumed_at`): readiness counts a resource's freshness from then. Who did it is in
+ * operator_actions.
+ */
+const pauses = `
+CREATE TABLE pauses (
+  direction  TEXT NOT NULL CHECK (direction IN ('pull', 'push')),
+  target     TEXT NOT NULL,
+  paused_at  TEXT NOT NULL,
+  resumed_at TEXT,
+  PRIMARY KEY (direction, target)
+) STRICT;
+`;
+
+/**
+ * Whether a run read its list whole (a first pull, a list without a time parameter, a
+ * reconciliation of a list that leaves archived records out): the count of the last such run is
+ * what the next one's progress estimates its end from, since a list carries no total.
+ */
+const wholeRuns = `
+ALTER TABLE runs ADD COLUMN whole INTEGER NOT NULL DEFAULT 0 CHECK (whole IN (0, 1));
+`;
+
+/**
  * Finding what retention.endedKeys lets go: reduced records by when their last version was
  * stored, handled ERP messages whose body is gone by when they were handled.
  */
@@ -396,6 +421,33 @@ CREATE INDEX inbox_messages_keys ON inbox_messages (processed_at) WHERE body = '
  */
 const deadAckStates = `
 DROP INDEX ledger_ack_pending;
+`;
+
+/**
+ * Written only into the copy a backup makes (store/restorePoint.ts), never into the database
+ * itself: a database that holds the row runs on a restored backup taken at `taken_at`.
+ */
+const restorePoint = `
+CREATE TABLE restore_point (
+  one      INTEGER PRIMARY KEY CHECK (one = 1),
+  taken_at TEXT NOT NULL
+) STRICT;
+`;
+
+/**
+ * What each pulled version changed: the names of its fields that differ from the record the
+ * mirror held before it, as JSON (`["deliveryAddress.street","status"]`), or `"new"` for a record
+ * first seen; never values, so it stays when `forget` or retention drops the bodies. NULL where
+ * no pull compared it: versions stored before this column, and the ones our own writes' answers
+ * or a redelivery noted.
+ */
+const versionChanges = `
+ALTER TABLE ledger ADD COLUMN changed TEXT CHECK (changed IS NULL OR json_valid(changed));
+`;
+
+/** What the platform answered a done job's write (status, or why nothing was sent), for trace. */
+const jobAnswers = `
+ALTER TABLE queue ADD COLUMN answer TEXT;
 `;
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -414,6 +466,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'operator actions', sql: operatorActions },
   { name: 'keys of ended records', sql: endedKeys },
   { name: 'acknowledgement states the queue tells', sql: deadAckStates },
+  { name: 'pauses', sql: pauses },
+  { name: 'runs that read their whole list', sql: wholeRuns },
+  { name: 'the restore point of a backup copy', sql: restorePoint },
+  { name: 'the fields each pulled version changed', sql: versionChanges },
+  { name: 'what the platform answered a job', sql: jobAnswers },
 ];
 
 /** The schema version this build writes and understands. */

@@ -92,6 +92,24 @@ export function getMirror(store: Store, resource: string, id: string): MirrorEnt
   return row === undefined ? undefined : toEntry(row);
 }
 
+/**
+ * The texts of the records of `resource` among `ids` that the mirror holds, by `_id`: one
+ * statement for a pull's whole batch, which returns nothing for records first seen.
+ */
+export function mirroredTextsOf(
+  store: Store,
+  resource: string,
+  ids: readonly string[],
+): Map<string, string> {
+  if (ids.length === 0) return new Map();
+  const rows = statement<{ resource: string; ids: string }, { id: string; json: string }>(
+    store.db,
+    `SELECT _id AS id, json FROM mirror
+     WHERE resource = @resource AND _id IN (SELECT value FROM json_each(@ids))`,
+  ).all({ resource, ids: JSON.stringify(ids) });
+  return new Map(rows.map((row) => [row.id, row.json]));
+}
+
 /** The `_id` of every mirrored record of `resource` (no bodies read: a list may be long). */
 export function mirrorIdsOf(store: Store, resource: string): string[] {
   return statement<{ resource: string }, { id: string }>(

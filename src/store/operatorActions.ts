@@ -23,11 +23,23 @@ export function currentOperator(): Operator {
   return { osUser, host: os.hostname() };
 }
 
-export type OperatorActionName = 'retry' | 'drop' | 'redeliver' | 'checkpointReset';
+/** `showPersonal`: a trace printed with the personal values it masks by default. */
+export type OperatorActionName =
+  | 'retry'
+  | 'drop'
+  | 'redeliver'
+  | 'checkpointReset'
+  | 'pause'
+  | 'resume'
+  | 'replay'
+  | 'showPersonal';
 
 export interface OperatorAction {
   action: OperatorActionName;
-  /** What it was done to: `job:<id>`, `<resource>:<_id>`, `checkpoint:<resource>`. */
+  /**
+   * What it was done to: `job:<id>`, `<resource>:<_id>`, `checkpoint:<resource>`, a pause's
+   * `pull:<resource>` or `push:<kind>` (`*` for the whole direction).
+   */
   subject: string;
   detail?: string;
 }

@@ -51,8 +51,10 @@ export function getOwnWrite(store: Store, resource: string, id: string): OwnWrit
 
 /**
  * A create whose answer never came has no `_id` yet: its fingerprint is kept under the job that
- * sent it (`tried-create:<job id>`, where a record's `_id` would be), until a pull lists the record it made
- * (claimTriedCreate) or retention removes it with the other fingerprints.
+ * sent it (`tried-create:<job id>`, where a record's `_id` would be; a create made after the
+ * backup a database was restored from, under its message: `tried-create:restored-<message id>`),
+ * until a pull lists the record it made (claimTriedCreate) or retention removes it with the
+ * other fingerprints.
  */
 const TRIED_CREATE = 'tried-create:';
 // The keys from TRIED_CREATE up to the next character: a range scan of the primary key.
@@ -68,10 +70,10 @@ export interface TriedCreate {
 export function recordTriedCreate(
   store: Store,
   resource: string,
-  jobId: number,
+  sentBy: number | `restored-${string}`,
   tried: Omit<TriedCreate, 'key'>,
 ): void {
-  recordOwnWrite(store, resource, `${TRIED_CREATE}${jobId}`, {
+  recordOwnWrite(store, resource, `${TRIED_CREATE}${sentBy}`, {
     ...tried,
     baseFields: [],
     baseHash: '',

@@ -146,12 +146,13 @@ export function raiseBatchNumbers(store: Store, highest: number): number | undef
   return given;
 }
 
-export function completeJob(store: Store, id: number): void {
-  statement<Record<string, string | number>>(
+/** `answer`: what the platform answered the job's write, in words, for the trace. */
+export function completeJob(store: Store, id: number, answer?: string): void {
+  statement<Record<string, string | number | null>>(
     store.db,
-    `UPDATE queue SET state = @to, lease_until = NULL, updated_at = @now
+    `UPDATE queue SET state = @to, lease_until = NULL, updated_at = @now, answer = @answer
      WHERE id = @id AND state = @from`,
-  ).run({ id, now: storedNow(store), ...transition('running', 'done') });
+  ).run({ id, now: storedNow(store), answer: answer ?? null, ...transition('running', 'done') });
 }
 
 export interface JobFailure {

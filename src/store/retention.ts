@@ -159,46 +159,68 @@ function jobs(store: Store, cutoff: string): Stepper {
   };
 }
 
-interface RunRow {
+/** A row of walkById(): when the item came, and whether it may go once that is past retention. */
+interface WalkedRow {
   id: number;
-  started_at: string;
-  ended_at: string;
-  kept: number;
+  madeAt: string;
+  /** SQLite's boolean. */
+  removable: number;
 }
 
 /**
- * Pull runs, oldest first (ids follow time), walked once per pass from where the last batch
- * stopped. The latest run of each list stays (`status` shows it), and the last successful pull
- * of each resource (/readyz measures from it), however old.
+ * A table walked by id, oldest first (ids follow time), once per pass from where the last batch
+ * stopped: `select` reads a batch of WalkedRows after `@after` (with `@cutoff`, `@limit`), and
+ * of those made before the cutoff the removable ones go, after `unlink` has cleared what refers
+ * to them. The walk ends at the first row made since the cutoff.
  */
-function runs(store: Store, cutoff: string): Stepper {
+function walkById(
+  store: Store,
+  cutoff: string,
+  { table, select, unlink }: { table: string; select: string; unlink?: (ids: number[]) => void },
+): Stepper {
   let after = 0;
   return (limit) => {
-    const rows = statement<{ after: number; limit: number }, RunRow>(
+    const rows = statement<{ after: number; cutoff: string; limit: number }, WalkedRow>(
       store.db,
-      `SELECT id, started_at, coalesce(finished_at, started_at) AS ended_at,
-         NOT EXISTS (SELECT 1 FROM runs AS later INDEXED BY runs_latest
+      select,
+    ).all({ after, cutoff, limit });
+    const old = rows.filter((row) => row.madeAt < cutoff);
+    const ids = old.filter((row) => row.removable === 1).map((row) => row.id);
+    if (ids.length > 0) {
+      unlink?.(ids);
+      statement<{ ids: string }>(store.db, `DELETE FROM ${table} WHERE id ${IN_IDS}`).run(
+        idList(ids),
+      );
+    }
+    after = old.at(-1)?.id ?? after;
+    return { removed: ids.length, more: old.length === rows.length && rows.length === limit };
+  };
+}
+
+/**
+ * Pull runs, ended before the cutoff. The latest run of each list stays (`status` shows it),
+ * and the last successful pull of each resource (/readyz measures from it), however old.
+ */
+function runs(store: Store, cutoff: string): Stepper {
+  return walkById(store, cutoff, {
+    table: 'runs',
+    select: `SELECT id, started_at AS madeAt, coalesce(finished_at, started_at) < @cutoff
+         AND NOT (NOT EXISTS (SELECT 1 FROM runs AS later INDEXED BY runs_latest
              WHERE later.resource = runs.resource AND later.filter = runs.filter
                AND later.id > runs.id)
            OR (ok = 1 AND kind = 'pull' AND finished_at = (SELECT max(finished_at) FROM runs AS s
-             WHERE s.resource = runs.resource AND s.ok = 1 AND s.kind = 'pull')) AS kept
+             WHERE s.resource = runs.resource AND s.ok = 1 AND s.kind = 'pull'))) AS removable
        FROM runs WHERE id > @after ORDER BY id LIMIT @limit`,
-    ).all({ after, limit });
-    const old = rows.filter((row) => row.started_at < cutoff);
-    const ids = old.filter((row) => row.ended_at < cutoff && row.kept === 0).map((row) => row.id);
-    if (ids.length > 0) {
-      // The versions and quarantined records a run saw keep their rows, without the link.
+    // The versions and quarantined records a run saw keep their rows, without the link.
+    unlink: (ids) => {
       for (const table of ['ledger', 'quarantine']) {
         statement<{ ids: string }>(
           store.db,
           `UPDATE ${table} SET run_id = NULL WHERE run_id ${IN_IDS}`,
         ).run(idList(ids));
       }
-      statement<{ ids: string }>(store.db, `DELETE FROM runs WHERE id ${IN_IDS}`).run(idList(ids));
-    }
-    after = old.at(-1)?.id ?? after;
-    return { removed: ids.length, more: old.length === rows.length && rows.length === limit };
-  };
+    },
+  });
 }
 
 function cursor(store: Store, name: string): number {
@@ -295,30 +317,15 @@ function ownWrites(store: Store, cutoff: string): Stepper {
  * entry. One without an `_id` never resolves and stays (`forget` or an operator removes it).
  */
 function quarantine(store: Store, cutoff: string): Stepper {
-  let after = 0;
-  return (limit) => {
-    const rows = statement<
-      { after: number; limit: number },
-      { id: number; seen_at: string; resolved: number }
-    >(
-      store.db,
-      `SELECT id, seen_at, record_id IS NOT NULL AND EXISTS (SELECT 1 FROM mirror
+  return walkById(store, cutoff, {
+    table: 'quarantine',
+    select: `SELECT id, seen_at AS madeAt, record_id IS NOT NULL AND EXISTS (SELECT 1 FROM mirror
            WHERE mirror.resource = quarantine.resource AND mirror._id = quarantine.record_id
              AND mirror.updated_at > quarantine.seen_at)
            -- The highest id stays, as with jobs: it would be given out again.
-           AND id < (SELECT max(id) FROM quarantine) AS resolved
+           AND id < (SELECT max(id) FROM quarantine) AS removable
        FROM quarantine WHERE id > @after ORDER BY id LIMIT @limit`,
-    ).all({ after, limit });
-    const old = rows.filter((row) => row.seen_at < cutoff);
-    const ids = old.filter((row) => row.resolved === 1).map((row) => row.id);
-    if (ids.length > 0) {
-      statement<{ ids: string }>(store.db, `DELETE FROM quarantine WHERE id ${IN_IDS}`).run(
-        idList(ids),
-      );
-    }
-    after = rows.at(-1)?.id ?? after;
-    return { removed: ids.length, more: old.length === rows.length && rows.length === limit };
-  };
+  });
 }
 
 /** A reduced body: the fields of REDUCED_RECORD_FIELDS the record has, and when it was reduced. */
@@ -338,10 +345,11 @@ export function reducedRecord(json: string, at: string): string {
  * unresolved work. A newer version pulled later is stored whole again.
  *
  * The reduced row, and the record's ledger rows (its newest version, its archival event, their
- * texts dropped: no work is left to hand them over again), are written anew at their table's
- * end instead of updated in place: tables grow at the end, so a row shrunk in place would
- * leave its page mostly empty for good, while rows moved away empty whole pages, which the
- * incremental vacuum gives back. Order among a record's ledger rows is kept (trace reads it).
+ * texts dropped: no work is left to hand them over again; the names of what each changed
+ * kept), are written anew at their table's end instead of updated in place: tables grow at the
+ * end, so a row shrunk in place would leave its page mostly empty for good, while rows moved
+ * away empty whole pages, which the incremental vacuum gives back. Order among a record's
+ * ledger rows is kept (trace reads it).
  */
 interface EndedRow {
   rowid: number;
@@ -371,8 +379,8 @@ function endedRecords(store: Store, cutoff: string): Stepper {
     const compactLedger = statement<{ resource: string; id: string; archived: string }>(
       store.db,
       `INSERT OR REPLACE INTO ledger (resource, _id, version, run_id, seen_at, delivered_at,
-         ack_state, sha256)
-       SELECT resource, _id, version, run_id, seen_at, delivered_at, ack_state, sha256
+         ack_state, sha256, changed)
+       SELECT resource, _id, version, run_id, seen_at, delivered_at, ack_state, sha256, changed
        FROM ledger WHERE resource = @resource AND _id IN (@id, @archived) ORDER BY seq`,
     );
     for (const row of rows) {

@@ -44,7 +44,8 @@ interface RunRow {
 
 /**
  * Opens a run; its id goes into the ledger rows and quarantine entries it writes. `startedAt`
- * is when the pull began, which may be before its row is written (a stored date-time).
+ * is when the pull began, which may be before its row is written (a stored date-time). `whole`:
+ * the run reads its list whole (see lastCount).
  */
 export function startRun(
   store: Store,
@@ -52,14 +53,34 @@ export function startRun(
   filter = '',
   kind: RunKind = 'pull',
   startedAt = storedNow(store),
+  whole = false,
 ): number {
   return Number(
-    statement<Record<string, string>>(
+    statement<Record<string, string | number>>(
       store.db,
-      `INSERT INTO runs (resource, filter, kind, started_at)
-       VALUES (@resource, @filter, @kind, @now)`,
-    ).run({ resource, filter, kind, now: startedAt }).lastInsertRowid,
+      `INSERT INTO runs (resource, filter, kind, started_at, whole)
+       VALUES (@resource, @filter, @kind, @now, @whole)`,
+    ).run({ resource, filter, kind, now: startedAt, whole: whole ? 1 : 0 }).lastInsertRowid,
   );
+}
+
+/**
+ * How many records the last successful run of this list, kind and wholeness fetched: a list
+ * carries no total, so a long run estimates its end from this. Found by walking the list's runs
+ * back from the newest (runs_latest); runs pruned by retention are gone, and then so is the
+ * estimate.
+ */
+export function lastCount(
+  store: Store,
+  run: { resource: string; filter: string; kind: RunKind; whole: boolean },
+): number | undefined {
+  return statement<Record<string, string | number>, { fetched: number }>(
+    store.db,
+    `SELECT fetched FROM runs
+     WHERE resource = @resource AND filter = @filter AND kind = @kind AND whole = @whole
+       AND ok = 1
+     ORDER BY id DESC LIMIT 1`,
+  ).get({ ...run, whole: run.whole ? 1 : 0 })?.fetched;
 }
 
 /**

@@ -16,14 +16,20 @@ interface Row {
 
 /**
  * The queue jobs of `kinds` not done yet, waiting or running, whatever they wait for (the ERP,
- * a reference, a retry); dead letters are not open.
+ * a reference, a retry); dead letters are not open. Jobs of the `held` kinds (an operator
+ * paused them) wait by intent and are left out.
  */
-export function oldestOpenJob(store: Store, kinds: KindFilter): OldestOpen {
-  const row = statement<ReturnType<typeof kindParams>, Row>(
+export function oldestOpenJob(
+  store: Store,
+  kinds: KindFilter,
+  held: readonly string[] = [],
+): OldestOpen {
+  const row = statement<ReturnType<typeof kindParams> & { held: string }, Row>(
     store.db,
     `SELECT count(*) AS n, min(created_at) AS oldest FROM queue
-     WHERE state IN ('pending', 'running') AND ${KIND_FILTER_SQL}`,
-  ).get(kindParams(kinds));
+     WHERE state IN ('pending', 'running') AND ${KIND_FILTER_SQL}
+       AND kind NOT IN (SELECT value FROM json_each(@held))`,
+  ).get({ ...kindParams(kinds), held: JSON.stringify(held) });
   return { count: row?.n ?? 0, since: row?.oldest ?? undefined };
 }
 

@@ -50,3 +50,16 @@ export function plainStatement<Row = unknown>(
 ): BetterSqlite3.Statement<[], Row> {
   return statement<object, Row>(db, sql) as unknown as BetterSqlite3.Statement<[], Row>;
 }
+
+/** The row of an entry selected under the entry's own names: a field not set is SQL's NULL. */
+export type RowOf<Entry> = {
+  [Key in keyof Entry]: undefined extends Entry[Key]
+    ? Exclude<Entry[Key], undefined> | null
+    : Entry[Key];
+};
+
+/** The entry a row holds (see RowOf): each NULL a field not set. */
+export function entryOf<Entry>(row: RowOf<Entry>): Entry {
+  const fields = Object.entries(row).map(([key, value]) => [key, value ?? undefined]);
+  return Object.fromEntries(fields) as Entry;
+}

@@ -1,22 +1,39 @@
 import { RESOURCE_NAMES } from '../contract/index.js';
+import { personalValues, scrubText } from '../log/index.js';
 import {
   AGAIN,
   archivalKey,
   handOverKey,
   inboxJobKey,
   inboxMessageOfKey,
+  replayedName,
+  replayName,
   type InboxMessageKey,
 } from './jobKeys.js';
-import { operatorActionsOn } from './operatorActions.js';
+import type { VersionChanges } from './ledger.js';
+import { operatorActionsOn, type RecordedAction } from './operatorActions.js';
+import { pauseActionsOf } from './pauses.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
 
 /**
  * One record's way through the daemon, read from what the database keeps (`trace <key>`):
- * its pulled versions and hand-overs (ledger), the jobs about it (queue, by entity key) with
- * their dead letters, the ERP messages those jobs came from (inbox_messages), and our last
- * write's fingerprint (own_writes). Reads only.
+ * its pulled versions, each with the names of the fields it changed, and hand-overs (ledger),
+ * the jobs about it (queue, by entity key) with their dead letters, the ERP messages those jobs
+ * came from (inbox_messages), and our last write's fingerprint (own_writes). Reads only.
+ *
+ * Personal values reach a timeline only inside the other side's words: a job's last error and a
+ * dead letter's reason (an answer may quote the record). Unless they are `shown`, those texts
+ * are masked as log lines are (`scrubText`): the values of the record's personal fields, of its
+ * patient's and of its jobs' payloads wherever they stand, and `"key": value` pairs of personal
+ * keys. Ids, keys, statuses, stamps, file names and job ids stay: they are what one searches by.
+ * So do field names: the pull keeps no values of what a version changed.
  */
+
+/** Whether a timeline masks personal values (the default) or shows them (`--show-personal`). */
+export type PersonalValues = 'masked' | 'shown';
+
+type Mask = (text: string) => string;
 
 /** The record a trace follows, and the queue's entity keys jobs about it carry. */
 export interface TraceSubject {
@@ -33,6 +50,10 @@ export interface TraceEvent {
   kind: TraceEventKind;
   what: string;
   job?: number;
+  /** A pulled version's changed fields, by name (never values); empty when only its stamps. */
+  changed?: readonly string[];
+  /** A pulled version of a record first seen. */
+  new?: true;
 }
 
 interface MirrorKeys {
@@ -86,6 +107,43 @@ function mirroredByAnyKey(store: Store, key: string): TraceSubject[] {
   );
 }
 
+/**
+ * The orders an ERP gave `number` as their erpOrderNumber (an orderStatus message; a reduced
+ * record keeps it). No column or index holds it, so the orders' bodies are read: only after
+ * the indexed keys matched nothing.
+ */
+function mirroredByErpOrderNumber(store: Store, number: string): TraceSubject[] {
+  return statement<{ number: string }, MirrorKeys>(
+    store.db,
+    `SELECT ${MIRROR_KEYS} FROM mirror
+     WHERE resource IN ('singleOrder', 'directOrder') AND json ->> '$.erpOrderNumber' = @number
+     ORDER BY resource, _id`,
+  )
+    .all({ number })
+    .map(subjectOf);
+}
+
+/** The entity keys (subjectOf) that name a record by the ERP's own key. */
+const ERP_KEYED = ['patient:', 'article:', 'device:', 'erpOrder:'].concat(
+  ['singleOrder', 'directOrder'].map((resource) => `${resource}:salesId:`),
+);
+
+/**
+ * A record the ERP named by its own key and the mirror does not hold: a patient the platform
+ * refused to create, an order status by a salesId no pull has brought. Only its jobs know it.
+ */
+function queuedByErpKey(store: Store, key: string): TraceSubject[] {
+  const jobOf = statement<{ key: string }, { id: number }>(
+    store.db,
+    'SELECT id FROM queue INDEXED BY queue_entity WHERE entity_key = @key LIMIT 1',
+  );
+  return ERP_KEYED.flatMap((prefix) => {
+    const job = jobOf.get({ key: `${prefix}${key}` });
+    const subject = job === undefined ? undefined : subjectOfJob(store, job.id);
+    return subject === undefined ? [] : [subject];
+  });
+}
+
 /** The subject a job is about, by its entity key; undefined for a job not in the queue. */
 function subjectOfJob(store: Store, jobId: number): TraceSubject | undefined {
   const job = statement<{ id: number }, { entity_key: string }>(
@@ -102,30 +160,39 @@ function subjectOfJob(store: Store, jobId: number): TraceSubject | undefined {
 
 /** The subject of an ERP message, found by its file name or request key. */
 function subjectsOfMessage(store: Store, name: string): TraceSubject[] {
-  const messages = statement<{ name: string; suffix: string }, InboxMessageKey>(
+  const replays = replayName(name, '');
+  const messages = statement<Record<string, string>, InboxMessageKey>(
     store.db,
     `SELECT kind, source, name, sha256 FROM inbox_messages
-     WHERE name = @name OR name LIKE @suffix ORDER BY id`,
-  ).all({ name, suffix: `%/${name}` });
+     WHERE name = @name OR name LIKE @suffix OR (name > @replays AND name < @replaysEnd)
+     ORDER BY id`,
+  ).all({ name, suffix: `%/${name}`, replays, replaysEnd: `${replays}\uffff` });
   const jobOf = statement<{ key: string }, { id: number }>(
     store.db,
     'SELECT id FROM queue WHERE idempotency_key = @key',
   );
-  return messages.flatMap((message) => {
+  // A message and its replays are about one record: it is named once.
+  const subjects = new Map<string, TraceSubject>();
+  for (const message of messages) {
     const job = jobOf.get({ key: inboxJobKey(message) });
     const subject = job === undefined ? undefined : subjectOfJob(store, job.id);
-    return subject === undefined ? [] : [subject];
-  });
+    if (subject !== undefined) subjects.set(`${subject.resource}:${subject.id}`, subject);
+  }
+  return [...subjects.values()];
 }
 
 /**
- * The records `key` names: a platform `_id`, a salesId (an ERP order number), a patient's
- * customerId, an article's customerNumber, a device's serialNumber, an outbox file name
- * (`<_id>_<version>.<ext>`), an inbox file name or request key, or a job id.
+ * The records `key` names: a platform `_id`, a salesId (an ERP order's number), an order's
+ * erpOrderNumber, a patient's customerId, an article's customerNumber, a device's serialNumber
+ * (also of a record only the queue knows), an outbox file name (`<_id>_<version>.<ext>`), an
+ * inbox file name or request key, or a job id. The mirror's keys come first, as an ERP's
+ * number may look like a job id.
  */
 export function subjectsOfKey(store: Store, key: string): TraceSubject[] {
-  const found = mirroredByAnyKey(store, key);
-  if (found.length > 0) return found;
+  for (const lookUp of [mirroredByAnyKey, mirroredByErpOrderNumber, queuedByErpKey]) {
+    const found = lookUp(store, key);
+    if (found.length > 0) return found;
+  }
   if (/^\d+$/.test(key)) {
     const ofJob = subjectOfJob(store, Number(key));
     if (ofJob !== undefined) return [ofJob];
@@ -144,18 +211,33 @@ interface LedgerRow {
   seen_at: string;
   delivered_at: string | null;
   ack_state: string;
+  changed: string | null;
+}
+
+/**
+ * A pulled version as seen, with what it changed as the pull noted it (VersionChanges); a
+ * version no pull compared (older builds, our own write's answer, a redelivery) says nothing.
+ */
+function seenEvent(row: LedgerRow, what: string): TraceEvent {
+  const run = row.run_id === null ? '' : ` (run ${row.run_id})`;
+  const seen: TraceEvent = { at: row.seen_at, kind: 'version', what: `pulled ${what}${run}` };
+  if (row.changed === null) return seen;
+  const changes = JSON.parse(row.changed) as VersionChanges;
+  if (changes === 'new') return { ...seen, what: `${seen.what}: new`, new: true };
+  const named =
+    changes.length === 0 ? 'no field changed but its stamps' : `changed ${changes.join(', ')}`;
+  return { ...seen, what: `${seen.what}: ${named}`, changed: changes };
 }
 
 function versionEvents(store: Store, subject: TraceSubject): TraceEvent[] {
   const rows = statement<{ resource: string; id: string; archived: string }, LedgerRow>(
     store.db,
-    `SELECT version, _id, run_id, seen_at, delivered_at, ack_state FROM ledger
+    `SELECT version, _id, run_id, seen_at, delivered_at, ack_state, changed FROM ledger
      WHERE resource = @resource AND _id IN (@id, @archived) ORDER BY seq`,
   ).all({ resource: subject.resource, id: subject.id, archived: `${subject.id}#archived` });
   return rows.flatMap((row) => {
     const what = row._id === subject.id ? `version ${row.version}` : 'the archival event';
-    const run = row.run_id === null ? '' : ` (run ${row.run_id})`;
-    const seen: TraceEvent = { at: row.seen_at, kind: 'version', what: `pulled ${what}${run}` };
+    const seen = seenEvent(row, what);
     if (row.delivered_at === null) return [seen];
     const ack = row.ack_state === 'none' ? '' : `; acknowledgement ${row.ack_state}`;
     const handed = handOverJobOf(store, subject, row)
@@ -189,9 +271,11 @@ interface JobRow {
   attempts: number;
   last_error: string | null;
   last_status: number | null;
+  answer: string | null;
   created_at: string;
   updated_at: string;
   idempotency_key: string | null;
+  payload: string;
 }
 
 /** The ERP message an inbox job came from (its key names it: inboxMessageOfKey). */
@@ -207,28 +291,31 @@ function messageOf(store: Store, job: JobRow): TraceEvent | undefined {
   if (row === undefined) return undefined;
   const { kind, source, name } = message;
   const from = source === 'file' ? 'file' : 'request';
-  return {
-    at: row.received_at,
-    kind: 'message',
-    what: `ERP ${kind} ${from} ${name} received`,
-    job: job.id,
-  };
+  // A replay's name is the first message's with its mark (jobKeys.ts): the link between the two.
+  const first = replayedName(name);
+  const what =
+    first === undefined
+      ? `ERP ${kind} ${from} ${name} received`
+      : `ERP ${kind} ${from} ${first} replayed by an operator, as a new message`;
+  return { at: row.received_at, kind: 'message', what, job: job.id };
 }
 
 /**
  * Where a job stands: `attempts` counts the tries that failed, and the last one's answer stays
  * on the job after a later try went through.
  */
-function jobState(job: JobRow): string {
+function jobState(job: JobRow, mask: Mask): string {
   const failed = `${job.attempts} failed ${job.attempts === 1 ? 'try' : 'tries'}`;
   const status = job.last_status === null ? '' : `HTTP ${job.last_status}`;
-  const last = [status, job.last_error ?? ''].filter((part) => part !== '').join(': ');
+  const error = job.last_error === null ? '' : mask(job.last_error);
+  const last = [status, error].filter((part) => part !== '').join(': ');
   const why = last === '' ? '' : ` (the last: ${last})`;
-  if (job.attempts === 0) return `job ${job.id} ${job.kind} ${job.state}`;
-  return `job ${job.id} ${job.kind} ${job.state} after ${failed}${why}`;
+  const answered = job.state === 'done' && job.answer !== null ? `: ${job.answer}` : '';
+  if (job.attempts === 0) return `job ${job.id} ${job.kind} ${job.state}${answered}`;
+  return `job ${job.id} ${job.kind} ${job.state} after ${failed}${why}${answered}`;
 }
 
-function jobEvents(store: Store, job: JobRow): TraceEvent[] {
+function jobEvents(store: Store, job: JobRow, mask: Mask): TraceEvent[] {
   const events: TraceEvent[] = [];
   const message = messageOf(store, job);
   if (message !== undefined) events.push(message);
@@ -239,7 +326,7 @@ function jobEvents(store: Store, job: JobRow): TraceEvent[] {
     job: job.id,
   });
   if (job.attempts > 0 || job.state !== 'pending') {
-    events.push({ at: job.updated_at, kind: 'job', what: jobState(job), job: job.id });
+    events.push({ at: job.updated_at, kind: 'job', what: jobState(job, mask), job: job.id });
   }
   const letters = statement<
     { id: number },
@@ -252,7 +339,7 @@ function jobEvents(store: Store, job: JobRow): TraceEvent[] {
     events.push({
       at: letter.dead_at,
       kind: 'deadLetter',
-      what: `job ${job.id} dead: ${letter.reason}`,
+      what: `job ${job.id} dead: ${mask(letter.reason)}`,
       job: job.id,
     });
     if (letter.resolved_at !== null) {
@@ -266,8 +353,8 @@ function jobEvents(store: Store, job: JobRow): TraceEvent[] {
 function jobsOf(store: Store, subject: TraceSubject): JobRow[] {
   const select = statement<{ key: string }, JobRow>(
     store.db,
-    `SELECT id, kind, state, attempts, last_error, last_status, created_at, updated_at,
-       idempotency_key FROM queue INDEXED BY queue_entity WHERE entity_key = @key ORDER BY id`,
+    `SELECT id, kind, state, attempts, last_error, last_status, answer, created_at, updated_at,
+       idempotency_key, payload FROM queue INDEXED BY queue_entity WHERE entity_key = @key ORDER BY id`,
   );
   return subject.entityKeys.flatMap((key) => select.all({ key }));
 }
@@ -286,29 +373,73 @@ function ownWriteEvent(store: Store, subject: TraceSubject): TraceEvent[] {
   return [{ at: row.written_at, kind: 'ownWrite', what }];
 }
 
-/** What operators did to the record and its jobs (queue retry and drop, redeliver), and who. */
+const ENDED_STATES: ReadonlySet<string> = new Set(['done', 'dead', 'superseded']);
+
+/**
+ * What operators did to the record and its jobs (queue retry and drop, redeliver), and who;
+ * and the pauses that held its pulls or its jobs (`pausable`: the kinds a push pause holds).
+ */
 function operatorEvents(
   store: Store,
   subject: TraceSubject,
   jobs: readonly JobRow[],
+  pausable: (kind: string) => boolean,
+  firstSeen: string | undefined,
 ): TraceEvent[] {
   const subjects = [`${subject.resource}:${subject.id}`, ...jobs.map((job) => `job:${job.id}`)];
-  return operatorActionsOn(store, subjects).map((done) => {
+  const lives = jobs.map((job) => ({
+    kind: job.kind,
+    createdAt: job.created_at,
+    endedAt: ENDED_STATES.has(job.state) ? job.updated_at : undefined,
+  }));
+  const pulls =
+    firstSeen === undefined ? {} : { pulls: { resource: subject.resource, from: firstSeen } };
+  const pauses = pauseActionsOf(store, { ...pulls, jobs: lives, holds: pausable });
+  return [...operatorActionsOn(store, subjects), ...pauses].map((done: RecordedAction) => {
     const detail = done.detail === undefined ? '' : ` (${done.detail})`;
     const what = `${done.action} of ${done.subject}${detail} by ${done.osUser} on ${done.host}`;
     return { at: done.at, kind: 'operator' as const, what };
   });
 }
 
-/** The subject's timeline, oldest first (events of one time in the order they happened). */
-export function traceOf(store: Store, subject: TraceSubject): TraceEvent[] {
+/**
+ * What the record, its pulled versions, its patient (an order's `patientId`) and its jobs'
+ * payloads hold in personal fields: an answer about the record may quote any of them.
+ */
+function personalMask(store: Store, subject: TraceSubject, jobs: readonly JobRow[]): Mask {
+  const records = statement<{ resource: string; id: string }, { json: string }>(
+    store.db,
+    `SELECT json FROM mirror WHERE resource = @resource AND _id = @id
+     UNION ALL SELECT json FROM ledger
+       WHERE resource = @resource AND _id = @id AND json IS NOT NULL
+     UNION ALL SELECT json FROM mirror WHERE resource = 'patient' AND _id = (
+       SELECT json ->> '$.patientId' FROM mirror WHERE resource = @resource AND _id = @id)`,
+  ).all({ resource: subject.resource, id: subject.id });
+  const texts = [...records.map((row) => row.json), ...jobs.map((job) => job.payload)];
+  const values = personalValues(texts.map((text): unknown => JSON.parse(text)));
+  return (text) => scrubText(text, values);
+}
+
+/**
+ * The subject's timeline, oldest first (events of one time in the order they happened).
+ * `pausable`: the job kinds a push pause holds back (the queue's platform writes), whose
+ * pauses the timeline shows while such a job was open. `personal`: see PersonalValues.
+ */
+export function traceOf(
+  store: Store,
+  subject: TraceSubject,
+  pausable: (kind: string) => boolean = () => false,
+  personal: PersonalValues = 'masked',
+): TraceEvent[] {
   const jobs = jobsOf(store, subject);
-  const events = [
+  const mask: Mask = personal === 'shown' ? (text) => text : personalMask(store, subject, jobs);
+  const recorded = [
     ...versionEvents(store, subject),
-    ...jobs.flatMap((job) => jobEvents(store, job)),
+    ...jobs.flatMap((job) => jobEvents(store, job, mask)),
     ...ownWriteEvent(store, subject),
-    ...operatorEvents(store, subject, jobs),
   ];
+  const firstSeen = recorded.map((event) => event.at).sort()[0];
+  const events = [...recorded, ...operatorEvents(store, subject, jobs, pausable, firstSeen)];
   return events
     .map((event, order) => ({ event, order }))
     .sort((a, b) =>

@@ -1,7 +1,10 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { builtCli } from '../support/cli.js';
+import { WAIT_MS } from '../support/eventually.js';
+
+// The daemon's tests wait with the shared helpers; imported from here beside the daemon.
+export { eventually, withinBound } from '../support/eventually.js';
 
 /** One JSON log line the daemon printed, as parsed. */
 export type LogLine = Record<string, unknown> & { msg?: string; level?: number | string };
@@ -17,8 +20,6 @@ export interface DaemonProcess {
   signal(name: NodeJS.Signals): void;
   pid: number;
 }
-
-const WAIT_MS = 45_000;
 
 function parsedLines(text: string): LogLine[] {
   // The last piece is a line still being written.
@@ -102,40 +103,6 @@ export function startDaemonProcess(
       });
     },
   };
-}
-
-/** Waits until `check` holds (polling), failing after a generous bound with `what` it was. */
-export async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined> | T | undefined,
-  boundMs = WAIT_MS,
-): Promise<T> {
-  for (let waited = 0; waited < boundMs; waited += 100) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await sleep(100);
-  }
-  throw new Error(`gave up waiting for ${what} after ${boundMs} ms`);
-}
-
-/** Resolves as `promise` does, or fails after a generous bound naming `what` it waited for. */
-export async function withinBound<T>(
-  promise: Promise<T>,
-  what: string,
-  boundMs = WAIT_MS,
-): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`gave up waiting for ${what} after ${boundMs} ms`)),
-      boundMs,
-    );
-  });
-  try {
-    return await Promise.race([promise, bound]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Ends a daemon a test left running (SIGKILL): for afterEach, so no process outlives its test. */

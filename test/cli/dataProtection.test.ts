@@ -76,7 +76,19 @@ describe('homecare-sync forget patient', () => {
     );
     expect(refused.stderr).toContain('queue job 1');
 
+    // A copy a killed dry run left (its process gone), and one whose process still runs.
+    const killed = path.join(path.dirname(f.database), '.dry-run-999999999-a1');
+    const running = path.join(path.dirname(f.database), `.dry-run-${process.pid}-b2`);
+    for (const folder of [killed, running]) {
+      fs.mkdirSync(folder);
+      fs.copyFileSync(f.database, path.join(folder, 'copy.db'));
+    }
+
     const forced = await f.cli('forget', 'patient', 'K-7', '--customer-id', '--force');
+    expect(forced.stdout).toContain(`dry-run copy removed: ${killed}`);
+    expect(fs.existsSync(killed)).toBe(false);
+    expect(fs.existsSync(running)).toBe(true);
+    fs.rmSync(running, { recursive: true });
     expect(forced).toMatchObject({ code: 0, stderr: '' });
     expect(forced.stdout).toContain('erased patient p-7 (customerId K-7), forced');
     expect(forced.stdout).toContain('erased in backup:');

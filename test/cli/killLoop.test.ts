@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractFor } from '../../src/contract/index.js';
 import { seededRandom } from '../../src/simulator/random.js';
 import { pullTargets } from '../../src/pull/targets.js';
+import { pollUntil } from '../support/eventually.js';
 import { api, startTestSimulator, type TestSimulator } from '../support/simulator.js';
 import { cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
 import { killIfRunning, startDaemonProcess, type DaemonProcess } from './daemonProcess.js';
@@ -67,6 +68,7 @@ async function inStatus(...statuses: string[]): Promise<string[]> {
 
 const allCreated = () => inStatus('created');
 
+/** Real time on purpose: the kills fall at random moments of a real process's life. */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('kill -9 a hundred times', () => {
@@ -88,12 +90,10 @@ describe('kill -9 a hundred times', () => {
     // Work is left while an order waits in Created or has no file yet.
     const workLeft = async () =>
       (await allCreated()).length > 0 || f.outboxFiles().length < orders.length;
-    // Waits until the running life has handed something over (or `ms` passed).
-    const firstWork = async (since: number, ms: number) => {
-      for (const end = Date.now() + ms; Date.now() < end && (await progress()) <= since;) {
-        await sleep(100);
-      }
-    };
+    // Waits until the running life has handed something over (or `ms` passed); the progress
+    // asks the simulator for every request so far, so not too often.
+    const firstWork = (since: number, ms: number) =>
+      pollUntil(async () => (await progress()) > since, { boundMs: ms, everyMs: 100 });
     let done = 0;
     let handedOver = 0;
     let livesThatWorked = 0;

@@ -52,9 +52,11 @@ describe('trace', () => {
     const pulled = at(/^pulled version /);
     const handed = at(/^handed version .* to the ERP/);
     const ackQueued = at(/^job \d+ ack\.singleOrder queued$/);
-    const ackDone = at(/^job \d+ ack\.singleOrder done after 1 failed try \(the last: HTTP 503/);
+    const ackDone = at(
+      /^job \d+ ack\.singleOrder done after 1 failed try \(the last: HTTP 503.*\): platform answered 200$/,
+    );
     const message = at(/^ERP orderStatus file .*status-1\.json received$/);
-    const statusDone = at(/^job \d+ orderStatus done$/);
+    const statusDone = at(/^job \d+ orderStatus done: platform answered 200$/);
     const echo = at(/is our own write coming back: not handed to the ERP/);
     const ours = at(/^our last write to it/);
     for (const index of [pulled, handed, ackQueued, ackDone, message, statusDone, echo, ours]) {

@@ -59,6 +59,9 @@ describe('loadConfig defaults', () => {
           lineEnding: 'lf',
           columns: {},
         },
+        mapping: {},
+        inboxMapping: {},
+        valueTables: {},
       },
     });
     expect(config.retry).toEqual({ maxAttempts: 12, baseDelayMs: 1_000, maxDelayMs: 900_000 });
@@ -323,6 +326,24 @@ http: { token: "\${HOMECARE_SYNC_TOKEN:-default-token-written-here}" }
     const skipping = loadConfig({ path: 'config.yaml', env: {}, cwd: dir.path(), secrets: 'skip' });
     expect(skipping.warnings).toEqual([
       `the config file ${config} may be read by every user on this machine (mode 644) and holds platform.apiKey, http.token written in it: chmod o-r ${config}, or give them as \${VAR} or in a <key>File`,
+    ]);
+  });
+
+  it('counts an SMTP URL as a secret written in the file only when a password stands in it', async () => {
+    const mail = (smtp: string) =>
+      `platform: { baseUrl: "https://p.example", apiKeyFile: /run/secrets/apiKey, variant: A }
+alerts:
+  mail: { smtp: "${smtp}", from: homecare-sync@example.com, to: [it@example.com] }
+`;
+    const warnings = async (smtp: string) => {
+      chmodSync(await dir.write('config.yaml', mail(smtp)), 0o644);
+      return loadConfig({ path: 'config.yaml', env: {}, cwd: dir.path(), secrets: 'skip' })
+        .warnings;
+    };
+    expect(await warnings('smtp://mail.local:25')).toEqual([]);
+    expect(await warnings('smtp://${SMTP_USER}:${SMTP_PASSWORD}@mail.local:587')).toEqual([]);
+    expect(await warnings('smtp://alerts:written-here@mail.local:587')).toEqual([
+      expect.stringContaining('holds alerts.mail.smtp written in it'),
     ]);
   });
 });

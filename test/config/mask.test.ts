@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { loadConfig, maskSecrets } from '../../src/config/index.js';
+import { createLogger } from '../../src/log/index.js';
+import { loadConfig, maskSecrets, secretValues } from '../../src/config/index.js';
 import { useTempDir } from './tempDir.js';
 
 const dir = useTempDir();
@@ -52,5 +53,32 @@ erp:
     expect(config.platform.apiKey).toBe('plain-key');
     expect(masked.http).not.toHaveProperty('token');
     expect(masked.erp).not.toHaveProperty('rest');
+  });
+
+  it('hides the SMTP URL of alerts.mail, and its password in the log, also from smtpFile', async () => {
+    await dir.write('smtp.url', 'smtp://alerts:mail%2Fpass-2718@mail.example:587\n');
+    await dir.write(
+      'config.yaml',
+      `
+platform: { baseUrl: "https://p.example", apiKey: plain-key-31415, variant: B }
+alerts:
+  mail: { smtpFile: smtp.url, from: homecare-sync@example.com, to: [it@example.com] }
+`,
+    );
+    const { config } = loadConfig({ path: 'config.yaml', env: {}, cwd: dir.path() });
+    const masked = maskSecrets(config);
+    expect(masked.alerts?.mail).toMatchObject({ smtp: '***', smtpFile: 'smtp.url' });
+    expect(stringify(masked)).not.toContain('mail%2Fpass-2718');
+
+    // The logger is given these: a line that quotes the URL or the password (decoded) hides both.
+    expect(secretValues(config)).toContain('mail/pass-2718');
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      secrets: secretValues(config),
+      destination: { write: (line: string) => void lines.push(line) },
+    });
+    logger.warn(`could not reach ${config.alerts?.mail?.smtp ?? ''}; login mail/pass-2718`);
+    expect(lines.join('')).not.toMatch(/pass-2718|mail\.example/);
   });
 });

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtCli, runCli } from '../support/cli.js';
-import { demoConfigIn, eventually } from './demoRig.js';
+import { eventually } from '../support/eventually.js';
+import { demoConfigIn } from './demoRig.js';
 
 describe('homecare-sync demo', () => {
   let rig: ReturnType<typeof demoConfigIn> | undefined;

@@ -50,16 +50,3 @@ export function filesUnder(dir: string): string[] {
     return [];
   }
 }
-
-/** Polls `check` until it holds; fails with `what` after a generous bound. */
-export async function eventually(
-  what: () => string,
-  check: () => boolean | Promise<boolean>,
-  boundMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

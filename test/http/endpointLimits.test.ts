@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpEndpoint, HttpEndpointOptions } from '../../src/http/server.js';
 import { startTestEndpoint } from '../support/endpoint.js';
+import { withinBound } from '../support/eventually.js';
 
 /** A generous bound for what should happen at once; only a hang reaches it. */
 const BOUND_MS = 20_000;
@@ -36,27 +37,13 @@ function slowPost(port: number, token: string | undefined, bodyStart = '') {
   return closed;
 }
 
-async function withinBound<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what} did not happen within ${BOUND_MS} ms`)),
-      BOUND_MS,
-    );
-  });
-  try {
-    return await Promise.race([promise, bound]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 describe('the daemon endpoint under slow and many connections', () => {
   it('answers 300 slow requests without the token at once with 401, without waiting for their bodies', async () => {
     const { port } = await start({ maxConnections: 1_000 });
     const answers = await withinBound(
       Promise.all(Array.from({ length: 300 }, () => slowPost(port, undefined))),
       'answering 300 requests without a token',
+      BOUND_MS,
     );
     expect(answers.every((answer) => answer.startsWith('HTTP/1.1 401'))).toBe(true);
   });
@@ -65,10 +52,14 @@ describe('the daemon endpoint under slow and many connections', () => {
     const { port } = await start({ maxConnections: 5, requestTimeoutMs: 1_000 });
     const slow = Array.from({ length: 5 }, () => slowPost(port, 'erp-secret', '{"order'));
     // The server takes connections in the order they came, so the sixth is the one beyond.
-    const extra = await withinBound(slowPost(port, 'erp-secret'), 'closing the sixth connection');
+    const extra = await withinBound(
+      slowPost(port, 'erp-secret'),
+      'closing the sixth connection',
+      BOUND_MS,
+    );
     expect(extra).toMatch(/^HTTP\/1.1 503 Service Unavailable\r\n/);
     expect(extra).toMatch(/\r\nRetry-After: 5\r\n/);
-    const timedOut = await withinBound(Promise.all(slow), 'ending the slow bodies');
+    const timedOut = await withinBound(Promise.all(slow), 'ending the slow bodies', BOUND_MS);
     expect(timedOut.every((answer) => answer.startsWith('HTTP/1.1 408'))).toBe(true);
     const after = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(after.status).toBe(200);

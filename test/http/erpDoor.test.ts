@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app/app.js';
 import { startDaemon, type RunningDaemon } from '../../src/app/daemon.js';
 import { appRig, registryOf, type AppRig } from '../support/appRig.js';
+import { eventually } from '../support/eventually.js';
 import { postHead, rawRequest, requestHead } from '../support/rawHttp.js';
 import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
 
@@ -254,7 +255,11 @@ describe('the ERP door: bytes, keys and refusals', () => {
 });
 
 /** A connection that sends a request's headers a line at a time and never finishes them. */
-function slowHeaders(everyMs: number): { socket: Socket; answer: Promise<string> } {
+function slowHeaders(everyMs: number): {
+  socket: Socket;
+  answer: Promise<string>;
+  linesSent: () => number;
+} {
   const socket = connect({ host: '127.0.0.1', port });
   let text = '';
   socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
@@ -267,13 +272,17 @@ function slowHeaders(everyMs: number): { socket: Socket; answer: Promise<string>
     socket.write(`X-Slow-${(line += 1)}: still coming\r\n`);
   }, everyMs);
   socket.on('close', () => clearInterval(timer));
-  return { socket, answer };
+  return { socket, answer, linesSent: () => line };
 }
 
 describe('the ERP door under slow clients', () => {
   it('takes a message with the token while 100 connections dribble their headers, and ends those with 408', async () => {
     const slow = Array.from({ length: 100 }, () => slowHeaders(200));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await eventually(
+      'the 100 slow connections to dribble',
+      () => slow.every(({ linesSent }) => linesSent() > 0),
+      10_000,
+    );
     const body = JSON.stringify({ orderType: 'single', id: 'o-slow', erpOrderNumber: 'S-1' });
     const answer = await rawRequest(
       port,

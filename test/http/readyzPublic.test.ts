@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app/app.js';
 import { startDaemon, type RunningDaemon } from '../../src/app/daemon.js';
 import { appRig, type AppRig } from '../support/appRig.js';
+import { eventually } from '../support/eventually.js';
 
 const TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 /** Nothing listens on the discard port: every request to the platform fails at once. */
@@ -40,13 +41,15 @@ async function readyz(token?: string): Promise<{ status: number; text: string }>
 }
 
 /** /readyz once the platform probe has failed (it runs right after the start). */
-async function platformFailing(): Promise<string> {
-  for (let tries = 0; tries < 200; tries += 1) {
-    const { text } = await readyz(TOKEN);
-    if (text.includes('127.0.0.1:9')) return text;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the platform probe never failed');
+function platformFailing(): Promise<string> {
+  return eventually(
+    'the platform probe to fail',
+    async () => {
+      const { text } = await readyz(TOKEN);
+      return text.includes('127.0.0.1:9') && text;
+    },
+    10_000,
+  );
 }
 
 describe('/readyz without the token', () => {

@@ -59,7 +59,15 @@ describe('the operator log', () => {
       (l) => l.level === 'info' && /^acknowledged singleOrder /.test(l.msg),
     );
     expect(acks.length).toBeGreaterThan(0);
-    expect(acks[0]).toMatchObject({ kind: 'ack.singleOrder', resource: 'singleOrder' });
+    expect(acks[0]).toMatchObject({
+      kind: 'ack.singleOrder',
+      resource: 'singleOrder',
+      sent: true,
+      answerStatus: 200,
+    });
+    expect(acks[0]?.msg).toBe(
+      `acknowledged singleOrder ${String(acks[0]?.id)} on the platform: platform answered 200`,
+    );
 
     // The second pass sees the acknowledged care arrangements under `transmitted`; the third, nothing.
     expect((await pass()).ok).toBe(true);
@@ -110,9 +118,9 @@ describe('the operator log', () => {
       (l) => l.level === 'info' && l.msg.startsWith(`pushed orderStatus singleOrder:${order.id}`),
     );
     expect(pushed?.msg).toBe(
-      `pushed orderStatus singleOrder:${order.id} back to the platform (status 3, salesId SO-1)`,
+      `pushed orderStatus singleOrder:${order.id} back to the platform (status 3, salesId SO-1): platform answered 200`,
     );
-    expect(pushed).toMatchObject({ status: 3, salesId: 'SO-1' });
+    expect(pushed).toMatchObject({ status: 3, salesId: 'SO-1', sent: true, answerStatus: 200 });
     const inbound = await metric('homecare_sync_inbound_messages_total');
     expect(inbound).toContainEqual(
       expect.objectContaining({
@@ -128,13 +136,60 @@ describe('the operator log', () => {
     );
   });
 
-  it('logs a pull the platform answered 503 as a warning with the error in err', async () => {
+  it('says a repeated status push sent nothing: the platform holds it already', async () => {
+    expect((await pass()).ok).toBe(true);
+    const order = app.store.db
+      .prepare("SELECT _id AS id FROM mirror WHERE resource = 'singleOrder' LIMIT 1")
+      .get() as { id: string };
+    const message = { orderType: 'single', id: order.id, status: 3, salesId: 'SO-1' };
+    rig.drop('orderStatus', 'first.json', message);
+    await pass();
+    const patches = async () =>
+      (await sim.control.requests()).filter(
+        (r) => r.method === 'PATCH' && r.path.endsWith(`/singleOrder/${order.id}`),
+      ).length;
+    const sent = await patches();
+
+    rig.drop('orderStatus', 'again.json', message);
+    await pass();
+    const pushed = lines.filter(
+      (l) => l.level === 'info' && l.msg.startsWith(`pushed orderStatus singleOrder:${order.id}`),
+    );
+    expect(pushed.map((l) => l.msg)).toEqual([
+      `pushed orderStatus singleOrder:${order.id} back to the platform (status 3, salesId SO-1): already on the platform, nothing sent`,
+    ]);
+    expect(pushed[0]).toMatchObject({ sent: false, notSent: 'already on the platform' });
+    expect(pushed[0]).not.toHaveProperty('answerStatus');
+    expect(await patches()).toBe(sent);
+  });
+
+  it('logs a list the platform answers 503 as one warning while it lasts, the runs at debug, info when it passes', async () => {
     await sim.control.setFault({ path: '/article', errorRate: 1, errorStatus: 503 });
     expect((await pass()).ok).toBe(false);
-    const failed = lines.filter((l) => l.msg.startsWith('pull of article'));
-    expect(failed.length).toBeGreaterThan(0);
-    expect(failed.every((l) => l.level === 'warn')).toBe(true);
-    expect(failed[0]?.err).toMatchObject({ type: 'TransientError', status: 503 });
+    const runs = lines.filter((l) => l.msg.startsWith('pull of article'));
+    expect(runs.length).toBeGreaterThan(0);
+    const warned = runs.filter((l) => l.level === 'warn');
+    expect(warned).toEqual([
+      expect.objectContaining({ resource: 'article', code: 'HTTP_503', cause: 'PULL_FAILING' }),
+    ]);
+    expect(warned[0]).not.toHaveProperty('err');
+    expect(runs.filter((l) => l.level === 'debug')[0]?.err).toMatchObject({
+      type: 'TransientError',
+      status: 503,
+    });
     expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+
+    expect((await pass()).ok).toBe(false);
+    expect(lines.filter((l) => l.level === 'warn' && l.msg.includes('article'))).toEqual([]);
+    await sim.control.clearFaults();
+    simClock.advance(60_000);
+    rig.clock.advance(60_000);
+    expect((await pass()).ok).toBe(true);
+    expect(
+      at(
+        'info',
+        'every list that failed to pull passes again (failing since 2026-03-01T08:01:00.000Z)',
+      ),
+    ).toHaveLength(1);
   });
 });

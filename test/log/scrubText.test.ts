@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseSecrets, scrubText } from '../../src/log/scrubText.js';
+import { normaliseSecrets, personalValues, scrubText } from '../../src/log/scrubText.js';
 
 describe('scrubText', () => {
   it.each([
@@ -36,5 +36,27 @@ describe('normaliseSecrets', () => {
     expect(
       normaliseSecrets(['t', 'k1', 'pw-1234', 'pw-12345', 'hc-live-7f3a9c2e', 'pw-12345']),
     ).toEqual(['hc-live-7f3a9c2e', 'pw-12345']);
+  });
+});
+
+describe('personalValues', () => {
+  it("gives a record's personal values at any depth, longest first, and none of its ids or statuses", () => {
+    const order = {
+      _id: 'o-1',
+      salesId: 'SO-4711',
+      status: 'created',
+      deliveryAddress: {
+        firstName: 'Hildegard',
+        lastName: 'Zwiebelfisch',
+        street: 'Quastenweg 17',
+      },
+      patient: [{ phone: '+49 30 5550172', city: 'X' }],
+    };
+    expect(personalValues(order)).toEqual([
+      '+49 30 5550172',
+      'Quastenweg 17',
+      'Zwiebelfisch',
+      'Hildegard',
+    ]);
   });
 });

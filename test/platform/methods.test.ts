@@ -71,6 +71,25 @@ describe('paths, queries and answers', () => {
     await client.close();
   });
 
+  it("knows the status each write was answered with, and that a read's record answers no write", async () => {
+    server = await startScriptedServer(
+      json(201, { _id: UUID, customerId: 'K-1' }),
+      text(204, ''),
+      json(200, { _id: UUID, customerId: 'K-1' }),
+    );
+    const { client } = clientFor(server.url, 'B');
+    const created = await client.createPatient({ customerId: 'K-1' });
+    const patched = await client.patchSingleOrder(UUID, { status: 1 });
+    const read = await client.getPatient(UUID);
+    expect([created, patched, read].map((r) => client.answerStatus(r))).toEqual([
+      201,
+      204,
+      undefined,
+    ]);
+    expect(client.answerStatus({ ...created })).toBeUndefined();
+    await client.close();
+  });
+
   it('gets a document as PDF bytes or as XML text', async () => {
     const pdf = Buffer.from('%PDF-1.7\n\x00\xff binary', 'latin1');
     server = await startScriptedServer(

@@ -87,12 +87,15 @@ export function text(status: number, body: string, headers: Record<string, strin
   };
 }
 
-/** Sends the first bytes of a list, then cuts the connection (once `when` resolves, if given). */
+/**
+ * Sends the first bytes of a list, then cuts the connection (once `when` resolves, if given):
+ * the bytes are handed to the system before the cut, which sends them ahead of the close.
+ */
 export function cutAfter(start: string, when?: Promise<void>): Handler {
   return async (_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' });
     await new Promise<void>((resolve) => response.write(start, () => resolve()));
-    await (when ?? new Promise((resolve) => setTimeout(resolve, 20)));
+    await when;
     response.socket?.destroy();
   };
 }
@@ -103,13 +106,4 @@ export function waitFor(release: Promise<void>, then: Handler): Handler {
     await release;
     await then(request, response, seen);
   };
-}
-
-/** Resolves once `condition` holds; polls generously so slow machines still pass. */
-export async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
 import { clientFor, collect } from './clientFor.js';
-import { eventually, json, startScriptedServer, type ScriptedServer } from './scriptedServer.js';
+import { json, startScriptedServer, type ScriptedServer } from './scriptedServer.js';
 
 const AFTER = '2026-01-01T00:00:00Z';
 
@@ -44,6 +45,8 @@ function hugeList(
 }
 
 let server: ScriptedServer | undefined;
+/** The list's socket closed, and none is left open. */
+const socketsClosed = () => server?.openSockets() === 0 && server.socketsClosed() > 0;
 afterEach(async () => server?.close());
 
 describe('streamed lists', () => {
@@ -94,7 +97,7 @@ describe('streamed lists', () => {
     }
     expect(seen).toHaveLength(10);
     // undici may open and drop a spare socket; what matters is that none stays open.
-    await eventually(() => server?.openSockets() === 0 && server.socketsClosed() > 0);
+    await eventually('the list socket closed', socketsClosed, 10_000);
     expect(state.finished).toBe(false);
 
     // One connection only: a socket still held by the abandoned list would block this for good.
@@ -113,7 +116,7 @@ describe('streamed lists', () => {
           throw new Error(`caller gave up at ${String(item._id)}`);
       })(),
     ).rejects.toThrow('caller gave up at order-0');
-    await eventually(() => server?.openSockets() === 0 && server.socketsClosed() > 0);
+    await eventually('the list socket closed', socketsClosed, 10_000);
     expect(state.finished).toBe(false);
     await client.close();
   });

@@ -15,6 +15,7 @@ function runnerOf(resources: ResourceName[], calls: string[]): PullRunner {
       return Promise.resolve([]);
     },
     runAll: () => Promise.resolve([]),
+    firstPass: () => Promise.resolve([]),
     reconcile: (days) => {
       calls.push(`reconcile ${days}`);
       return Promise.resolve([]);

@@ -17,6 +17,10 @@ async function patientOf(pass: Pass): Promise<string> {
   return String((await pass.rig.platformRecord('patient', record, true))._id);
 }
 
+/** The info line that reports job `jobId` done. */
+const doneLine = (pass: Pass, jobId: number) =>
+  pass.logs.find((l) => l.jobId === jobId && l.level === 'info' && l.msg.startsWith('pushed '));
+
 const note = { noteText: 'Lieferung an Nachbarn', patientCustomerId: 'K-50', status: 1 };
 
 describe('a create whose answer is lost after the platform made the record', () => {
@@ -89,6 +93,12 @@ describe('a create whose answer is lost after the platform made the record', () 
       const cares = pass.onPlatform('integratedCare').filter((c) => c.patientId === patientId);
       expect(cares).toHaveLength(1);
       expect(pass.rig.mirrored('integratedCare').map((c) => c._id)).toEqual([made?._id]);
+      expect(doneLine(pass, id)).toMatchObject({
+        msg: `pushed integratedCare ${String(getStoredJob(pass.rig.store, id)?.entityKey)} back to the platform: platform answered 200 (the record was there already: updated, not created)`,
+        sent: true,
+        answerStatus: 200,
+        existing: true,
+      });
     },
   );
 
@@ -104,6 +114,8 @@ describe('a create whose answer is lost after the platform made the record', () 
     expect((await pass.rig.requests('POST', '/integratedCare')).map((r) => r.status)).toEqual([
       503, 201,
     ]);
+    expect(doneLine(pass, id)?.msg).toMatch(/ back to the platform: platform answered 201$/);
+    expect(doneLine(pass, id)).not.toHaveProperty('existing');
     expect(pass.onPlatform('integratedCare').filter((c) => c.patientId === patientId)).toHaveLength(
       1,
     );

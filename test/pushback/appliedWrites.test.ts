@@ -56,6 +56,12 @@ const pulledOrder = (pass: Pass) => pulled(pass, 'singleOrder', { status: 0 });
 const mirrored = (pass: Pass, resource: string, id: string) =>
   getMirror(pass.rig.store, resource, id)?.record;
 
+/** The info line that reports job `jobId` done (acknowledged, or pushed back). */
+const doneLine = (pass: Pass, jobId: number) =>
+  pass.logs.find(
+    (l) => l.jobId === jobId && l.level === 'info' && /^(acknowledged|pushed) /.test(l.msg),
+  );
+
 /** Two pulls: under `next` the first leaves our change out, the second brings it back. */
 async function pullTwice(pass: Pass, resource: 'patient' | 'singleOrder'): Promise<void> {
   await pass.pull(resource);
@@ -177,6 +183,11 @@ describe('a write whose answer is lost after the platform applied it', () => {
     expect((await pass.run()).waiting).toBe(0);
     expect(getStoredJob(pass.rig.store, job)?.state).toBe('done');
     expect(await pass.rig.requests('PATCH', '/singleOrder/')).toHaveLength(1);
+    expect(doneLine(pass, job)).toMatchObject({
+      msg: `acknowledged singleOrder ${id} on the platform: already on the platform, nothing sent`,
+      sent: false,
+      notSent: 'already on the platform',
+    });
     await pullTwice(pass, 'singleOrder');
     expect(pass.handedOver('singleOrder', id)).toEqual(handed);
   });
@@ -194,6 +205,10 @@ describe('a write whose answer is lost, read right after', () => {
       expect((await pass.run()).waiting).toBe(0);
       expect(getStoredJob(pass.rig.store, job)?.state).toBe('done');
       expect(await pass.rig.requests('PATCH', '/singleOrder/')).toHaveLength(1);
+      expect(doneLine(pass, job)).toMatchObject({ sent: true, answerLost: true });
+      expect(doneLine(pass, job)?.msg).toMatch(
+        /back to the platform \(status 3, salesId S-1\): its answer was lost, but a read shows the change applied$/,
+      );
       expect(mirrored(pass, 'singleOrder', id)).toMatchObject({ salesId: 'S-1' });
       await pullTwice(pass, 'singleOrder');
       expect(pass.handedOver('singleOrder', id)).toEqual(handed);

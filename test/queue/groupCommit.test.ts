@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src/pushback/index.js';
 import { createQueueWorker, enqueue, type Handler } from '../../src/queue/index.js';
@@ -7,6 +8,7 @@ import { countJobs } from '../../src/store/index.js';
 import { sqlitePullStore } from '../../src/pull/pullStore.js';
 import { pullTargets } from '../../src/pull/targets.js';
 import { startHandlerRig } from '../pushback/handlersRig.js';
+import { eventually, quietFor } from '../support/eventually.js';
 import {
   countCommits,
   deferred,
@@ -114,12 +116,15 @@ describe('group commit (issue 10)', () => {
   });
 });
 
-/** Resolves once `done()` holds, looking after each real timer turn. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  const look = async () => {
-    while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
-  };
-  await within(look(), 10_000, what);
+/**
+ * Once both jobs are claimed, both stay running for twice GROUP_MAX_WAIT_MS of real time while
+ * the clock stands still: job 1 ends at once, its outcome waits for job 2. Real time, because
+ * the group looks again on a real timer; the fake clock is what must keep it waiting.
+ */
+async function gathering(store: QueueHarness['store']): Promise<void> {
+  const bothRunning = () => isDeepStrictEqual(states(store), { 1: 'running', 2: 'running' });
+  await eventually('both jobs claimed', bothRunning, 10_000);
+  await quietFor(2 * GROUP_MAX_WAIT_MS, 'both jobs running', bothRunning);
 }
 
 describe('gathering outcomes while jobs are under way (issue 10)', () => {
@@ -166,13 +171,10 @@ describe('gathering outcomes while jobs are under way (issue 10)', () => {
       if (job.payload['n'] === 2) await second.promise;
     };
     const pass = h.worker({ orderStatus: handler }).runOnce();
-    // Twice the wait in real time, with the clock standing still: job 1 has ended, but its
-    // outcome waits for job 2, still under way.
-    await new Promise((resolve) => setTimeout(resolve, 2 * GROUP_MAX_WAIT_MS));
-    expect(states(h.store)).toEqual({ 1: 'running', 2: 'running' });
+    await gathering(h.store);
 
     h.clock.advance(GROUP_MAX_WAIT_MS);
-    await until(() => states(h.store)[1] === 'done', 'the commit of job 1');
+    await eventually('the commit of job 1', () => states(h.store)[1] === 'done', 10_000);
     expect(states(h.store)[2]).toBe('running');
 
     second.resolve();
@@ -191,7 +193,11 @@ describe('gathering outcomes while jobs are under way (issue 10)', () => {
       })
       .runOnce();
     // The clock stands still: only the end of the platform writes' pass commits job 2.
-    await until(() => states(h.store)[2] === 'done', 'the commit of the acknowledgement');
+    await eventually(
+      'the commit of the acknowledgement',
+      () => states(h.store)[2] === 'done',
+      10_000,
+    );
     expect(states(h.store)[1]).toBe('running');
 
     handOver.resolve();
@@ -206,11 +212,10 @@ describe('gathering outcomes while jobs are under way (issue 10)', () => {
       if (job.payload['n'] === 2) await second.promise;
     };
     const pass = h.worker({ orderStatus: handler }).runOnce();
-    await new Promise((resolve) => setTimeout(resolve, 2 * GROUP_MAX_WAIT_MS));
-    expect(states(h.store)).toEqual({ 1: 'running', 2: 'running' });
+    await gathering(h.store);
 
     h.clock.advance(-60_000);
-    await until(() => states(h.store)[1] === 'done', 'the commit of job 1');
+    await eventually('the commit of job 1', () => states(h.store)[1] === 'done', 10_000);
     expect(states(h.store)[2]).toBe('running');
 
     second.resolve();

@@ -4,6 +4,7 @@ import type { HandlerContext, HandlerRegistry, QueueWorker } from '../../src/que
 import { createQueueWorker, type QueueWorkerOptions } from '../../src/queue/index.js';
 import type { Store } from '../../src/store/index.js';
 import { tempStores, type TempStores } from '../store/tempStore.js';
+import { withinBound } from '../support/eventually.js';
 
 export interface LogLine {
   level: string;
@@ -95,11 +96,7 @@ export function deferred(): { promise: Promise<void>; resolve: () => void } {
 
 /** Rejects after `ms`, so a test that would hang fails with a message instead. */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return withinBound(promise, what, ms);
 }
 
 /** Counts the transactions that commit on their own (savepoints inside one are not counted). */

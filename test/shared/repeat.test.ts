@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { repeat } from '../../src/shared/repeat.js';
+import { eventually, quietFor } from '../support/eventually.js';
 
 /** A round that counts its runs and resolves what `found` says. */
 function counting(found: (run: number) => boolean | Promise<boolean> = () => false) {
@@ -8,7 +9,10 @@ function counting(found: (run: number) => boolean | Promise<boolean> = () => fal
   return { runs, round };
 }
 
-const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** In-process rounds come within milliseconds; under vitest's timeout, so a failure names them. */
+const SOON = 10_000;
+/** One turn of the event loop: what is due at once has run, a timer has not. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 const noError = (error: unknown) => {
   throw error;
 };
@@ -23,7 +27,7 @@ describe('repeat', () => {
       firstAtOnce: false,
       onError: noError,
     });
-    await tick(20);
+    await eventually('the first round at once', () => atOnce.runs.count === 1, SOON);
     await Promise.all([first.stop(), second.stop()]);
     expect([atOnce.runs.count, later.runs.count]).toEqual([1, 0]);
   });
@@ -31,10 +35,12 @@ describe('repeat', () => {
   it('follows a round that found work, and a wake, at once; otherwise waits', async () => {
     const { runs, round } = counting((run) => run < 3);
     const loop = repeat(round, { intervalMs: 60_000, firstAtOnce: true, onError: noError });
-    await tick(20);
+    await eventually('three rounds', () => runs.count >= 3, SOON);
+    await turn();
     expect(runs.count).toBe(3);
     loop.wake();
-    await tick(20);
+    await eventually('the round after the wake', () => runs.count >= 4, SOON);
+    await turn();
     expect(runs.count).toBe(4);
     await loop.stop();
   });
@@ -52,16 +58,17 @@ describe('repeat', () => {
       firstAtOnce: true,
       onError: (error) => errors.push(error),
     });
-    await tick(20);
+    await eventually('the round after the failed one', () => runs.count >= 2, SOON);
     expect(errors).toEqual([new Error('first fails')]);
     expect(runs.count).toBe(2);
     let stopped = false;
     const stopping = loop.stop().then(() => (stopped = true));
-    await tick(5);
+    await turn();
     expect(stopped).toBe(false);
     release();
     await stopping;
-    await tick(20);
-    expect(runs.count).toBe(2);
+    // Real time: repeat waits on real timers (it takes no clock); a wait left behind by the
+    // stop would start a round within 1 ms.
+    await quietFor(20, 'no round after the stop', () => runs.count === 2);
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SetupError } from '../../src/shared/errors.js';
 import { backupStore, listBackups, pruneBackups } from '../../src/store/backup.js';
-import { upsertMirror, type Store } from '../../src/store/index.js';
+import { restorePointOf, upsertMirror, type Store } from '../../src/store/index.js';
 import { tempStores, type TempStores } from './tempStore.js';
 
 const DAY = 86_400_000;
@@ -50,6 +50,19 @@ describe('backupStore', () => {
       /cannot be written/,
     );
     expect(listBackups(store)).toEqual([]);
+  });
+});
+
+describe('the restore point of a backup', () => {
+  it('is written into the copy only, and a copy of a restored database keeps the older one', async () => {
+    await backupStore(store, at('b-1.db'));
+    expect(restorePointOf(store)).toBeUndefined();
+    const restored = temp.open('b-1.db');
+    expect(restorePointOf(restored)).toBe('2026-01-15T08:00:00.000Z');
+
+    temp.clock.advance(DAY);
+    await backupStore(restored, at('b-2.db'));
+    expect(restorePointOf(temp.open('b-2.db'))).toBe('2026-01-15T08:00:00.000Z');
   });
 });
 

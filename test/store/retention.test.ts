@@ -322,7 +322,7 @@ describe('pruneStore', () => {
     recordVersion(store, 'singleOrder', 'o-1', 'v1');
     markDelivered(store, 'singleOrder', 'o-1', 'v1');
     order('o-1', 'v2', { status: 7, archived: true });
-    recordVersion(store, 'singleOrder', 'o-1', 'v2');
+    recordVersion(store, 'singleOrder', 'o-1', 'v2', { changed: ['archived'] });
     markDelivered(store, 'singleOrder', 'o-1', 'v2');
     recordVersion(store, 'singleOrder', 'o-1#archived', 'v2', { json: '{"_id":"o-1"}' });
     markDelivered(store, 'singleOrder', 'o-1#archived', 'v2');
@@ -335,13 +335,13 @@ describe('pruneStore', () => {
 
     const rows = store.db
       .prepare(
-        'SELECT _id, version, delivered_at IS NOT NULL AS delivered, json FROM ledger ORDER BY seq',
+        'SELECT _id, version, delivered_at IS NOT NULL AS delivered, json, changed FROM ledger ORDER BY seq',
       )
       .all();
     expect(rows).toEqual([
-      { _id: 'o-2', version: 'v1', delivered: 0, json: null },
-      { _id: 'o-1', version: 'v2', delivered: 1, json: null },
-      { _id: 'o-1#archived', version: 'v2', delivered: 1, json: null },
+      { _id: 'o-2', version: 'v1', delivered: 0, json: null, changed: null },
+      { _id: 'o-1', version: 'v2', delivered: 1, json: null, changed: '["archived"]' },
+      { _id: 'o-1#archived', version: 'v2', delivered: 1, json: null, changed: null },
     ]);
     expect(recordVersion(store, 'singleOrder', 'o-1', 'v2')).toBe(false);
   });

@@ -24,20 +24,22 @@ export interface AppCycleOptions {
   loopSuppression?: LoopSuppression;
   /** More `erp.file` settings (see appRig). */
   file?: Record<string, unknown>;
+  /** Top-level config sections that replace the rig's (see appRig). */
+  extra?: Record<string, unknown>;
 }
 
 /** Starts an AppCycle before each test of the describe and closes it after; call inside a test. */
 export function useAppCycle(options: AppCycleOptions): () => AppCycle {
   let cycle: AppCycle | undefined;
   beforeEach(async () => {
-    const { variant, loopSuppression, file } = options;
+    const { variant, loopSuppression, file, extra } = options;
     const simClock = new FakeClock(CYCLE_START);
     const sim = await startTestSimulator({
       variant,
       clock: simClock,
       ...(loopSuppression === undefined ? {} : { loopSuppression }),
     });
-    const rig = appRig(sim.url, variant, CYCLE_START, {}, file);
+    const rig = appRig(sim.url, variant, CYCLE_START, extra, file);
     const app = await rig.open();
     cycle = {
       sim,

@@ -8,7 +8,15 @@
  * of package.json: the layout of the image, where `dist/shared/version.js` reads
  * `../../package.json` and bare imports resolve to the repository's node_modules.
  */
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -23,6 +31,7 @@ declare module 'vitest' {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'src');
+const XSD = join('erp', 'inbox', 'openTrans', 'xsd');
 
 function transpile(from: string, to: string): void {
   const { outputText } = ts.transpileModule(readFileSync(from, 'utf8'), {
@@ -43,6 +52,8 @@ export function buildCli(folder: string): string {
   for (const name of readdirSync(SRC, { recursive: true, encoding: 'utf8' })) {
     if (name.endsWith('.ts')) transpile(join(SRC, name), join(dist, name.replace(/\.ts$/, '.js')));
   }
+  // What `npm run build` copies beside the JavaScript: the openTRANS schemas the inbox reads.
+  cpSync(join(SRC, XSD), join(dist, XSD), { recursive: true });
   copyFileSync(join(ROOT, 'package.json'), join(folder, 'package.json'));
   return join(dist, 'cli', 'main.js');
 }

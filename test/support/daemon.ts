@@ -34,10 +34,12 @@ export function startPullRig(
     timeoutMs?: number;
     attempts?: number;
     bounds?: PullBoundSettings;
+    /** The daemon's clock (e.g. a TickingClock); a FakeClock at SIM_START unless given. */
+    clock?: FakeClock;
   } = {},
 ): PullRig {
   const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-pull-'));
-  const clock = new FakeClock(SIM_START);
+  const clock = options.clock ?? new FakeClock(SIM_START);
   const store = openStore({ path: join(folder, 'sync.db'), clock });
   const newClient = () =>
     createPlatformClient({

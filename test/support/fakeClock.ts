@@ -20,3 +20,22 @@ export class FakeClock implements Clock {
     this.current = new Date(to).getTime();
   }
 }
+
+/**
+ * A fake clock that moves on by `stepMs` at every reading: time passes as work is done (a
+ * reading per record, per request), the same way on every run, with no real waiting.
+ */
+export class TickingClock extends FakeClock {
+  constructor(
+    start: Date | string,
+    private readonly stepMs: number,
+  ) {
+    super(start);
+  }
+
+  override now(): Date {
+    const at = super.now();
+    this.advance(this.stepMs);
+    return at;
+  }
+}

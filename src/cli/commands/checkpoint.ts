@@ -1,17 +1,14 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { contractFor, type ResourceName } from '../../contract/index.js';
-import { takeWriterLock } from '../../app/writerLock.js';
-import { SetupError } from '../../shared/errors.js';
 import {
   currentOperator,
   listCheckpoints,
   recordOperatorAction,
   resetCheckpoint,
   transaction,
-  type Store,
 } from '../../store/index.js';
 import { pullTargets } from '../../pull/targets.js';
-import { withStore } from '../context.js';
+import { whileNoDaemonRuns, withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, resourceName, type ConfigOption } from '../options.js';
 
@@ -25,29 +22,12 @@ function isoTime(value: string): string {
   throw new InvalidArgumentError('expected an ISO 8601 time such as 2024-05-01T00:00:00Z');
 }
 
-/**
- * Runs `work` holding the database's writer lock. A running daemon holds it: its next pull
- * would move the checkpoint on from where it had it, undoing the reset without a word.
- */
-function whileNoDaemonRuns<T>(store: Store, work: () => T): T {
-  let lock;
-  try {
-    lock = takeWriterLock(store);
-  } catch (error) {
-    if (!(error instanceof SetupError)) throw error;
-    const lines = [
-      `checkpoint reset refused: ${error.message}`,
-      ...error.problems.map((problem) => `  ${problem}`),
-      'a running daemon would carry on from its own checkpoint; stop it (SIGTERM), reset, then start it again',
-    ];
-    throw new CliExit(EXIT.failure, lines.join('\n'));
-  }
-  try {
-    return work();
-  } finally {
-    lock.release();
-  }
-}
+/** A running daemon's next pull would move the checkpoint on, undoing the reset without a word. */
+const RESET_REFUSED = {
+  command: 'checkpoint reset',
+  stopFirst:
+    'a running daemon would carry on from its own checkpoint; stop it (SIGTERM), reset, then start it again',
+};
 
 /** `checkpoint list|reset`: the stored `updatedAfter` watermarks. */
 export function checkpointCommand(): Command {
@@ -82,7 +62,7 @@ export function checkpointCommand(): Command {
             `${resource} has no checkpoint: variant ${config.platform.variant} has no list of it`,
           );
         }
-        return whileNoDaemonRuns(store, () =>
+        return whileNoDaemonRuns(store, RESET_REFUSED, () =>
           transaction(store, () => {
             const reset = resetCheckpoint(store, resource, options.to, filters);
             const detail = `to ${options.to ?? 'the beginning'}`;

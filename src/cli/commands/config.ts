@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { stringify } from 'yaml';
 import { loadConfig, maskSecrets } from '../../config/index.js';
+import { inboxKinds } from '../../erp/inbox/index.js';
+import { PUSH_BACK_KINDS } from '../../pushback/index.js';
 import { warnAbout } from '../context.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 
@@ -20,6 +22,8 @@ export function configCommand(): Command {
         env: process.env,
         cwd: process.cwd(),
         checkFolders: true,
+        // The inbox's mappings are checked against the kinds' messages as well.
+        inboxKinds: inboxKinds(PUSH_BACK_KINDS),
       });
       warnAbout(warnings);
       process.stdout.write(

@@ -1,14 +1,12 @@
 import { Command } from 'commander';
-import { takeWriterLock } from '../../app/writerLock.js';
-import { SetupError } from '../../shared/errors.js';
 import {
   erasePatient,
   type ErasureReport,
   type ErasureSubject,
   type UnresolvedWork,
 } from '../../store/erasure.js';
-import type { Store } from '../../store/index.js';
-import { withStore } from '../context.js';
+import { removeLeftoverDryRuns } from '../../app/dryRun.js';
+import { whileNoDaemonRuns, withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 
@@ -18,30 +16,14 @@ interface ForgetOptions extends ConfigOption {
 }
 
 /**
- * Runs `work` holding the writer lock: erasure rebuilds the file (VACUUM), which needs it to
- * itself, and a running daemon's next pull or job could write the data again meanwhile.
+ * Erasure rebuilds the file (VACUUM), which needs it to itself, and a running daemon's next pull
+ * or job could write the data again meanwhile.
  */
-function whileNoDaemonRuns<T>(store: Store, work: () => T): T {
-  let lock;
-  try {
-    lock = takeWriterLock(store);
-  } catch (error) {
-    if (!(error instanceof SetupError)) throw error;
-    throw new CliExit(
-      EXIT.failure,
-      [
-        `forget refused: ${error.message}`,
-        ...error.problems.map((problem) => `  ${problem}`),
-        'erasure rebuilds the database file and needs it to itself: stop the daemon (SIGTERM), run forget, then start it again',
-      ].join('\n'),
-    );
-  }
-  try {
-    return work();
-  } finally {
-    lock.release();
-  }
-}
+const FORGET_REFUSED = {
+  command: 'forget',
+  stopFirst:
+    'erasure rebuilds the database file and needs it to itself: stop the daemon (SIGTERM), run forget, then start it again',
+};
 
 function refusal(subject: string, work: UnresolvedWork): string {
   return [
@@ -82,13 +64,17 @@ export function forgetCommand(): Command {
     .action((value: string, options: ForgetOptions) => {
       const subject: ErasureSubject = { by: options.customerId ? 'customerId' : 'id', value };
       const named = `patient ${subject.by === 'id' ? value : `with customerId ${value}`}`;
+      // A copy a killed dry run left beside the database holds the patient too.
+      let dryRunCopies: string[] = [];
       const outcome = withStore(options, (store, config) =>
-        whileNoDaemonRuns(store, () =>
-          erasePatient(store, subject, {
+        whileNoDaemonRuns(store, FORGET_REFUSED, () => {
+          const erased = erasePatient(store, subject, {
             force: options.force === true,
             inbox: config.erp.adapter === 'file' ? config.erp.file.inbox : undefined,
-          }),
-        ),
+          });
+          if (erased.outcome === 'erased') dryRunCopies = removeLeftoverDryRuns(store.path);
+          return erased;
+        }),
       );
       if (outcome.outcome === 'unknown') {
         throw new CliExit(
@@ -99,6 +85,7 @@ export function forgetCommand(): Command {
       if (outcome.outcome === 'refused')
         throw new CliExit(EXIT.failure, refusal(named, outcome.work));
       printReport(outcome.report);
+      for (const copy of dryRunCopies) process.stdout.write(`  dry-run copy removed: ${copy}\n`);
     });
   return new Command('forget').description('erase personal data on request').addCommand(patient);
 }

@@ -3,14 +3,13 @@ import { redactJson } from '../../log/index.js';
 import type { JobDetails, JobListing } from '../../queue/index.js';
 import { dropJob, getJob, listJobs, retryAllDead, retryJob } from '../../queue/index.js';
 import { supersedingKind } from '../../pushback/index.js';
-import { PermanentError } from '../../shared/errors.js';
 import {
   currentOperator,
   recordOperatorAction,
   transaction,
   type Store,
 } from '../../store/index.js';
-import { withStore } from '../context.js';
+import { withStoreOrExit } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 import { jobDetailsText, jobTable } from './queueText.js';
@@ -20,14 +19,9 @@ function jobId(value: string): number {
   throw new InvalidArgumentError('give the job id (a number) that `queue list` shows');
 }
 
-/** Runs `work` on the configured database; an admin refusal exits 1 with its message. */
-function withQueue<T>(options: ConfigOption, work: (store: Store) => T): T {
-  try {
-    return withStore(options, work);
-  } catch (error) {
-    if (error instanceof PermanentError) throw new CliExit(EXIT.failure, error.message);
-    throw error;
-  }
+/** A subcommand about one job, by the id `queue list` shows; `[id]` where it may be left out. */
+function jobCommand(name: string, description: string, id: '<id>' | '[id]' = '<id>'): Command {
+  return commandWithConfig(name, description).argument(id, 'the job id', jobId);
 }
 
 /** What the queue shows is masked like a log line: no personal field reaches the terminal. */
@@ -55,7 +49,7 @@ interface ListOptions extends ConfigOption {
 
 function listAction(options: ListOptions): void {
   const dead = options.dead === true;
-  const jobs = withQueue(options, (store) => masked<JobListing[]>(listJobs(store, { dead })));
+  const jobs = withStoreOrExit(options, (store) => masked<JobListing[]>(listJobs(store, { dead })));
   // JSON is for programs: all of it unless a limit is asked for.
   const limit = options.limit ?? (options.json === true ? jobs.length : TABLE_LIMIT);
   const shown = jobs.slice(0, limit);
@@ -70,7 +64,7 @@ function listAction(options: ListOptions): void {
 }
 
 function showAction(id: number, options: ConfigOption & { json?: boolean }): void {
-  const job = withQueue(options, (store) => getJob(store, id));
+  const job = withStoreOrExit(options, (store) => getJob(store, id));
   if (job === undefined) {
     throw new CliExit(
       EXIT.failure,
@@ -79,6 +73,21 @@ function showAction(id: number, options: ConfigOption & { json?: boolean }): voi
   }
   const shown = masked<JobDetails>(job);
   print(options.json === true ? JSON.stringify(shown, null, 2) : jobDetailsText(shown));
+}
+
+/** An operator's `change` to job `id`, kept with the `action` that names it or not at all. */
+function changeJob(
+  options: ConfigOption,
+  id: number,
+  action: 'retry' | 'drop',
+  change: (store: Store) => void,
+): void {
+  withStoreOrExit(options, (store) =>
+    transaction(store, () => {
+      change(store);
+      recordOperatorAction(store, { action, subject: `job:${id}` }, currentOperator());
+    }),
+  );
 }
 
 function retryAction(
@@ -90,16 +99,11 @@ function retryAction(
     command.error('error: give either a job id or --all-dead', { exitCode: EXIT.usage });
   }
   if (id !== undefined) {
-    withQueue(options, (store) =>
-      transaction(store, () => {
-        retryJob(store, id, supersedingKind);
-        recordOperatorAction(store, { action: 'retry', subject: `job:${id}` }, currentOperator());
-      }),
-    );
+    changeJob(options, id, 'retry', (store) => retryJob(store, id, supersedingKind));
     print(`job ${id} is pending again, due now; it runs on the daemon's next queue pass`);
     return;
   }
-  const result = withQueue(options, (store) => {
+  const result = withStoreOrExit(options, (store) => {
     const retried = retryAllDead(store, supersedingKind);
     transaction(store, () => {
       for (const id of retried.retried) {
@@ -118,12 +122,7 @@ function retryAction(
 }
 
 function dropAction(id: number, options: ConfigOption): void {
-  withQueue(options, (store) =>
-    transaction(store, () => {
-      dropJob(store, id);
-      recordOperatorAction(store, { action: 'drop', subject: `job:${id}` }, currentOperator());
-    }),
-  );
+  changeJob(options, id, 'drop', (store) => dropJob(store, id));
   print(
     `job ${id} dropped: its dead letter is resolved; the job stays in the database for the record`,
   );
@@ -143,18 +142,17 @@ export function queueCommand(): Command {
       listLimit,
     )
     .action(listAction);
-  const show = commandWithConfig(
+  const show = jobCommand(
     'show',
     'show one job: payload (personal fields masked), attempts, last error, dead letters',
   )
-    .argument('<id>', 'the job id', jobId)
     .option('--json', 'print JSON')
     .action(showAction);
-  const retry = commandWithConfig(
+  const retry = jobCommand(
     'retry',
     'put a dead letter (or all of them) back in the queue, tries counted from zero',
+    '[id]',
   )
-    .argument('[id]', 'the job id', jobId)
     .option('--all-dead', 'retry every open dead letter')
     .action(function (
       this: Command,
@@ -163,12 +161,10 @@ export function queueCommand(): Command {
     ) {
       retryAction(this, id, options);
     });
-  const drop = commandWithConfig(
+  const drop = jobCommand(
     'drop',
     'give a dead letter up; the job stays in the database for the record',
-  )
-    .argument('<id>', 'the job id', jobId)
-    .action(dropAction);
+  ).action(dropAction);
   return new Command('queue')
     .description('the retry queue: jobs waiting to be sent to the platform, and dead letters')
     .addCommand(list)

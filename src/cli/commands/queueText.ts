@@ -65,7 +65,8 @@ export function jobDetailsText(job: JobDetails): string {
   for (const letter of job.deadLetters) lines.push(...deadLetterLines(letter));
   if (job.operatorActions.length > 0) lines.push('  operator actions:');
   for (const done of job.operatorActions) {
-    lines.push(`    ${done.at}  ${done.action} by ${done.osUser} on ${done.host}`);
+    const of = done.subject === `job:${job.id}` ? '' : ` of ${done.subject}`;
+    lines.push(`    ${done.at}  ${done.action}${of} by ${done.osUser} on ${done.host}`);
   }
   return lines.join('\n');
 }

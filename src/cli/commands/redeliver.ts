@@ -10,9 +10,8 @@ import {
   transaction,
   type Store,
 } from '../../store/index.js';
-import { withStore } from '../context.js';
-import { CliExit, EXIT } from '../exit.js';
-import { commandWithConfig, resourceName, type ConfigOption } from '../options.js';
+import { withStoreOrExit } from '../context.js';
+import { recordCommand, type ConfigOption } from '../options.js';
 
 /** Why a reduced record lost its body: retention for one that ended, else an erasure. */
 function reducedBecause(record: Readonly<Record<string, unknown>>): string {
@@ -38,26 +37,20 @@ function refuseReduced(store: Store, resource: ResourceName, id: string): void {
 }
 
 function redeliverAction(resource: ResourceName, id: string, options: ConfigOption): void {
-  let done;
-  try {
-    // One transaction: the daemon's retention cannot reduce the record between check and queue.
-    done = withStore(options, (store) =>
-      transaction(store, () => {
-        refuseReduced(store, resource, id);
-        const redelivered = redeliver(store, resource, id);
-        const action = {
-          action: 'redeliver',
-          subject: `${resource}:${id}`,
-          detail: redelivered.version,
-        } as const;
-        recordOperatorAction(store, action, currentOperator());
-        return redelivered;
-      }),
-    );
-  } catch (error) {
-    if (error instanceof PermanentError) throw new CliExit(EXIT.failure, error.message);
-    throw error;
-  }
+  // One transaction: the daemon's retention cannot reduce the record between check and queue.
+  const done = withStoreOrExit(options, (store) =>
+    transaction(store, () => {
+      refuseReduced(store, resource, id);
+      const redelivered = redeliver(store, resource, id);
+      const action = {
+        action: 'redeliver',
+        subject: `${resource}:${id}`,
+        detail: redelivered.version,
+      } as const;
+      recordOperatorAction(store, action, currentOperator());
+      return redelivered;
+    }),
+  );
   const before = done.deliveredBefore ? `handed over before at ${done.deliveredBefore}; ` : '';
   process.stdout.write(
     `${resource} ${id} (${done.version}): ${before}it goes to the ERP again at the daemon's next delivery round, or with \`homecare-sync sync ${resource}\`\n`,
@@ -66,11 +59,8 @@ function redeliverAction(resource: ResourceName, id: string, options: ConfigOpti
 
 /** `redeliver <resource> <_id>`: the ledger drops repeats, so sending again needs asking. */
 export function redeliverCommand(): Command {
-  return commandWithConfig(
+  return recordCommand(
     'redeliver',
     'hand the latest pulled version of one record to the ERP again (for an ERP that lost it; a checkpoint reset alone does not resend)',
-  )
-    .argument('<resource>', 'the resource, e.g. singleOrder', resourceName)
-    .argument('<_id>', "the record's platform _id")
-    .action(redeliverAction);
+  ).action(redeliverAction);
 }

@@ -12,6 +12,9 @@ import {
   deadLettersOf,
   openDeadLetterJobIds,
   countUndelivered,
+  operatorActionsOn,
+  pausesInForce,
+  pauseSubject,
   type Run,
   type StoredJob,
   type Store,
@@ -39,11 +42,28 @@ function refusal(store: Store, job: StoredJob) {
   };
 }
 
+/** The pauses in force (`*`: the whole direction), with who paused and since when. */
+function pausesOf(store: Store) {
+  return pausesInForce(store).map((p) => {
+    const subject = pauseSubject(p.direction, p.target);
+    const by = operatorActionsOn(store, [subject])
+      .filter((done) => done.action === 'pause')
+      .at(-1);
+    return {
+      direction: p.direction,
+      resource: p.target,
+      since: p.since,
+      by: by === undefined ? undefined : `${by.osUser} on ${by.host}`,
+    };
+  });
+}
+
 /** Everything `status` reports, read from the database only (the daemon may be running). */
 export function statusOf(store: Store, storage: StorageFigures) {
   const runs = latestRuns(store);
   return {
     database: store.path,
+    paused: pausesOf(store),
     checkpoints: listCheckpoints(store).map((checkpoint) => {
       const run = runs.find(
         (r) => r.resource === checkpoint.resource && r.filter === checkpoint.filter,
@@ -82,11 +102,8 @@ export function runOutcome(run: Run | undefined): string {
 }
 
 function text(status: ReturnType<typeof statusOf>): string {
-  const lines = [
-    `database ${status.database}`,
-    '',
-    'checkpoints (resource, filter, watermark, last run):',
-  ];
+  const lines = [`database ${status.database}`, ...pausedLines(status.paused)];
+  lines.push('', 'checkpoints (resource, filter, watermark, last run):');
   for (const c of status.checkpoints) {
     const run = c.lastRun;
     lines.push(
@@ -102,6 +119,20 @@ function text(status: ReturnType<typeof statusOf>): string {
   lines.push(`inbox messages: ${inbox || 'none'}`);
   lines.push('', ...storageLines(status.storage));
   return `${lines.join('\n')}\n`;
+}
+
+/** One line per pause in force, with the command that lifts it; none when nothing is paused. */
+function pausedLines(paused: ReturnType<typeof statusOf>['paused']): string[] {
+  return paused.map((p) => {
+    const all = p.resource === '*';
+    const what =
+      p.direction === 'pull'
+        ? `pulls of ${all ? 'every resource' : p.resource}`
+        : `platform writes of ${all ? 'every kind' : p.resource}`;
+    const by = p.by === undefined ? '' : ` by ${p.by}`;
+    const resume = `homecare-sync resume ${p.direction}${all ? '' : ` ${p.resource}`}`;
+    return `PAUSED: ${what} since ${p.since}${by} (${resume})`;
+  });
 }
 
 /**

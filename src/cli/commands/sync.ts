@@ -1,7 +1,10 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../contract/index.js';
 import { syncOnce, type SyncReport } from '../../app/syncOnce.js';
-import { withApp } from '../context.js';
+import type { App } from '../../app/app.js';
+import { dryRunOnce } from '../../app/dryRun.js';
+import { appDeps, loadedConfigOf, withApp } from '../context.js';
+import { dryRunText } from './syncPlan.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 
@@ -31,6 +34,23 @@ function deliveryProblems(report: SyncReport): string[] {
   return lines;
 }
 
+/** What the operator's pauses held back, and how to let it go. */
+function pausedLines({ paused }: SyncReport): string[] {
+  const lines: string[] = [];
+  if (paused.pulls.length > 0) {
+    lines.push(
+      `paused, not pulled: ${paused.pulls.join(', ')} (homecare-sync resume pull <resource>)`,
+    );
+  }
+  if (paused.writes.length > 0) {
+    const kinds = paused.writes.includes('*') ? 'every kind' : paused.writes.join(', ');
+    lines.push(
+      `paused, not written to the platform: ${paused.heldJobs} job(s) stay queued (${kinds}; homecare-sync resume push [kind])`,
+    );
+  }
+  return lines;
+}
+
 function summary(report: SyncReport): string {
   const pulled = report.pulls.reduce((n, p) => n + p.fresh, 0);
   const failed = report.pulls
@@ -43,11 +63,45 @@ function summary(report: SyncReport): string {
   return [
     `sync: ${report.pulls.length} pulls, ${pulled} new record versions; ${delivered} handed to the ERP (${undelivered} not yet, ${refused} refused)${inbox}; queue ran ${report.queue.ran}, ${report.queue.waiting} waiting, ${Math.max(0, report.newDeadLetters)} new dead letters`,
     ...failed.map((line) => `pull failed: ${line}`),
+    ...pausedLines(report),
     ...deliveryProblems(report),
   ].join('\n');
 }
 
-/** `sync [resource...] [--once]`: one full pass, then exit. */
+interface SyncOptions extends ConfigOption {
+  dryRun?: boolean;
+}
+
+/** The pass over `names` (all when none): refused for a resource this config does not pull. */
+function passOver(names: readonly ResourceName[]): (app: App) => Promise<SyncReport> {
+  return (app) => {
+    const pulled = app.runner.resources();
+    const notPulled = names.filter((name) => !pulled.includes(name));
+    // Syncing nothing and exiting 0 would tell the user that resource is in sync.
+    if (notPulled.length > 0) {
+      throw new CliExit(
+        EXIT.usage,
+        `not pulled with this config: ${notPulled.join(', ')} (variant ${app.config.platform.variant} has no list of it, or sync.resources.<name>.enabled is false); pulled: ${pulled.join(', ')}`,
+      );
+    }
+    return syncOnce(app, names.length > 0 ? names : undefined);
+  };
+}
+
+/** `sync --dry-run`: the pass on a copy of the database, its plan printed. */
+async function dryRunAction(names: readonly ResourceName[], options: SyncOptions): Promise<void> {
+  const loaded = loadedConfigOf(options);
+  const report = await dryRunOnce(loaded.config, appDeps(loaded.source), passOver(names));
+  process.stdout.write(dryRunText(report));
+  if (report.pass.pulls.some((pull) => !pull.ok)) {
+    throw new CliExit(
+      EXIT.failure,
+      'sync --dry-run: some pulls failed (see above); their records are missing from the plan',
+    );
+  }
+}
+
+/** `sync [resource...] [--once] [--dry-run]`: one full pass, then exit. */
 export function syncCommand(): Command {
   return commandWithConfig(
     'sync',
@@ -59,23 +113,17 @@ export function syncCommand(): Command {
       resourceNames,
     )
     .option('--once', 'accepted for compatibility; changes nothing: sync is always one pass')
+    .option(
+      '--dry-run',
+      'pull and map, write nothing (no outbox file, no ERP request, no platform write, no checkpoint or database change): print what the pass would hand to the ERP and write to the platform',
+    )
     .addHelpText(
       'after',
       '\nsync always runs exactly one pass and exits; `run` is the daemon that keeps going.\nExit code 0 only when nothing failed.',
     )
-    .action(async (names: ResourceName[], options: ConfigOption) => {
-      const report = await withApp(options, (app) => {
-        const pulled = app.runner.resources();
-        const notPulled = names.filter((name) => !pulled.includes(name));
-        // Syncing nothing and exiting 0 would tell the user that resource is in sync.
-        if (notPulled.length > 0) {
-          throw new CliExit(
-            EXIT.usage,
-            `not pulled with this config: ${notPulled.join(', ')} (variant ${app.config.platform.variant} has no list of it, or sync.resources.<name>.enabled is false); pulled: ${pulled.join(', ')}`,
-          );
-        }
-        return syncOnce(app, names.length > 0 ? names : undefined);
-      });
+    .action(async (names: ResourceName[], options: SyncOptions) => {
+      if (options.dryRun === true) return dryRunAction(names, options);
+      const report = await withApp(options, passOver(names));
       process.stderr.write(`${summary(report)}\n`);
       if (!report.ok)
         throw new CliExit(EXIT.failure, 'sync finished with problems (see above and the log)');

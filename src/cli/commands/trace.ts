@@ -1,5 +1,15 @@
 import type { Command } from 'commander';
-import { subjectsOfKey, traceOf, type TraceEvent, type TraceSubject } from '../../store/index.js';
+import { isPlatformWrite } from '../../queue/index.js';
+import {
+  currentOperator,
+  recordOperatorAction,
+  subjectsOfKey,
+  traceOf,
+  transaction,
+  type PersonalValues,
+  type Store,
+  type TraceEvent,
+} from '../../store/index.js';
 import { withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
@@ -10,14 +20,53 @@ export interface TracedRecord {
   events: TraceEvent[];
 }
 
-/** Every record `key` names, each with its timeline; none when the database knows no such key. */
-export function traceKey(options: ConfigOption, key: string): TracedRecord[] {
+function tracesOf(store: Store, key: string, personal: PersonalValues): TracedRecord[] {
+  return subjectsOfKey(store, key).map((subject) => ({
+    resource: subject.resource,
+    id: subject.id,
+    events: traceOf(store, subject, isPlatformWrite, personal),
+  }));
+}
+
+/**
+ * Who saw the personal values: an operator action on each record traced, and on each job whose
+ * texts the masking would have changed (so `queue show` of that job names the look too).
+ */
+function recordLook(store: Store, key: string, shown: readonly TracedRecord[]): void {
+  const masked = tracesOf(store, key, 'masked');
+  const jobs = new Set<number>();
+  shown.forEach((record, r) =>
+    record.events.forEach((event, e) => {
+      const other = masked[r]?.events[e];
+      if (event.job !== undefined && other?.what !== event.what) jobs.add(event.job);
+    }),
+  );
+  const subjects = shown.map((record) => `${record.resource}:${record.id}`);
+  subjects.push(...[...jobs].map((job) => `job:${job}`));
+  const by = currentOperator();
+  for (const subject of subjects) {
+    recordOperatorAction(store, { action: 'showPersonal', subject, detail: `trace ${key}` }, by);
+  }
+}
+
+/**
+ * Every record `key` names, each with its timeline; none when the database knows no such key.
+ * Masked, the command writes nothing; shown, the look is recorded in the same transaction.
+ */
+export function traceKey(
+  options: ConfigOption,
+  key: string,
+  personal: PersonalValues = 'masked',
+): TracedRecord[] {
+  if (personal === 'masked') {
+    return withStore(options, (store) => tracesOf(store, key, 'masked'), 'read');
+  }
   return withStore(options, (store) =>
-    subjectsOfKey(store, key).map((subject: TraceSubject) => ({
-      resource: subject.resource,
-      id: subject.id,
-      events: traceOf(store, subject),
-    })),
+    transaction(store, () => {
+      const shown = tracesOf(store, key, 'shown');
+      recordLook(store, key, shown);
+      return shown;
+    }),
   );
 }
 
@@ -33,16 +82,22 @@ export function renderTrace(records: readonly TracedRecord[]): string {
     .concat('\n');
 }
 
-function traceAction(key: string, options: ConfigOption & { json?: boolean }): void {
-  const records = traceKey(options, key);
+function traceAction(
+  key: string,
+  options: ConfigOption & { json?: boolean; showPersonal?: boolean },
+): void {
+  const personal = options.showPersonal === true ? 'shown' : 'masked';
+  const records = traceKey(options, key, personal);
   if (records.length === 0) {
     throw new CliExit(
       EXIT.failure,
-      `trace: nothing in the database is known by "${key}"; give a platform _id, a salesId, a customerId, a customerNumber, a serialNumber, an outbox or inbox file name, or a job id (see \`homecare-sync queue list\`)`,
+      `trace: nothing in the database is known by "${key}"; give a platform _id, a salesId, an erpOrderNumber, a customerId, a customerNumber, a serialNumber, an outbox or inbox file name, or a job id (see \`homecare-sync queue list\`)`,
     );
   }
   process.stdout.write(
-    options.json ? `${JSON.stringify({ key, records }, null, 2)}\n` : renderTrace(records),
+    options.json
+      ? `${JSON.stringify({ key, personal, records }, null, 2)}\n`
+      : renderTrace(records),
   );
 }
 
@@ -50,12 +105,16 @@ function traceAction(key: string, options: ConfigOption & { json?: boolean }): v
 export function traceCommand(): Command {
   return commandWithConfig(
     'trace',
-    "one record's timeline: every version pulled, every hand-over to the ERP, the jobs about it with their tries and dead letters, the ERP messages they came from, our last write to it",
+    "one record's timeline: every version pulled and the fields it changed, every hand-over to the ERP, the jobs about it with their tries and dead letters, the ERP messages they came from, our last write to it",
   )
     .argument(
       '<key>',
-      'a platform _id, salesId, customerId, customerNumber, serialNumber, outbox or inbox file name, or job id',
+      'a platform _id, salesId, erpOrderNumber, customerId, customerNumber, serialNumber, outbox or inbox file name, or job id',
     )
     .option('--json', 'print JSON instead of text')
+    .option(
+      '--show-personal',
+      'show the personal values (names, addresses, phone numbers) masked in errors and answers; recorded as an operator action',
+    )
     .action(traceAction);
 }

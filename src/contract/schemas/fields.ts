@@ -29,15 +29,39 @@ export const list = <T extends z.ZodType>(item: T) => z.array(item).nullish();
 export const obj = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 export const intIn = (min: number, max: number) => z.number().int().min(min).max(max).nullish();
 
+/**
+ * The first three entity base fields: all of them that master data and the entries inside a
+ * record (a patient's payer, care givers, hospital stay) carry.
+ */
+export const idStampArchived = { _id: str, timestamp: str, archived: bool };
+
 /** Entity base fields (spec document 2, "Shared conventions"). */
 export const base = {
-  _id: str,
-  timestamp: str,
-  archived: bool,
+  ...idStampArchived,
   createdAt: str,
   createdBy: str,
   updatedAt: str,
   updatedBy: str,
+};
+
+/** Where an institution or a doctor's practice is and how it is reached, in the spec's order. */
+export const officeContact = {
+  address: str,
+  postalCode: str,
+  city: str,
+  phone: str,
+  fax: str,
+  email: str,
+};
+
+/** The town of a person (patient, care giver, user) and how they are reached, in the spec's order. */
+export const personContact = {
+  postalCode: str,
+  city: str,
+  phone: str,
+  mobilePhone: str,
+  email: str,
+  fax: str,
 };
 
 export const address = obj({

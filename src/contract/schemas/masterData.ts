@@ -1,19 +1,23 @@
 import { z } from 'zod';
-import { base, bool, num, numbers, obj, str, strings } from './fields.js';
+import {
+  base,
+  bool,
+  idStampArchived,
+  num,
+  numbers,
+  obj,
+  officeContact,
+  personContact,
+  str,
+  strings,
+} from './fields.js';
 
 const institutionFields = {
   name: str,
-  address: str,
-  postalCode: str,
-  city: str,
-  phone: str,
-  fax: str,
-  email: str,
+  ...officeContact,
   website: str,
   platformConnect: bool,
-  _id: str,
-  timestamp: str,
-  archived: bool,
+  ...idStampArchived,
 };
 
 export const hospital = obj(institutionFields);
@@ -27,12 +31,7 @@ export const doctor = obj({
   title: str,
   firstName: str,
   lastName: str,
-  address: str,
-  postalCode: str,
-  city: str,
-  phone: str,
-  fax: str,
-  email: str,
+  ...officeContact,
   emailPrescriptionRequest: str,
   faxPrescriptionRequest: str,
   website: str,
@@ -41,9 +40,7 @@ export const doctor = obj({
   institution: obj({ type: num, id: str, description: str }).nullish(),
   platformConnect: bool,
   isPartnerUser: bool,
-  _id: str,
-  timestamp: str,
-  archived: bool,
+  ...idStampArchived,
 });
 
 export const payer = obj({
@@ -57,25 +54,19 @@ export const payer = obj({
   address: str,
   postalCode: str,
   city: str,
-  _id: str,
-  timestamp: str,
-  archived: bool,
+  ...idStampArchived,
 });
 
 export const postalCode = obj({
   postalCode: str,
   city: str,
-  _id: str,
-  timestamp: str,
-  archived: bool,
+  ...idStampArchived,
 });
 export const region = obj({
   label: str,
   parent: str,
   doNotChange: bool,
-  _id: str,
-  timestamp: str,
-  archived: bool,
+  ...idStampArchived,
 });
 
 export const users = obj({
@@ -87,15 +78,8 @@ export const users = obj({
   lastName: str,
   address: str,
   postalCodeId: str,
-  postalCode: str,
-  city: str,
-  phone: str,
-  mobilePhone: str,
-  email: str,
-  fax: str,
-  _id: str,
-  timestamp: str,
-  archived: bool,
+  ...personContact,
+  ...idStampArchived,
 });
 
 export const productGroup = obj({

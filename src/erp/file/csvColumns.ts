@@ -30,6 +30,18 @@ const ENRICHED: Partial<Record<ResourceName, { record: readonly Leaf[]; line: re
     integratedCare: { record: PATIENT_BLOCK, line: [] },
   };
 
+/** What the enrichment adds to a resource's records, line fields as `<linesField>.<field>`. */
+export function enrichedLeaves(resource: ResourceName): readonly Leaf[] {
+  const enriched = ENRICHED[resource];
+  const linesField = ORDER_LINES[resource];
+  if (enriched === undefined) return [];
+  const line =
+    linesField === undefined
+      ? []
+      : enriched.line.map((leaf) => ({ ...leaf, path: `${linesField}.${leaf.path}` }));
+  return [...enriched.record, ...line];
+}
+
 const cache = new Map<ResourceName, readonly Leaf[]>();
 
 /**

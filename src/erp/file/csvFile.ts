@@ -4,8 +4,14 @@ import { lazyPackage } from '../../shared/lazyPackage.js';
 import { encodeWindows1252 } from '../windows1252.js';
 import { formatCell } from './csvValues.js';
 import type { CsvEncoding, CsvOptions } from './options.js';
-import { numericColumns, resourceColumns } from './csvColumns.js';
-import { cellValue, rowsOf } from './rows.js';
+import { resourceColumns } from './csvColumns.js';
+import {
+  columnsMapping,
+  outboundRows,
+  type OutboundMapping,
+  type OutField,
+} from '../mapping/index.js';
+import { fixedWidth } from '../mapping/values.js';
 
 // Loaded when a config writes CSV, not at every start.
 const csvStringify = lazyPackage<typeof CsvStringify>('csv-stringify/sync');
@@ -15,21 +21,37 @@ export function encodeText(text: string, encoding: CsvEncoding): Buffer {
   return Buffer.from(encoding === 'utf-8-bom' ? `\uFEFF${text}` : text, 'utf8');
 }
 
-/** One CSV file for a batch of records of one resource; orders get a row per order line. */
+/** The text of one cell: CSV's own rules (csvValues.ts), then the field's decimal comma and width. */
+function cellText(field: OutField, value: unknown, options: CsvOptions): string {
+  const decimalComma = field.spec.decimalComma ?? options.decimalComma;
+  // A field's own date pattern is its last word: `dateFormat` does not write it again.
+  const dateFormat = field.spec.date === undefined ? options.dateFormat : 'iso';
+  const text = formatCell(value, { ...options, decimalComma, dateFormat }, field.numeric);
+  return field.width === undefined || text === '' ? text : fixedWidth(text, field.width);
+}
+
+/**
+ * One CSV file for a batch of records of one resource; orders get a row per order line. The
+ * columns are the mapping's (`erp.file.mapping.<resource>`), else the chosen `columns`, else
+ * every field of the schema, each named by its path.
+ */
 export function csvFile(
   resource: ResourceName,
   records: readonly Record<string, unknown>[],
   options: CsvOptions,
+  mapping: OutboundMapping = columnsMapping(
+    resource,
+    options.columns[resource] ?? resourceColumns(resource).map((leaf) => leaf.path),
+    options.timeZone,
+  ),
 ): Buffer {
-  const rows = rowsOf(resource, records);
-  const columns = options.columns[resource] ?? resourceColumns(resource).map((leaf) => leaf.path);
-  const numeric = numericColumns(resource);
-  const cells = rows.map((row) =>
-    columns.map((column) =>
-      formatCell(cellValue(resource, row, column), options, numeric.has(column)),
+  const cells = records.flatMap((record) =>
+    outboundRows(mapping, record).map((row) =>
+      mapping.fields.map((field, n) => cellText(field, row[n], options)),
     ),
   );
-  const text = csvStringify().stringify(options.header ? [columns, ...cells] : cells, {
+  const header = mapping.fields.map((field) => field.target);
+  const text = csvStringify().stringify(options.header ? [header, ...cells] : cells, {
     delimiter: options.delimiter,
     quote: options.quote,
     quoted: options.quoting === 'all',

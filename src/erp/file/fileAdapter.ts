@@ -8,11 +8,18 @@ import { nodeOutboxFs, removeStaleTemps, type OutboxFs } from './atomicWrite.js'
 import { archivalFolders, placeArchivalEvents } from './archivalEvents.js';
 import { highestBatchIn } from './batchNumbers.js';
 import { placeCompanions, type Folder } from './companions.js';
-import { batchContent, isBatchFormat, recordContent } from './formats.js';
-import { batchBaseName, recordBaseName } from './names.js';
+import { isBatchFormat } from './formats.js';
 import type { FileAdapterOptions } from './options.js';
 import { createOutboxWriter } from './outboxWriter.js';
-import { folderOf, OK, placeAll, type Placement, type PlaceRequest } from './placement.js';
+import {
+  folderOf,
+  OK,
+  placeAll,
+  type OutboxFile,
+  type Placement,
+  type PlaceRequest,
+} from './placement.js';
+import { batchFile, recordFile } from './render.js';
 
 /**
  * Most record files (json, xml) one hand-over writes: small enough that the first orders are
@@ -87,20 +94,15 @@ async function deliverEach(
   options: FileAdapterOptions,
 ): Promise<Map<OutboundRecord, Placement>> {
   const refused = new Map<OutboundRecord, Placement>();
-  const writable = new Map<OutboundRecord, Buffer>();
+  const writable = new Map<OutboundRecord, OutboxFile>();
   for (const item of items) {
-    const content = recordContent(item, options);
+    const content = recordFile(item, options);
     if ('refused' in content) refused.set(item, { status: 'rejected', reason: content.refused });
-    else writable.set(item, content.data);
+    else writable.set(item, content.file);
   }
   const results = await placeCompanions(folder, [...writable.keys()], options.format);
   const written = [...writable].filter(([item]) => results.get(item)?.status === 'ok');
-  const placements = await folder.place(
-    written.map(([item, data]) => ({
-      name: `${recordBaseName(item.id, item.version)}.${options.format}`,
-      data,
-    })),
-  );
+  const placements = await folder.place(written.map(([, file]) => file));
   written.forEach(([item], n) => results.set(item, placements[n] ?? OK));
   for (const [item, placement] of refused) results.set(item, placement);
   return results;
@@ -127,14 +129,12 @@ async function deliverBatch(
     return results;
   }
   const [placement = OK] = await folder.place([
-    {
-      name: `${batchBaseName(resource, batch)}.${options.format}`,
-      data: batchContent(
-        resource,
-        kept.map((i) => i.record),
-        options,
-      ),
-    },
+    batchFile(
+      resource,
+      kept.map((i) => i.record),
+      batch,
+      options,
+    ),
   ]);
   for (const item of kept) results.set(item, placement);
   return results;

@@ -1,6 +1,7 @@
 import type { ResourceName } from '../../contract/index.js';
 import type { OutboundRecord } from '../adapter.js';
 import { csvFile } from './csvFile.js';
+import { mappedObjects, mappingOf } from './mapped.js';
 import { openTransOrder, type OpenTransOrderResource } from './openTrans.js';
 import type { FileAdapterOptions, OutboxFormat } from './options.js';
 import { xmlFile } from './xmlFile.js';
@@ -16,22 +17,35 @@ export const isBatchFormat = (format: OutboxFormat): format is 'ndjson' | 'csv' 
 /** A one-record file, or why the record cannot be written in the format (openTRANS only). */
 export type RecordContent = { data: Buffer } | { refused: string };
 
-/** A one-record file: `json` pretty-printed, `xml` plain or openTRANS. */
+/**
+ * A one-record file: `json` pretty-printed, `xml` plain or openTRANS; with a mapping
+ * (`erp.file.mapping.<resource>`) the record in the ERP's layout (json: its rows as a list when
+ * the mapping writes lines as rows).
+ */
 export function recordContent(item: OutboundRecord, options: FileAdapterOptions): RecordContent {
+  const mapping = mappingOf(item.resource, options);
   if (options.format === 'xml') {
-    return options.openTrans && isOpenTransResource(item.resource)
-      ? openTransOrder(item.record, options.openTransParties)
-      : { data: xmlFile(item.resource, item.record) };
+    if (options.openTrans && isOpenTransResource(item.resource)) {
+      return openTransOrder(item.record, options.openTransParties);
+    }
+    if (mapping === undefined) return { data: xmlFile(item.resource, item.record) };
+    const [mapped = {}] = mappedObjects(mapping, item.record);
+    return { data: xmlFile(mapping.root, mapped as Record<string, unknown>) };
   }
-  return { data: Buffer.from(`${JSON.stringify(item.record, null, 2)}\n`, 'utf8') };
+  const objects = mapping === undefined ? [item.record] : mappedObjects(mapping, item.record);
+  const content = mapping?.lines === 'rows' ? objects : objects[0];
+  return { data: Buffer.from(`${JSON.stringify(content, null, 2)}\n`, 'utf8') };
 }
 
-/** A batch file: `ndjson` one record per line, or `csv`. */
+/** A batch file: `ndjson` one record (with a mapping: one object or row) per line, or `csv`. */
 export function batchContent(
   resource: ResourceName,
   records: readonly Record<string, unknown>[],
   options: FileAdapterOptions,
 ): Buffer {
-  if (options.format === 'csv') return csvFile(resource, records, options.csv);
-  return Buffer.from(records.map((record) => `${JSON.stringify(record)}\n`).join(''), 'utf8');
+  const mapping = mappingOf(resource, options);
+  if (options.format === 'csv') return csvFile(resource, records, options.csv, mapping);
+  const lines =
+    mapping === undefined ? records : records.flatMap((record) => mappedObjects(mapping, record));
+  return Buffer.from(lines.map((line) => `${JSON.stringify(line)}\n`).join(''), 'utf8');
 }

@@ -4,3 +4,7 @@ export { PATIENT_CUSTOMER_ID_FIELD, OPENTRANS_NAMESPACE } from './openTrans.js';
 export { recordBaseName, batchBaseName, safeSegment, safeVersion } from './names.js';
 export { encodeText } from './csvFile.js';
 export * from './options.js';
+export { batchFile, recordFile } from './render.js';
+export { isBatchFormat } from './formats.js';
+export { folderOf } from './placement.js';
+export { archivalFileName, archivalFolderOf } from './archivalEvents.js';

@@ -1,4 +1,5 @@
 import type { ResourceName } from '../../contract/index.js';
+import type { OutboundMappingSpec, ValueTables } from '../mapping/spec.js';
 
 export const OUTBOX_FORMATS = ['json', 'ndjson', 'csv', 'xml'] as const;
 export type OutboxFormat = (typeof OUTBOX_FORMATS)[number];
@@ -90,6 +91,10 @@ export interface FileAdapterOptions {
   /** Mode of the files written, e.g. 0o640 (`erp.file.fileMode`). */
   fileMode: number;
   csv: CsvOptions;
+  /** `erp.file.mapping`: the ERP's own layout per resource; a resource without one keeps ours. */
+  mapping: Partial<Record<ResourceName, OutboundMappingSpec>>;
+  /** `erp.file.valueTables`, which the mappings name. */
+  valueTables: ValueTables;
 }
 
 export const DEFAULT_FILE_ADAPTER_OPTIONS: Omit<FileAdapterOptions, 'outbox'> = {
@@ -99,4 +104,6 @@ export const DEFAULT_FILE_ADAPTER_OPTIONS: Omit<FileAdapterOptions, 'outbox'> = 
   doneMarker: false,
   fileMode: DEFAULT_FILE_MODE,
   csv: DEFAULT_CSV_OPTIONS,
+  mapping: {},
+  valueTables: {},
 };

@@ -30,7 +30,7 @@ const FALSE = new Set(['false', '0', 'nein', 'no']);
 
 export type Cell = { value: unknown } | { problem: string };
 
-function toNumber(text: string, decimalComma: boolean): Cell {
+export function toNumber(text: string, decimalComma: boolean): Cell {
   const normalised = decimalComma ? text.replace(',', '.') : text;
   const value = Number(normalised);
   return normalised.trim() !== '' && Number.isFinite(value)
@@ -38,7 +38,7 @@ function toNumber(text: string, decimalComma: boolean): Cell {
     : { problem: `expected a number, got "${text}"` };
 }
 
-function toBoolean(text: string): Cell {
+export function toBoolean(text: string): Cell {
   const lower = text.trim().toLowerCase();
   if (TRUE.has(lower)) return { value: true };
   if (FALSE.has(lower)) return { value: false };

@@ -16,16 +16,23 @@ export function fileNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-export function extensionProblem(kind: InboxFolder, name: string): string | undefined {
+/** Whether the file's name says what its kind's folder reads: JSON, article CSV, a mapped format. */
+export function extensionProblem(
+  kind: InboxFolder,
+  name: string,
+  mapped?: 'csv' | 'xml',
+): string | undefined {
   const lower = name.toLowerCase();
   if (kind === OPENTRANS_FOLDER) {
     return lower.endsWith('.xml')
       ? undefined
       : `file "${name}" does not end in .xml, so it is not read as an openTRANS answer`;
   }
-  if (lower.endsWith('.json')) return undefined;
-  if (kind === 'article' && lower.endsWith('.csv')) return undefined;
-  const allowed = kind === 'article' ? '.json or .csv' : '.json';
+  const endings = ['.json'];
+  if (mapped !== undefined) endings.push(`.${mapped}`);
+  if (kind === 'article' && mapped !== 'csv') endings.push('.csv');
+  if (endings.some((ending) => lower.endsWith(ending))) return undefined;
+  const allowed = endings.join(' or ');
   return `file "${name}" does not end in ${allowed}, so it is not read as a ${kind} message`;
 }
 

@@ -27,6 +27,9 @@ import type { FileResult } from './report.js';
 import type { InboxKind, InboxKinds } from './kinds.js';
 import type { DroppedFields } from './droppedFields.js';
 import { checkMessage } from './validate.js';
+import type { InboxMappings } from './mappings.js';
+import { mappedFileMessages } from './mappedFile.js';
+import type { OrderReferences } from './mappedOrders.js';
 
 /** `conflict`: the store holds another message under this name and refuses this one. */
 export type Accept = (message: InboxMessage) => Promise<'accepted' | 'repeat' | 'conflict'>;
@@ -41,16 +44,28 @@ export interface HandleContext {
   dropped?: DroppedFields;
   /** How openTRANS answers find their orders and tracking links. */
   openTrans?: OpenTransOptions;
+  /** How each kind's CSV and XML files are read: `erp.file.inboxMapping`, else its default. */
+  mappings?: InboxMappings;
+  /** How a mapped order status row finds its order (by `_id` also openTrans's lookup). */
+  orders?: OrderReferences;
 }
 
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
 
-type Messages =
+/** A file's messages as the inbox reads them, or why it refuses the file. */
+export type FileMessages =
   | { ok: true; messages: InboxMessage[]; badRows: Problem[]; notes?: string[] }
   | { ok: false; reason: string; problems: Problem[] };
+type Messages = FileMessages;
+
+/** What reading a file takes: the inbox's options and kinds, and openTRANS's lookups. */
+export type ReadContext = Pick<
+  HandleContext,
+  'options' | 'kinds' | 'dropped' | 'openTrans' | 'mappings' | 'orders'
+>;
 
 function jsonMessages(
-  ctx: HandleContext,
+  ctx: ReadContext,
   kind: InboxKind | undefined,
   name: string,
   text: string,
@@ -80,7 +95,7 @@ function jsonMessages(
   };
 }
 
-function csvMessages(ctx: HandleContext, name: string, text: string): Messages {
+function csvMessages(ctx: ReadContext, name: string, text: string): Messages {
   const { options } = ctx;
   const article = ctx.kinds.formats.article;
   const csv = parseArticleCsv(text, options.csv, article);
@@ -105,6 +120,18 @@ function csvMessages(ctx: HandleContext, name: string, text: string): Messages {
   return { ok: true, messages, badRows };
 }
 
+/** What `<file>.error.json` says of a rejected file (or of its bad rows), as text. */
+export function errorReportText(
+  kind: InboxFolder,
+  file: string,
+  reason: string,
+  problems: readonly Problem[],
+  at: Date,
+): string {
+  const report = { file, kind, reason, problems, at: at.toISOString() };
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
 async function writeReport(
   ctx: HandleContext,
   kind: InboxFolder,
@@ -114,8 +141,7 @@ async function writeReport(
   problems: Problem[],
 ) {
   const report = join(dirname(target), fittedName(basename(target), '.error.json'));
-  const at = ctx.clock.now().toISOString();
-  const text = `${JSON.stringify({ file, kind, reason, problems, at }, null, 2)}\n`;
+  const text = errorReportText(kind, file, reason, problems, ctx.clock.now());
   await writeWhole(report, text, ctx.options.fileMode);
   return report;
 }
@@ -140,14 +166,20 @@ async function reject(
 const EMPTY_FILE_REASON =
   'the file is empty; write the message again, under a hidden name first and renamed once whole';
 
-async function readMessages(
-  ctx: HandleContext,
+/**
+ * The messages of the file `file` of `kind`'s folder, read and checked at `path` as the inbox
+ * reads a file it claimed; names the messages by `file`. Moves and keeps nothing, so it also
+ * reads a file where it lies (`inbox replay` in the archive).
+ */
+export async function readInboxFile(
+  ctx: ReadContext,
   kind: InboxFolder,
   file: string,
-): Promise<Messages> {
-  const refusal = fileNameProblem(file) ?? extensionProblem(kind, file);
+  path: string,
+): Promise<FileMessages> {
+  const mapped = ctx.mappings?.get(kind)?.spec.format;
+  const refusal = fileNameProblem(file) ?? extensionProblem(kind, file, mapped);
   if (refusal !== undefined) return { ok: false, reason: refusal, problems: [] };
-  const path = join(ctx.layout.processing(kind), file);
   const { size } = await stat(path);
   if (size > ctx.options.maxFileBytes) {
     const reason = `the file has ${size} bytes, more than maxFileBytes (${ctx.options.maxFileBytes})`;
@@ -160,6 +192,8 @@ async function readMessages(
     const answer = await openTransFile(file, bytes, ctx.kinds, ctx.openTrans ?? {});
     return answer.ok ? { ...answer, badRows: [] } : answer;
   }
+  const mappedFile = mappedFileMessages(ctx, kind, file, bytes);
+  if (mappedFile !== undefined) return mappedFile;
   const isCsv = file.toLowerCase().endsWith('.csv');
   const decoded = decode(bytes, isCsv ? ctx.options.csv.encoding : ctx.options.charset);
   if (!decoded.ok) return { ok: false, reason: decoded.reason, problems: [] };
@@ -203,7 +237,7 @@ export async function handleClaimed(
 }
 
 async function handle(ctx: HandleContext, kind: InboxFolder, file: string): Promise<FileResult> {
-  const read = await readMessages(ctx, kind, file);
+  const read = await readInboxFile(ctx, kind, file, join(ctx.layout.processing(kind), file));
   if (!read.ok) return reject(ctx, kind, file, read.reason, read.problems);
   let accepted = 0;
   let repeat = 0;

@@ -1,4 +1,6 @@
-export { createInbox, type Inbox, type InboxDeps } from './scanner.js';
+export { createInbox, readContext, type Inbox, type InboxDeps } from './scanner.js';
+export { errorReportText, readInboxFile, type FileMessages, type ReadContext } from './handle.js';
+export { ARCHIVE, ERROR, OPENTRANS_FOLDER, layoutOf, type InboxLayout } from './layout.js';
 export {
   checkMessage,
   DEFAULT_INBOUND_RULES,
@@ -9,7 +11,9 @@ export {
   type MessageCheck,
 } from './validate.js';
 export {
+  CSV_BY_FIELD_NAMES,
   inboxKinds,
+  type DefaultLayout,
   type FormatKind,
   type InboxKind,
   type InboxKindSpec,
@@ -18,10 +22,12 @@ export {
 } from './kinds.js';
 export { UNKNOWN_FIELDS, type UnknownFields } from './fields.js';
 export { droppedFieldsLog, type DroppedFields } from './droppedFields.js';
-export { parseArticleCsv, type ArticleCsv, type ArticleRow } from './articleCsv.js';
+export { ARTICLE_CSV, parseArticleCsv, type ArticleCsv, type ArticleRow } from './articleCsv.js';
 export { fileNameProblem } from './checks.js';
 export type { Accept } from './handle.js';
 export type { CountInbound, FileResult, FileStatus, FolderProblem, ScanReport } from './report.js';
 export type { Problem } from './problems.js';
 export type { KnownOrder, OrderLookup } from './openTrans/answer.js';
 export * from './options.js';
+export { inboxMappingProblems, inboxMappings, type InboxMappingOptions } from './mappings.js';
+export type { OrderReferences } from './mappedOrders.js';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { InboundMappingSpec } from '../mapping/spec.js';
+import type { ARTICLE_CSV } from './articleCsv.js';
 import { uniqueProblems, zodProblems, type Problem } from './problems.js';
 import { merged, shapeOf, type Shape } from './shape.js';
 
@@ -21,15 +23,35 @@ export interface InboxSchema {
   erpFields?: z.ZodRawShape;
 }
 
-/** What the inbox needs of a push-back kind: its name (its folder, its route) and its schema. */
+/**
+ * How the kind's folder reads a CSV or XML file when `erp.file.inboxMapping.<kind>` does not
+ * say: a mapping of the mapping language (the columns named as the message's fields), or the
+ * article CSV's own layout (articleCsv.ts), which came before the mapping language.
+ */
+export type DefaultLayout = InboundMappingSpec | typeof ARTICLE_CSV;
+
+/**
+ * A CSV file whose header names the message's fields (`id;status;trackingInfo.trackingCode`),
+ * the settings those of `erp.file.csv`: the layout most kinds read without a mapping.
+ */
+export const CSV_BY_FIELD_NAMES: InboundMappingSpec = {
+  format: 'csv',
+  columns: 'named',
+  fields: {},
+};
+
+/** What the inbox needs of a push-back kind: its name (its folder, its route), its schema, its layout. */
 export interface InboxKindSpec {
   readonly name: string;
   readonly inbox: InboxSchema;
+  readonly inboxMapping: DefaultLayout;
 }
 
 /** One inbox kind, ready to check messages with. */
 export interface InboxKind {
   readonly name: string;
+  /** Its files' layout where the config gives no mapping. */
+  readonly inboxMapping: DefaultLayout;
   /** Every field a message may carry, at any depth, and the JSON type of each. */
   shape(): Shape;
   /** What the rules across fields find in `body`. */
@@ -65,13 +87,14 @@ function shapeOfSchema(inbox: InboxSchema): Shape {
   return merged(contract, shapeOf(z.object(inbox.erpFields ?? {})));
 }
 
-function compiled({ name, inbox }: InboxKindSpec): InboxKind {
+function compiled({ name, inbox, inboxMapping }: InboxKindSpec): InboxKind {
   const schemas = inbox.entity === undefined ? [inbox.minimum] : [inbox.entity, inbox.minimum];
   const ruleProblems = (body: Body): Problem[] => inbox.rules?.(body) ?? [];
   // Built at the first message of the kind, not at every start.
   let shape: Shape | undefined;
   return {
     name,
+    inboxMapping,
     shape: () => (shape ??= shapeOfSchema(inbox)),
     ruleProblems,
     schemaProblems: (body) =>

@@ -1,4 +1,5 @@
-import { DEFAULT_FILE_MODE, type CsvOptions } from '../file/options.js';
+import { DEFAULT_CSV_OPTIONS, DEFAULT_FILE_MODE, type CsvOptions } from '../file/options.js';
+import type { InboundMappingSpec, ValueTables } from '../mapping/spec.js';
 import type { UnknownFields } from './fields.js';
 
 export interface InboxOptions {
@@ -10,8 +11,10 @@ export interface InboxOptions {
   maxFileBytes: number;
   /** Charset of JSON files; CSV files follow `csv.encoding`. */
   charset: 'utf-8' | 'windows-1252';
-  csv: Pick<CsvOptions, 'delimiter' | 'quote' | 'encoding' | 'decimalComma'>;
-  /** One bad row rejects the whole article CSV file; otherwise the good rows go through. */
+  /** Also the defaults of mapped CSV files; `timeZone`: of date-times a mapping reads. */
+  csv: Pick<CsvOptions, 'delimiter' | 'quote' | 'encoding' | 'decimalComma'> &
+    Partial<Pick<CsvOptions, 'timeZone'>>;
+  /** One bad row (or mapped record) rejects the whole CSV (or mapped) file; else the good go on. */
   csvAllOrNothing: boolean;
   /** Mode of archived files, rejected files and reports: they hold patient data. */
   fileMode: number;
@@ -24,6 +27,10 @@ export interface InboxOptions {
    * `{shipmentId}` stands for its SHIPMENT_ID. Without it only the tracking code is sent.
    */
   trackingLinkTemplate?: string;
+  /** `erp.file.inboxMapping`: files in the ERP's own layout, per kind. */
+  mapping: Readonly<Record<string, InboundMappingSpec>>;
+  /** `erp.file.valueTables`, which the mappings name. */
+  valueTables: ValueTables;
 }
 
 export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {
@@ -31,9 +38,17 @@ export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {
   minFileAgeMs: 2_000,
   maxFileBytes: 50 * 1024 * 1024,
   charset: 'utf-8',
-  csv: { delimiter: ',', quote: '"', encoding: 'utf-8', decimalComma: false },
+  csv: {
+    delimiter: ',',
+    quote: '"',
+    encoding: 'utf-8',
+    decimalComma: false,
+    timeZone: DEFAULT_CSV_OPTIONS.timeZone,
+  },
   csvAllOrNothing: false,
   fileMode: DEFAULT_FILE_MODE,
   timeZone: 'UTC',
   unknownFields: 'refuse',
+  mapping: {},
+  valueTables: {},
 };

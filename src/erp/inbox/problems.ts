@@ -4,8 +4,12 @@ import type { z } from 'zod';
 export interface Problem {
   path?: string;
   row?: number;
-  /** Line of an XML file. */
+  /** Line of the file (XML; a mapped CSV file). */
   line?: number;
+  /** The CSV column, by its header name or its number from 1 (a mapped CSV file). */
+  column?: string;
+  /** The element's path (a mapped XML file): `Auftraege/Auftrag[2]/Status`. */
+  element?: string;
   message: string;
 }
 
@@ -21,6 +25,8 @@ export function problemText(problem: Problem): string {
   const where = [
     problem.row === undefined ? undefined : `row ${problem.row}`,
     problem.line === undefined ? undefined : `line ${problem.line}`,
+    problem.column === undefined ? undefined : `column ${problem.column}`,
+    problem.element,
     problem.path === undefined || problem.path === '' ? undefined : problem.path,
   ].filter((part) => part !== undefined);
   return where.length === 0 ? problem.message : `${where.join(', ')}: ${problem.message}`;

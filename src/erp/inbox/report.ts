@@ -47,7 +47,10 @@ export interface ScanReport {
   odd: OddEntry[];
 }
 
-/** How `inbound_messages_total` is counted: one call per outcome with the number of messages. */
+/**
+ * How `inbound_messages_total` is counted: one call per outcome with the number of messages;
+ * a refused file names itself (`<kind>/<file>`), for the alerts' digest of refusals.
+ */
 export type CountInbound = (
   labels: {
     kind: InboxFolder;
@@ -55,6 +58,7 @@ export type CountInbound = (
     result: 'accepted' | 'repeat' | 'rejected';
   },
   messages: number,
+  file?: string,
 ) => void;
 
 export function scanReport(

@@ -62,15 +62,21 @@ function logOdd(logger: Logger, count: CountInbound | undefined, entry: OddEntry
     { kind: entry.kind, file: entry.name, entry: entry.what, report: entry.report },
     `inbox: ${entry.kind}/${entry.name} is ${entry.reason}; see ${entry.report}`,
   );
-  count?.({ kind: entry.kind, source: 'file', result: 'rejected' }, 1);
+  count?.(
+    { kind: entry.kind, source: 'file', result: 'rejected' },
+    1,
+    `${entry.kind}/${entry.name}`,
+  );
 }
 
 /** Counts each file's messages in `inbound_messages_total`. */
 function countFile(count: CountInbound, result: FileResult): void {
   const labels = { kind: result.kind, source: 'file' } as const;
-  if (result.status === 'rejected') count({ ...labels, result: 'rejected' }, 1);
+  const file = `${result.kind}/${result.file}`;
+  if (result.status === 'rejected') count({ ...labels, result: 'rejected' }, 1, file);
   if (result.status === 'partial') {
-    count({ ...labels, result: 'rejected' }, new Set(result.problems.map((p) => p.row)).size);
+    const rows = new Set(result.problems.map((p) => p.row)).size;
+    count({ ...labels, result: 'rejected' }, rows, file);
   }
   if (result.status === 'accepted' || result.status === 'repeat' || result.status === 'partial') {
     count({ ...labels, result: 'accepted' }, result.accepted);

@@ -6,7 +6,7 @@ import type { Logger } from '../../log/index.js';
 import { SetupError, errorMessage } from '../../shared/errors.js';
 import { CompletenessTracker, type Completeness } from './completeness.js';
 import { droppedFieldsLog, type DroppedFields } from './droppedFields.js';
-import { handleClaimed, type Accept, type HandleContext } from './handle.js';
+import { handleClaimed, type Accept, type HandleContext, type ReadContext } from './handle.js';
 import type { InboxKinds } from './kinds.js';
 import {
   ARCHIVE,
@@ -28,6 +28,9 @@ import {
 } from './report.js';
 import type { OpenTransOptions, OrderLookup } from './openTrans/answer.js';
 import { logScan } from './scanLog.js';
+import { inboxMappings } from './mappings.js';
+import { DEFAULT_CSV_OPTIONS } from '../file/options.js';
+import type { OrderReferences } from './mappedOrders.js';
 import {
   markerThere,
   refuseUndecodable,
@@ -53,6 +56,8 @@ export interface InboxDeps {
    * answer is taken as it names its orders.
    */
   openTransOrder?: OrderLookup;
+  /** The orders of the mirror with a salesId: whom a mapped order status row names by it. */
+  ordersBySalesId?: NonNullable<OrderReferences['bySalesId']>;
 }
 
 export interface Inbox {
@@ -101,12 +106,41 @@ const there = (path: string) =>
     () => false,
   );
 
-function openTransOptions(options: InboxOptions, deps: InboxDeps): OpenTransOptions {
+function openTransOptions(
+  options: InboxOptions,
+  deps: Pick<InboxDeps, 'openTransOrder'>,
+): OpenTransOptions {
   return {
     ...(options.trackingLinkTemplate === undefined
       ? {}
       : { trackingLinkTemplate: options.trackingLinkTemplate }),
     ...(deps.openTransOrder === undefined ? {} : { orderOf: deps.openTransOrder }),
+  };
+}
+
+/** How a file is read and checked: by the inbox's scans, and where it lies (`inbox replay`). */
+export function readContext(
+  options: InboxOptions,
+  deps: Pick<InboxDeps, 'kinds' | 'logger' | 'dropped' | 'openTransOrder' | 'ordersBySalesId'>,
+): ReadContext {
+  const dropped = deps.dropped ?? (deps.logger && droppedFieldsLog(deps.logger));
+  // Built (and checked against the kinds) once: a mapping that does not fit stops the start.
+  const mappings = inboxMappings(
+    {
+      mapping: options.mapping,
+      valueTables: options.valueTables,
+      timeZone: options.csv.timeZone ?? DEFAULT_CSV_OPTIONS.timeZone,
+      decimalComma: options.csv.decimalComma,
+    },
+    deps.kinds,
+  );
+  return {
+    options,
+    kinds: deps.kinds,
+    ...(dropped === undefined ? {} : { dropped }),
+    openTrans: openTransOptions(options, deps),
+    mappings,
+    ...(deps.ordersBySalesId === undefined ? {} : { orders: { bySalesId: deps.ordersBySalesId } }),
   };
 }
 
@@ -118,15 +152,11 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
   const layout = layoutOf(options.inbox);
   const kindFolders: readonly InboxFolder[] = [...deps.kinds.names, OPENTRANS_FOLDER];
   const ourFolders = new Set<string>([PROCESSING, ARCHIVE, ERROR, ...kindFolders]);
-  const dropped = deps.dropped ?? (deps.logger && droppedFieldsLog(deps.logger));
   const context: HandleContext = {
     layout,
-    options,
     clock: deps.clock,
-    kinds: deps.kinds,
     accept: deps.accept,
-    ...(dropped === undefined ? {} : { dropped }),
-    openTrans: openTransOptions(options, deps),
+    ...readContext(options, deps),
   };
   const tracker = new CompletenessTracker(options.minFileAgeMs);
   const odd = new OddEntries(layout, deps.clock, options.fileMode);

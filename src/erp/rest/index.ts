@@ -1,5 +1,6 @@
 export {
   createRestAdapter,
+  erpRequestOf,
   idempotencyKey,
   requestBody,
   NOT_SENT_REASON,
@@ -8,3 +9,4 @@ export {
 export { outcomeOfAnswer, outcomeOfFailure, type Attempt, type ErpAnswer } from './outcome.js';
 export { checkRestOptions } from './checks.js';
 export * from './options.js';
+export { shownRequest, type ShownRequest } from './shown.js';

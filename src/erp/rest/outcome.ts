@@ -1,5 +1,7 @@
 import { scrubText } from '../../log/index.js';
 import { classifyStatus, parseRetryAfter } from '../../platform/index.js';
+import { errorMessage } from '../../shared/errors.js';
+import { networkFailureOf, type NetworkFailure } from '../../shared/networkFailure.js';
 import type { DeliveryOutcome } from '../adapter.js';
 import { hideSecrets } from './auth.js';
 
@@ -86,31 +88,19 @@ function errorCode(error: unknown): string {
   return typeof code === 'string' ? code : 'NETWORK';
 }
 
-const TIMEOUT_CODES = new Set([
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ETIMEDOUT',
-]);
-
 function networkHint(code: string, timeoutMs: number): string {
-  if (TIMEOUT_CODES.has(code)) {
-    return `the ERP did not answer within ${timeoutMs} ms (erp.rest.timeoutMs); it will be retried`;
-  }
-  if (code === 'ECONNREFUSED') {
-    return 'nothing accepted the connection; check erp.rest.baseUrl and that the ERP is running; it will be retried';
-  }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return 'the host name did not resolve; check erp.rest.baseUrl and DNS; it will be retried';
-  }
-  if (/CERT|SELF_SIGNED|ERR_TLS/.test(code)) {
-    return "the ERP's TLS certificate is not trusted (set NODE_EXTRA_CA_CERTS); it will be retried";
-  }
-  return 'the connection failed or was cut; it will be retried';
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const timedOut = `the ERP did not answer within ${timeoutMs} ms (erp.rest.timeoutMs); it will be retried`;
+  const hints: Record<NetworkFailure, string> = {
+    answerTimedOut: timedOut,
+    connectTimedOut: timedOut,
+    refused:
+      'nothing accepted the connection; check erp.rest.baseUrl and that the ERP is running; it will be retried',
+    unresolved: 'the host name did not resolve; check erp.rest.baseUrl and DNS; it will be retried',
+    untrusted:
+      "the ERP's TLS certificate is not trusted (set NODE_EXTRA_CA_CERTS); it will be retried",
+    other: 'the connection failed or was cut; it will be retried',
+  };
+  return hints[networkFailureOf(code)];
 }
 
 /**
@@ -124,7 +114,7 @@ export function outcomeOfFailure(
   timeoutMs: number,
 ): DeliveryOutcome {
   const code = errorCode(error);
-  const what = hideSecrets(messageOf(error), attempt.secrets);
+  const what = hideSecrets(errorMessage(error), attempt.secrets);
   if (code === 'UND_ERR_INVALID_ARG') {
     const reason = `${subject(attempt)}: the request cannot be sent (${what}); the id or version holds characters an HTTP header cannot carry`;
     return { status: 'rejected', reason };

@@ -6,7 +6,7 @@ import { authHeaders, secretsOf } from './auth.js';
 import { checkRestOptions } from './checks.js';
 import { DEFAULT_REST_TIMEOUT_MS, type RestAdapterOptions } from './options.js';
 import { outcomeOfAnswer, outcomeOfFailure, type Attempt } from './outcome.js';
-import { askHead, createErpAgent, sendToErp } from './send.js';
+import { askHead, createErpAgent, sendToErp, type ErpRequest } from './send.js';
 import { archivalTargetOf, expandUrl, shownUrl, targetOf, type RestTarget } from './urls.js';
 
 export interface RestAdapterDeps {
@@ -48,6 +48,41 @@ export function requestBody(item: OutboundRecord): string {
 }
 
 /**
+ * The request one record version makes, with the config key of its target (for a reason naming
+ * it); or, without a request, its outcome: an archival event nobody asked for counts as handed
+ * over, a URL the template cannot make is refused. Pure: the hand-over sends what this answers,
+ * and `mapping preview` prints it.
+ */
+export function erpRequestOf(
+  options: RestAdapterOptions,
+  item: OutboundRecord,
+): { request: ErpRequest; targetPath: string } | { outcome: DeliveryOutcome } {
+  if (item.archival !== undefined && options.archivalEvents !== true) {
+    return { outcome: { status: 'delivered' } };
+  }
+  const { target, targetPath } = destinationOf(options, item);
+  let url: URL;
+  try {
+    url = expandUrl(options.baseUrl, target.template, {
+      resource: item.resource,
+      _id: item.id,
+      version: item.version,
+    });
+  } catch (error) {
+    const what = `${item.resource} ${item.id} (version ${item.version})`;
+    const reason = `${what}: no URL can be made from ${targetPath}.url (${errorMessage(error)}); fix the template`;
+    return { outcome: { status: 'rejected', reason } };
+  }
+  const headers = {
+    accept: 'application/json',
+    'content-type': 'application/json',
+    'idempotency-key': idempotencyKey(item),
+    ...authHeaders(options.auth),
+  };
+  return { request: { method: target.method, url, headers, body: requestBody(item) }, targetPath };
+}
+
+/**
  * The REST ERP adapter: each record version is its own request, carrying an idempotency key,
  * so a record sent again after a crash or a lost answer is not doubled by an ERP that honours
  * the key. Records of a batch go one at a time, in order; the first that must be retried holds
@@ -58,42 +93,21 @@ export function createRestAdapter(options: RestAdapterOptions, deps: RestAdapter
   const timeoutMs = options.timeoutMs ?? DEFAULT_REST_TIMEOUT_MS;
   const agent = createErpAgent(timeoutMs);
   const secrets = secretsOf(options.auth);
-  const credentials = authHeaders(options.auth);
 
   async function deliverOne(item: OutboundRecord): Promise<DeliveryOutcome> {
-    if (item.archival !== undefined && options.archivalEvents !== true) {
-      return { status: 'delivered' };
-    }
-    const { target, targetPath } = destinationOf(options, item);
-    let url: URL;
-    try {
-      url = expandUrl(options.baseUrl, target.template, {
-        resource: item.resource,
-        _id: item.id,
-        version: item.version,
-      });
-    } catch (error) {
-      const what = `${item.resource} ${item.id} (version ${item.version})`;
-      const reason = `${what}: no URL can be made from ${targetPath}.url (${errorMessage(error)}); fix the template`;
-      return { status: 'rejected', reason };
-    }
+    const made = erpRequestOf(options, item);
+    if ('outcome' in made) return made.outcome;
+    const { request: erpRequest, targetPath } = made;
     const attempt: Attempt = {
       resource: item.resource,
       id: item.id,
       version: item.version,
-      label: `${target.method} ${shownUrl(url)}`,
+      label: `${erpRequest.method} ${shownUrl(erpRequest.url)}`,
       secrets,
       sentValues: valuesToScrub(item.record, [item.id, item.version]),
       targetPath,
     };
-    const headers = {
-      accept: 'application/json',
-      'content-type': 'application/json',
-      'idempotency-key': idempotencyKey(item),
-      ...credentials,
-    };
     try {
-      const erpRequest = { method: target.method, url, headers, body: requestBody(item) };
       const answer = await sendToErp(agent, erpRequest);
       return outcomeOfAnswer(attempt, answer, deps.clock.now());
     } catch (error) {

@@ -6,6 +6,8 @@ import type { Handler, HandlerContext } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';
 import { findMirrorBy } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
+import type { Plan, PlanView } from '../plan.js';
+import { answeredWith } from '../answers.js';
 import { createNoting, existingIdOf } from '../duplicates.js';
 import { first } from '../entityKeys.js';
 import { refusedWith, relabel } from '../failures.js';
@@ -13,6 +15,7 @@ import { text } from '../inboxRules.js';
 import { requiredText, textOf, without, type Body } from '../payload.js';
 import { remember } from '../remember.js';
 import { existedBefore, writeOnce } from '../writeOnce.js';
+import { ARTICLE_CSV } from '../../erp/inbox/index.js';
 
 function checkPackagingUnits(body: Body, subject: string): void {
   const units = body.packagingUnits;
@@ -33,10 +36,14 @@ function articleBody(message: Body, contract: Contract): PlatformRecord {
   return body;
 }
 
+/** The `{id}` of PUT /article/{id}: the customerNumber where the variant says so, else `_id`. */
+function replaceId(contract: Contract, existingId: string, body: PlatformRecord): string {
+  const idKind = contract.find('article', 'replace')?.detail.idKind;
+  return idKind === 'customerNumber' ? String(body.customerNumber) : existingId;
+}
+
 function replace(context: HandlerContext, existingId: string, body: PlatformRecord) {
-  const idKind = context.contract.find('article', 'replace')?.detail.idKind;
-  const pathId = idKind === 'customerNumber' ? String(body.customerNumber) : existingId;
-  return context.client.replaceArticle(pathId, body);
+  return context.client.replaceArticle(replaceId(context.contract, existingId, body), body);
 }
 
 /** The articles with `customerNumber`: GET /article/{id} takes the customerNumber as its id. */
@@ -57,7 +64,10 @@ async function createOrReplace(
   subject: string,
 ): Promise<{ answer: PlatformRecord; updates: boolean }> {
   try {
-    return { answer: await context.client.createArticle(body), updates: false };
+    return {
+      answer: answeredWith(context, await context.client.createArticle(body)),
+      updates: false,
+    };
   } catch (error) {
     const customerNumber = String(body.customerNumber);
     const lookup = () => articlesWith(customerNumber, context);
@@ -67,7 +77,8 @@ async function createOrReplace(
       { resource: 'article', id: existingId },
       'customerNumber exists; sent as PUT',
     );
-    return { answer: await replace(context, existingId, body), updates: true };
+    const answer = answeredWith(context, await replace(context, existingId, body), true);
+    return { answer, updates: true };
   }
 }
 
@@ -98,6 +109,19 @@ const pushArticle: Handler = async (job, context) => {
   }
 };
 
+/** PUT when the mirror knows the customerNumber, else POST (a duplicate then becomes a PUT). */
+function planArticle(message: Body, { store, contract }: PlanView): Plan {
+  const body = articleBody(message, contract);
+  const customerNumber = first(message, 'customerNumber');
+  const known = findMirrorBy(store, 'article', 'customerNumber', customerNumber)[0];
+  if (known !== undefined) {
+    const id = replaceId(contract, known.id, body);
+    return { writes: [{ resource: 'article', operation: 'replace', id, body }], notes: [] };
+  }
+  const note = `no article with customerNumber ${customerNumber} is in the mirror: a create the platform refuses because it has one becomes a PUT`;
+  return { writes: [{ resource: 'article', operation: 'create', body }], notes: [note] };
+}
+
 export const article = {
   name: 'article',
   inbox: {
@@ -112,7 +136,10 @@ export const article = {
     // The article number variant A's create asks for; else taken from `customerNumber`.
     erpFields: { articleNumber: z.string() },
   },
+  // Its CSV as before the mapping language: columns named by field, packagingUnit1.quantity, ….
+  inboxMapping: ARTICLE_CSV,
   entityKey: (body) => `article:${first(body, 'customerNumber')}`,
   supersedes: true,
   handler: pushArticle,
+  plan: planArticle,
 } as const satisfies PushBackKind;

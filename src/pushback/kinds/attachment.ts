@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
-import type { Problem } from '../../erp/inbox/index.js';
+import { CSV_BY_FIELD_NAMES, type Problem } from '../../erp/inbox/index.js';
 import type { Handler } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';
 import type { PushBackKind } from '../descriptor.js';
+import { plannedPatient, type Plan, type PlanView } from '../plan.js';
 import { createOnce } from '../duplicates.js';
 import { first, patientOf } from '../entityKeys.js';
 import { refusedWith, relabel } from '../failures.js';
@@ -65,6 +66,22 @@ function patientNamed(body: Body): Problem[] {
       ];
 }
 
+/** A POST, its patient resolved into the metadata as the handler resolves it. */
+function planAttachment(body: Body, { store }: PlanView): Plan {
+  const metadata = isObject(body.metadata) ? body.metadata : {};
+  const named = { patientId: metadata.patientId, patientCustomerId: body.patientCustomerId };
+  const patient = plannedPatient(named, store);
+  const patientId = patient.body.patientId;
+  const sent = {
+    ...without(body, 'patientCustomerId'),
+    metadata: { ...metadata, ...(patientId === undefined ? {} : { patientId }) },
+  };
+  return {
+    writes: [{ resource: 'attachment', operation: 'create', body: sent }],
+    notes: patient.notes,
+  };
+}
+
 export const attachment = {
   name: 'attachment',
   inbox: {
@@ -78,8 +95,10 @@ export const attachment = {
     rules: patientNamed,
     erpFields: PATIENT_CUSTOMER_ID,
   },
+  inboxMapping: CSV_BY_FIELD_NAMES,
   entityKey: (body) => `attachment:${patientOf(body)}/${first(body, 'filename')}`,
   // Each file is one of its own.
   supersedes: false,
   handler: pushAttachment,
+  plan: planAttachment,
 } as const satisfies PushBackKind;

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import { pushContract } from '../contracts.js';
 import type { PushBackKind } from '../descriptor.js';
+import { byId } from '../plan.js';
 import { first } from '../entityKeys.js';
 import { onCreate } from '../inboxRules.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
 
 export const contractArticleGroup = {
   name: 'contractArticleGroup',
@@ -12,7 +14,9 @@ export const contractArticleGroup = {
     minimum: z.looseObject({}),
     rules: onCreate('name'),
   },
+  inboxMapping: CSV_BY_FIELD_NAMES,
   entityKey: (body) => `contractArticleGroup:${first(body, '_id', 'name')}`,
   supersedes: true,
   handler: pushContract('contractArticleGroup'),
+  plan: (body) => byId('contractArticleGroup', 'replace', body),
 } as const satisfies PushBackKind;

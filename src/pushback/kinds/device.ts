@@ -1,16 +1,34 @@
 import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import type { Handler } from '../../queue/types.js';
-import { findMirrorBy } from '../../store/index.js';
+import { findMirrorBy, type Store } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
+import { plannedPatient, type Plan, type PlannedWrite, type PlanView } from '../plan.js';
 import { createOnce } from '../duplicates.js';
 import { first } from '../entityKeys.js';
 import { about } from '../failures.js';
 import { PATIENT_CUSTOMER_ID, patientReference, text } from '../inboxRules.js';
 import { withPatientId } from '../patientReference.js';
-import { requiredText, textOf, without } from '../payload.js';
+import { requiredText, textOf, without, type Body } from '../payload.js';
 import { remember } from '../remember.js';
 import { writeOnce } from '../writeOnce.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
+
+/** The device's `_id`: given, or mirrored with its serial number; undefined for a new device. */
+const knownDevice = (body: Body, store: Store): string | undefined =>
+  textOf(body, '_id') ??
+  findMirrorBy(store, 'device', 'serialNumber', first(body, 'serialNumber'))[0]?.id;
+
+/** PUT /device/{_id} when the device is known, else POST; the patient resolved as the handler does. */
+function planDevice(body: Body, { store }: PlanView): Plan {
+  const patient = plannedPatient(without(body, '_id'), store);
+  const id = knownDevice(body, store);
+  const write: PlannedWrite =
+    id === undefined
+      ? { resource: 'device', operation: 'create', body: patient.body }
+      : { resource: 'device', operation: 'replace', id, body: patient.body };
+  return { writes: [write], notes: patient.notes };
+}
 
 /**
  * A device: PUT /device/{_id} when it is known by its serial number, else POST (never with
@@ -24,9 +42,7 @@ const pushDevice: Handler = async (job, context) => {
   const body = await withPatientId(job, without(job.payload, '_id'), context, subject, {
     required: true,
   });
-  const id =
-    textOf(job.payload, '_id') ??
-    findMirrorBy(context.store, 'device', 'serialNumber', serialNumber)[0]?.id;
+  const id = knownDevice(job.payload, context.store);
   const answer = await about(subject, () =>
     id === undefined
       ? createOnce(job, context, { subject, resource: 'device', body }, () =>
@@ -47,7 +63,9 @@ export const device = {
     rules: patientReference,
     erpFields: PATIENT_CUSTOMER_ID,
   },
+  inboxMapping: CSV_BY_FIELD_NAMES,
   entityKey: (body) => `device:${first(body, 'serialNumber')}`,
   supersedes: true,
   handler: pushDevice,
+  plan: planDevice,
 } as const satisfies PushBackKind;

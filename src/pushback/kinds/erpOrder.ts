@@ -4,19 +4,24 @@ import { entitySchema } from '../../contract/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
 import type { Handler, HandlerContext } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';
-import { findMirrorBy } from '../../store/index.js';
+import { findMirrorBy, type Store } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
+import { plannedPatient, type Plan, type PlannedWrite, type PlanView } from '../plan.js';
 import { first } from '../entityKeys.js';
 import { refusedWith, relabel } from '../failures.js';
 import { looseList, PATIENT_CUSTOMER_ID, patientReference, text } from '../inboxRules.js';
 import { withPatientId } from '../patientReference.js';
-import { requiredText, without } from '../payload.js';
+import { requiredText, without, type Body } from '../payload.js';
 import { remember } from '../remember.js';
 import { writeOnce } from '../writeOnce.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
+
+const mirrored = (salesId: string, store: Store): boolean =>
+  findMirrorBy(store, 'erpOrder', 'salesId', salesId).length > 0;
 
 /** Whether the platform already holds an ERP order with `salesId`: mirror, then GET where offered. */
 async function exists(salesId: string, context: HandlerContext): Promise<boolean> {
-  if (findMirrorBy(context.store, 'erpOrder', 'salesId', salesId).length > 0) return true;
+  if (mirrored(salesId, context.store)) return true;
   if (!context.contract.find('erpOrder', 'get')) return false;
   try {
     await context.client.getErpOrder(salesId);
@@ -81,6 +86,26 @@ const pushErpOrder: Handler = async (job, context) => {
   }
 };
 
+/** PUT /erpOrder/{salesId} when the mirror holds it, else POST (the run may still find it). */
+function planErpOrder(body: Body, { store }: PlanView): Plan {
+  const salesId = first(body, 'salesId');
+  const patient = plannedPatient(without(body, '_id'), store);
+  if (mirrored(salesId, store)) {
+    const write: PlannedWrite = {
+      resource: 'erpOrder',
+      operation: 'replace',
+      id: salesId,
+      body: patient.body,
+    };
+    return { writes: [write], notes: patient.notes };
+  }
+  const found = `a PUT /erpOrder/${salesId} when the platform already holds salesId ${salesId} (asked before, or told by the POST's refusal)`;
+  return {
+    writes: [{ resource: 'erpOrder', operation: 'create', body: patient.body }],
+    notes: [...patient.notes, `not in the mirror: the POST becomes ${found}`],
+  };
+}
+
 export const erpOrder = {
   name: 'erpOrder',
   inbox: {
@@ -94,7 +119,9 @@ export const erpOrder = {
     rules: patientReference,
     erpFields: PATIENT_CUSTOMER_ID,
   },
+  inboxMapping: CSV_BY_FIELD_NAMES,
   entityKey: (body) => `erpOrder:${first(body, 'salesId')}`,
   supersedes: true,
   handler: pushErpOrder,
+  plan: planErpOrder,
 } as const satisfies PushBackKind;

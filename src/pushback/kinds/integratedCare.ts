@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
+import { byId, plannedPatient, type Plan, type PlanView } from '../plan.js';
 import { createOnce, type CreateLookup } from '../duplicates.js';
 import { patientOf } from '../entityKeys.js';
 import { about } from '../failures.js';
@@ -10,6 +11,7 @@ import { withPatientId } from '../patientReference.js';
 import { textOf, without, type Body } from '../payload.js';
 import { remember } from '../remember.js';
 import { changedSince, changedSinceQueued, writeOnce } from '../writeOnce.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
 
 /** The fields that tell one care arrangement of a patient from another, where the job sends them. */
 const CARE_KEY = ['patientId', 'therapyId', 'therapyTypeId', 'isInitialCare', 'salesId'];
@@ -61,6 +63,12 @@ const pushIntegratedCare: Handler = async (job, context) => {
   return remember(context, 'integratedCare', answer, { body, shortAnswer: id === undefined });
 };
 
+/** PATCH with `_id`, else POST; the patient resolved as the handler resolves it. */
+function planIntegratedCare(body: Body, { store }: PlanView): Plan {
+  const patient = plannedPatient(body, store);
+  return byId('integratedCare', 'update', patient.body, patient.notes);
+}
+
 export const integratedCare = {
   name: 'integratedCare',
   inbox: {
@@ -72,8 +80,10 @@ export const integratedCare = {
     ],
     erpFields: PATIENT_CUSTOMER_ID,
   },
+  inboxMapping: CSV_BY_FIELD_NAMES,
   entityKey: (body) => `integratedCare:${textOf(body, '_id') ?? patientOf(body)}`,
   // A message may change a few fields of an arrangement, not state it whole.
   supersedes: false,
   handler: pushIntegratedCare,
+  plan: planIntegratedCare,
 } as const satisfies PushBackKind;

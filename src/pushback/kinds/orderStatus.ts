@@ -1,13 +1,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { isOrderStatus } from '../../contract/index.js';
-import type { Problem } from '../../erp/inbox/index.js';
+import { CSV_BY_FIELD_NAMES, type Problem } from '../../erp/inbox/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';
 import { findMirrorBy, getMirror, type MirrorRecord, type Store } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
+import type { Plan, PlanView } from '../plan.js';
 import { first } from '../entityKeys.js';
+import { nothingSent } from '../answers.js';
 import { about, notKnown } from '../failures.js';
 import { present, text } from '../inboxRules.js';
 import { checkTransition, orderLabel, patchOrder, type OrderResource } from '../orders.js';
@@ -21,35 +23,54 @@ interface FoundOrder {
   current: MirrorRecord | undefined;
 }
 
-function bySalesId(job: Job, context: HandlerContext, resource: OrderResource, salesId: string) {
-  const entries = findMirrorBy(context.store, resource, 'salesId', salesId);
-  const label = orderLabel(resource);
-  if (entries.length > 1) {
-    const ids = entries.map((e) => e.id).join(', ');
-    throw new PermanentError(
-      `several ${label}s carry salesId ${salesId} (${ids}); send the order's id instead of its salesId`,
-      { resource, id: salesId, code: 'AMBIGUOUS_SALES_ID' },
-    );
+/** The orders mirrored with a salesId, when the message names its order by that alone. */
+interface BySalesId {
+  salesId: string;
+  ids: string[];
+}
+
+/** The order a message names: by id, else the one order the mirror holds with its salesId. */
+function orderNamed(
+  body: Body,
+  store: Store,
+  resource: OrderResource,
+): FoundOrder | BySalesId | undefined {
+  const id = textOf(body, 'id');
+  if (id !== undefined) return { id, current: getMirror(store, resource, id)?.record };
+  const salesId = textOf(body, 'salesId');
+  if (salesId === undefined) return undefined;
+  const entries = findMirrorBy(store, resource, 'salesId', salesId);
+  const [entry] = entries;
+  if (entries.length === 1 && entry) return { id: entry.id, current: entry.record };
+  return { salesId, ids: entries.map((e) => e.id) };
+}
+
+const ambiguous = (resource: OrderResource, { salesId, ids }: BySalesId) =>
+  `several ${orderLabel(resource)}s carry salesId ${salesId} (${ids.join(', ')}); send the order's id instead of its salesId`;
+
+function findOrder(job: Job, context: HandlerContext, resource: OrderResource): FoundOrder {
+  const named = orderNamed(job.payload, context.store, resource);
+  if (named === undefined) {
+    throw new PermanentError(`orderStatus job ${job.id} names no order: send id or salesId`, {
+      resource,
+      code: 'BAD_JOB',
+    });
   }
-  const entry = entries[0];
-  if (entry) return { id: entry.id, current: entry.record };
+  if ('id' in named) return named;
+  const { salesId } = named;
+  if (named.ids.length > 1) {
+    throw new PermanentError(ambiguous(resource, named), {
+      resource,
+      id: salesId,
+      code: 'AMBIGUOUS_SALES_ID',
+    });
+  }
   throw notKnown(
     job,
-    `no ${label} with salesId ${salesId} is known`,
+    `no ${orderLabel(resource)} with salesId ${salesId} is known`,
     "it must be pulled first: check the salesId, or send the order's id",
     { resource, id: salesId },
   );
-}
-
-function findOrder(job: Job, context: HandlerContext, resource: OrderResource): FoundOrder {
-  const id = textOf(job.payload, 'id');
-  if (id !== undefined) return { id, current: getMirror(context.store, resource, id)?.record };
-  const salesId = textOf(job.payload, 'salesId');
-  if (salesId !== undefined) return bySalesId(job, context, resource, salesId);
-  throw new PermanentError(`orderStatus job ${job.id} names no order: send id or salesId`, {
-    resource,
-    code: 'BAD_JOB',
-  });
 }
 
 /** What the message changes compared with the order's current state; nothing when all is equal. */
@@ -67,10 +88,12 @@ function changesOf(message: Body, current: MirrorRecord | undefined): PlatformRe
   return changes;
 }
 
+const orderResourceOf = (body: Body): OrderResource =>
+  body.orderType === 'direct' ? 'directOrder' : 'singleOrder';
+
 /** The ERP's status, salesId, order number and tracking for a single or direct order. */
 const pushOrderStatus: Handler = async (job, context) => {
-  const resource: OrderResource =
-    job.payload.orderType === 'direct' ? 'directOrder' : 'singleOrder';
+  const resource = orderResourceOf(job.payload);
   const order = findOrder(job, context, resource);
   const subject = `${orderLabel(resource)} ${order.id}`;
   const changes = changesOf(job.payload, order.current);
@@ -79,6 +102,7 @@ const pushOrderStatus: Handler = async (job, context) => {
       { resource, id: order.id },
       'the order already carries this; nothing sent',
     );
+    nothingSent(context, 'already on the platform');
     return;
   }
   if (typeof changes.status === 'number') {
@@ -98,6 +122,40 @@ const pushOrderStatus: Handler = async (job, context) => {
   );
   return remember(context, resource, answer, { body: changes });
 };
+
+/** The PATCH the handler would send, from the same look-ups and checks. */
+function planOrderStatus(body: Body, { store }: PlanView): Plan {
+  const resource = orderResourceOf(body);
+  const named = orderNamed(body, store, resource);
+  if (named === undefined) return { writes: [], notes: ['names no order: send id or salesId'] };
+  if (!('id' in named)) {
+    const note =
+      named.ids.length > 1
+        ? `${ambiguous(resource, named)}; the job goes to the dead letters`
+        : `no ${orderLabel(resource)} with salesId ${named.salesId} is in the mirror; the job is tried again after the next pulls, then goes to the dead letters`;
+    return { writes: [], notes: [note] };
+  }
+  const changes = changesOf(body, named.current);
+  if (Object.keys(changes).length === 0) {
+    return { writes: [], notes: ['the order already carries this; nothing is sent'] };
+  }
+  const notes: string[] = [];
+  if (typeof changes.status === 'number') {
+    if (named.current === undefined) {
+      notes.push(
+        `${orderLabel(resource)} ${named.id} is not in the mirror: its status change waits until the order is pulled, to be checked against the transition table`,
+      );
+    } else {
+      try {
+        checkTransition(resource, named.id, named.current.status, changes.status);
+      } catch (error) {
+        if (error instanceof PermanentError) return { writes: [], notes: [error.message] };
+        throw error;
+      }
+    }
+  }
+  return { writes: [{ resource, operation: 'update', id: named.id, body: changes }], notes };
+}
 
 /** The whole message: it writes no one entity of the platform's but fields of an order. */
 const message = z.strictObject({
@@ -149,8 +207,10 @@ function orderKey(body: Body, store: Store): string {
 export const orderStatus = {
   name: 'orderStatus',
   inbox: { minimum: message, rules: orderStatusRules },
+  inboxMapping: CSV_BY_FIELD_NAMES,
   entityKey: orderKey,
   // Each status is a step of the order: none replaces another.
   supersedes: false,
   handler: pushOrderStatus,
+  plan: planOrderStatus,
 } as const satisfies PushBackKind;

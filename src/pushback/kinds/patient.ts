@@ -1,23 +1,31 @@
 import { z } from 'zod';
-import { entitySchema, STAMP_FIELDS } from '../../contract/index.js';
+import { entitySchema, STAMP_FIELDS, type Contract } from '../../contract/index.js';
+import { findMirrorBy } from '../../store/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
+import type { Plan, PlannedWrite, PlanView } from '../plan.js';
+import { answeredWith, nothingSent } from '../answers.js';
 import { createNoting, existingIdOf } from '../duplicates.js';
 import { first } from '../entityKeys.js';
 import { relabel } from '../failures.js';
 import { text } from '../inboxRules.js';
 import { patientIdByCustomerId, patientsWithCustomerId } from '../patientReference.js';
-import { requiredText, textOf, without } from '../payload.js';
+import { requiredText, textOf, without, type Body } from '../payload.js';
 import { remember } from '../remember.js';
 import { existedBefore, madeThenChanged, writeOnce } from '../writeOnce.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
+
+/** PUT where the variant has it (the client's updatePatient chooses the same), else PATCH. */
+const updateOf = (contract: Contract): 'replace' | 'update' =>
+  contract.find('patient', 'replace') ? 'replace' : 'update';
 
 /**
  * PATCH merges on the platform. A PUT replaces the whole patient, so what the ERP does not send
  * (field nurse, doctor, care givers, ...) is taken from the platform's current record.
  */
 async function update(context: HandlerContext, id: string, body: PlatformRecord) {
-  if (!context.contract.find('patient', 'replace')) return context.client.updatePatient(id, body);
+  if (updateOf(context.contract) === 'update') return context.client.updatePatient(id, body);
   const current = await context.client.getPatient(id);
   return context.client.updatePatient(id, { ...without(current, ...STAMP_FIELDS), ...body });
 }
@@ -39,6 +47,7 @@ async function madeThenChangedPatient(
     { resource: 'patient', id, jobId: job.id },
     'an earlier try of this create made the patient and a platform user changed it since; not written again',
   );
+  nothingSent(context, 'changed on the platform since');
   return true;
 }
 
@@ -56,13 +65,17 @@ async function createOrUpdate(
   subject: string,
 ): Promise<PatientWrite | undefined> {
   try {
-    return { answer: await context.client.createPatient(body), updates: false };
+    return {
+      answer: answeredWith(context, await context.client.createPatient(body)),
+      updates: false,
+    };
   } catch (error) {
     const lookup = () => patientsWithCustomerId(customerId, context);
     const existingId = await existingIdOf(error, subject, lookup, context);
     if (existingId === undefined) throw error;
     if (await madeThenChangedPatient(job, context, existingId, body)) return undefined;
-    return { answer: await update(context, existingId, body), updates: true };
+    const answer = answeredWith(context, await update(context, existingId, body), true);
+    return { answer, updates: true };
   }
 }
 
@@ -99,10 +112,36 @@ const pushPatient: Handler = async (job, context) => {
   }
 };
 
+/** An update when `_id` is given or the mirror knows the customerId, else a create. */
+function planPatient(body: Body, { store, contract }: PlanView): Plan {
+  const customerId = first(body, 'customerId');
+  const id = textOf(body, '_id') ?? findMirrorBy(store, 'patient', 'customerId', customerId)[0]?.id;
+  const sent = without(body, '_id');
+  if (id === undefined) {
+    const note = `no patient with customerId ${customerId} is in the mirror: the run asks the platform's customer mapping first (where it has one); a create refused as a duplicate becomes an update`;
+    return { writes: [{ resource: 'patient', operation: 'create', body: sent }], notes: [note] };
+  }
+  const operation = updateOf(contract);
+  if (operation === 'update') {
+    return { writes: [{ resource: 'patient', operation, id, body: sent }], notes: [] };
+  }
+  const write: PlannedWrite = {
+    resource: 'patient',
+    operation,
+    id,
+    body: sent,
+    completedFromPlatform: true,
+  };
+  const note = 'the PUT carries the patient as the platform holds it, with these fields over it';
+  return { writes: [write], notes: [note] };
+}
+
 export const patient = {
   name: 'patient',
   inbox: { entity: entitySchema('patient'), minimum: z.looseObject({ customerId: text }) },
+  inboxMapping: CSV_BY_FIELD_NAMES,
   entityKey: (body) => `patient:${first(body, 'customerId')}`,
   supersedes: true,
   handler: pushPatient,
+  plan: planPatient,
 } as const satisfies PushBackKind;

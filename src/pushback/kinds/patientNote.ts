@@ -2,14 +2,16 @@ import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import type { Handler } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
+import { byId, plannedPatient, type Plan, type PlanView } from '../plan.js';
 import { createOnce } from '../duplicates.js';
 import { patientOf } from '../entityKeys.js';
 import { about } from '../failures.js';
 import { PATIENT_CUSTOMER_ID, patientReference, text } from '../inboxRules.js';
 import { withPatientId } from '../patientReference.js';
-import { textOf, without } from '../payload.js';
+import { textOf, without, type Body } from '../payload.js';
 import { remember } from '../remember.js';
 import { writeOnce } from '../writeOnce.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
 
 /**
  * A patient note: PATCH /patientNote/{_id} when `_id` is given, else POST. A lost answer to the
@@ -34,6 +36,12 @@ const pushPatientNote: Handler = async (job, context) => {
   return remember(context, 'patientNote', answer, { body });
 };
 
+/** PATCH with `_id`, else POST; the patient resolved as the handler resolves it. */
+function planPatientNote(body: Body, { store }: PlanView): Plan {
+  const patient = plannedPatient(body, store);
+  return byId('patientNote', 'update', patient.body, patient.notes);
+}
+
 export const patientNote = {
   name: 'patientNote',
   inbox: {
@@ -42,8 +50,10 @@ export const patientNote = {
     rules: patientReference,
     erpFields: PATIENT_CUSTOMER_ID,
   },
+  inboxMapping: CSV_BY_FIELD_NAMES,
   entityKey: (body) => `patientNote:${textOf(body, '_id') ?? patientOf(body)}`,
   // Each note is one of its own.
   supersedes: false,
   handler: pushPatientNote,
+  plan: planPatientNote,
 } as const satisfies PushBackKind;

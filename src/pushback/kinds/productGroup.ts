@@ -4,15 +4,17 @@ import { productGroupLevelProblem } from '../../contract/index.js';
 import { entitySchema } from '../../contract/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';
-import { getMirror } from '../../store/index.js';
+import { getMirror, type Store } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
+import type { Plan, PlannedWrite, PlanView } from '../plan.js';
 import { createOnce } from '../duplicates.js';
 import { first } from '../entityKeys.js';
 import { about, notKnown, refusedWith } from '../failures.js';
 import { onCreate, text } from '../inboxRules.js';
-import { requiredText, textOf, without } from '../payload.js';
+import { requiredText, textOf, without, type Body } from '../payload.js';
 import { remember } from '../remember.js';
 import { writeOnce } from '../writeOnce.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
 
 async function parentTypeOf(
   job: Job,
@@ -58,11 +60,11 @@ async function checkLevel(job: Job, context: HandlerContext, subject: string): P
  * group whose other fields differ from the platform's is refused, naming them, rather than
  * sending the name and dropping the rest unseen.
  */
-function checkOnlyName(context: HandlerContext, job: Job, id: string, subject: string): void {
-  const current = getMirror(context.store, 'productGroup', id)?.record;
+function checkOnlyName(store: Store, message: Body, id: string, subject: string): void {
+  const current = getMirror(store, 'productGroup', id)?.record;
   if (current === undefined) return;
-  const changed = Object.keys(without(job.payload, '_id', 'name')).filter(
-    (field) => !isDeepStrictEqual(current[field], job.payload[field]),
+  const changed = Object.keys(without(message, '_id', 'name')).filter(
+    (field) => !isDeepStrictEqual(current[field], message[field]),
   );
   if (changed.length === 0) return;
   const hint =
@@ -88,7 +90,7 @@ const pushProductGroup: Handler = async (job, context) => {
   if (id === undefined && context.contract.find('productGroup', 'create')) {
     await checkLevel(job, context, subject);
   }
-  if (id !== undefined) checkOnlyName(context, job, id, subject);
+  if (id !== undefined) checkOnlyName(context.store, job.payload, id, subject);
   const body = id === undefined ? without(job.payload, '_id') : { name };
   const answer = await about(subject, () =>
     id === undefined
@@ -102,6 +104,31 @@ const pushProductGroup: Handler = async (job, context) => {
   return remember(context, 'productGroup', answer, { body });
 };
 
+/** PATCH of the name with `_id` (refused when other fields change), else POST. */
+function planProductGroup(body: Body, { store }: PlanView): Plan {
+  const id = textOf(body, '_id');
+  if (id === undefined) {
+    const note = "the run checks the group's level against its parent's type before the POST";
+    return {
+      writes: [{ resource: 'productGroup', operation: 'create', body: without(body, '_id') }],
+      notes: [note],
+    };
+  }
+  try {
+    checkOnlyName(store, body, id, `product group ${id}`);
+  } catch (error) {
+    if (error instanceof PermanentError) return { writes: [], notes: [error.message] };
+    throw error;
+  }
+  const write: PlannedWrite = {
+    resource: 'productGroup',
+    operation: 'update',
+    id,
+    body: { name: body.name },
+  };
+  return { writes: [write], notes: [] };
+}
+
 export const productGroup = {
   name: 'productGroup',
   inbox: {
@@ -109,8 +136,10 @@ export const productGroup = {
     minimum: z.looseObject({ name: text }),
     rules: onCreate('type'),
   },
+  inboxMapping: CSV_BY_FIELD_NAMES,
   entityKey: (body) => `productGroup:${first(body, '_id', 'name')}`,
   // Each message is a step (a create, a rename) of its own.
   supersedes: false,
   handler: pushProductGroup,
+  plan: planProductGroup,
 } as const satisfies PushBackKind;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PRESCRIPTION_TYPE, PRESCRIPTION_TYPE_STORED_AS_DRUG } from '../../contract/index.js';
 import type { CallContext } from '../api/context.js';
-import { badRequest, conflict } from '../httpError.js';
-import { asText, mergeByKind, objectsIn, type WriteRules } from './types.js';
+import { badRequest } from '../httpError.js';
+import { asText, mergeByKind, objectsIn, refuseTakenKey, type WriteRules } from './types.js';
 
 function sameUnit(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   return (
@@ -26,20 +26,6 @@ export function mergePackagingUnits(stored: unknown, incoming: unknown): unknown
     merged.push({ ...unit, _id: match?._id ?? randomUUID(), archived: unit.archived ?? false });
   }
   return [...merged, ...remaining.map((unit) => ({ ...unit, archived: true }))];
-}
-
-function uniqueCustomerNumber(ctx: CallContext, value: unknown, ownId: unknown): void {
-  if (typeof value !== 'string' || value === '') return;
-  const existingIds = ctx.store
-    .findBy(ctx.caller.tenant, 'article', 'customerNumber', value)
-    .map((s) => s.record._id)
-    .filter((id) => id !== ownId);
-  if (existingIds.length === 0) return;
-  throw conflict(
-    `an article with customerNumber "${value}" already exists; update it instead`,
-    [`customerNumber: "${value}" is used by article ${existingIds.join(', ')}`],
-    { existingIds },
-  );
 }
 
 /** A client may send prescriptionType 6; the platform stores 0 (Drug) without complaint. */
@@ -70,7 +56,7 @@ function keyedByPath(
 
 export const articleRules: WriteRules = {
   create(ctx, body) {
-    uniqueCustomerNumber(ctx, body.customerNumber, undefined);
+    refuseTakenKey(ctx, 'article', body.customerNumber, undefined);
     return storedPrescriptionType({
       ...body,
       therapyIds: body.therapyIds ?? [],
@@ -83,7 +69,7 @@ export const articleRules: WriteRules = {
       stored,
       kind,
     );
-    uniqueCustomerNumber(ctx, record.customerNumber, stored._id);
+    refuseTakenKey(ctx, 'article', record.customerNumber, stored._id);
     return storedPrescriptionType({
       ...record,
       therapyIds: body.therapyIds ?? stored.therapyIds ?? [],

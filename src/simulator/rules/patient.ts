@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CallContext } from '../api/context.js';
-import { conflict } from '../httpError.js';
-import { mergeByKind, objectsIn, type WriteRules } from './types.js';
+import { mergeByKind, objectsIn, refuseTakenKey, type WriteRules } from './types.js';
 
 /**
  * Care givers of a patient write (spec document 2, Patient): an entry without `_id` gets one;
@@ -30,28 +28,14 @@ export function mergeCareGivers(stored: unknown, incoming: unknown, now: Date): 
   return result;
 }
 
-function uniqueCustomerId(ctx: CallContext, value: unknown, ownId: unknown): void {
-  if (typeof value !== 'string' || value === '') return;
-  const others = ctx.store
-    .findBy(ctx.caller.tenant, 'patient', 'customerId', value)
-    .map((s) => s.record._id)
-    .filter((id) => id !== ownId);
-  if (others.length === 0) return;
-  throw conflict(
-    `a patient with customerId "${value}" already exists in this tenant; update it instead`,
-    [`customerId: "${value}" is used by patient ${others.join(', ')}`],
-    { existingIds: others },
-  );
-}
-
 export const patientRules: WriteRules = {
   create(ctx, body) {
-    uniqueCustomerId(ctx, body.customerId, undefined);
+    refuseTakenKey(ctx, 'patient', body.customerId, undefined);
     return { ...body, careGivers: mergeCareGivers([], body.careGivers, ctx.clock.now()) };
   },
   change(ctx, body, stored, kind) {
     const record = mergeByKind(body, stored, kind);
-    uniqueCustomerId(ctx, record.customerId, stored._id);
+    refuseTakenKey(ctx, 'patient', record.customerId, stored._id);
     const careGivers = mergeCareGivers(stored.careGivers, body.careGivers, ctx.clock.now());
     return { ...record, careGivers };
   },

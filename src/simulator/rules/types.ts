@@ -1,4 +1,7 @@
+import type { ResourceName } from '../../contract/index.js';
 import type { CallContext } from '../api/context.js';
+import { conflict } from '../httpError.js';
+import type { LookupField } from '../store/recordStore.js';
 
 export type ChangeKind = 'replace' | 'update';
 
@@ -44,4 +47,34 @@ export function asText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return value === undefined || value === null ? '' : JSON.stringify(value);
+}
+
+/** The field no two records of a resource share within a tenant, and how a message names one. */
+const UNIQUE_KEYS = {
+  article: { field: 'customerNumber', named: 'an article' },
+  patient: { field: 'customerId', named: 'a patient' },
+} as const satisfies Partial<Record<ResourceName, { field: LookupField; named: string }>>;
+
+/**
+ * Refuses (409, with the `existingIds` the platform's error carries) a write that would give
+ * `value` to the unique field of `resource` while another record of the caller's tenant holds it.
+ */
+export function refuseTakenKey(
+  ctx: CallContext,
+  resource: keyof typeof UNIQUE_KEYS,
+  value: unknown,
+  ownId: unknown,
+): void {
+  if (typeof value !== 'string' || value === '') return;
+  const { field, named } = UNIQUE_KEYS[resource];
+  const existingIds = ctx.store
+    .findBy(ctx.caller.tenant, resource, field, value)
+    .map((s) => s.record._id)
+    .filter((id) => id !== ownId);
+  if (existingIds.length === 0) return;
+  throw conflict(
+    `${named} with ${field} "${value}" already exists in this tenant; update it instead`,
+    [`${field}: "${value}" is used by ${resource} ${existingIds.join(', ')}`],
+    { existingIds },
+  );
 }

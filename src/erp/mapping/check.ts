@@ -1,0 +1,160 @@
+import type { ResourceName } from '../../contract/index.js';
+import type { OutboxFormat } from '../file/options.js';
+import { nearestField } from '../inbox/suggest.js';
+import { datePatternProblem } from './dates.js';
+import { parsePath, resolvePath, type Segment } from './paths.js';
+import { linesFieldOf, sourceShape } from './sources.js';
+import type { OutboundFieldSpec, OutboundMappingSpec, Scalar, ValueTables } from './spec.js';
+
+/** One thing wrong with a mapping, at a path below its own config key. */
+export interface MappingProblem {
+  path: Segment[];
+  message: string;
+}
+
+/** Where `table` is not one of `tables`: the problem, with the nearest name. */
+function tableProblem(table: string, tables: ValueTables): string | undefined {
+  if (Object.hasOwn(tables, table)) return undefined;
+  const names = Object.keys(tables);
+  const near = nearestField(table, names);
+  const guess = near === undefined ? '' : ` (did you mean ${near}?)`;
+  const known = names.length === 0 ? 'none are defined' : `tables: ${names.join(', ')}`;
+  return `erp.file.valueTables has no table ${table}${guess}; ${known}`;
+}
+
+/** What every field says alike, in both directions: one source, a known table, a date pattern. */
+export function commonFieldProblems(
+  target: string,
+  field: {
+    from?: unknown;
+    value?: Scalar | undefined;
+    table?: string | undefined;
+    date?: string | undefined;
+  },
+  tables: ValueTables,
+): MappingProblem[] {
+  const at = (key?: string): Segment[] => ['fields', target, ...(key === undefined ? [] : [key])];
+  const problems: MappingProblem[] = [];
+  if ((field.from === undefined) === (field.value === undefined)) {
+    const both = field.from !== undefined;
+    problems.push({
+      path: at(),
+      message: both
+        ? 'give from (where the value comes from) or value (a constant), not both'
+        : 'give from (where the value comes from) or value (a constant)',
+    });
+  }
+  const table = field.table === undefined ? undefined : tableProblem(field.table, tables);
+  if (table !== undefined) problems.push({ path: at('table'), message: table });
+  const date = field.date === undefined ? undefined : datePatternProblem(field.date);
+  if (date !== undefined) problems.push({ path: at('date'), message: date });
+  return problems;
+}
+
+/** An XML element name we write without changing it. */
+const XML_NAME = /^(?!xml)[A-Za-z_][A-Za-z0-9_.-]*$/i;
+
+function layoutProblems(
+  resource: ResourceName,
+  spec: OutboundMappingSpec,
+  format: OutboxFormat,
+): MappingProblem[] {
+  const problems: MappingProblem[] = [];
+  const linesField = linesFieldOf(resource);
+  if (format === 'csv' && spec.lines === 'nested') {
+    problems.push({
+      path: ['lines'],
+      message: 'a CSV file writes one row per order line: set lines: rows, or leave it out',
+    });
+  }
+  if (format === 'xml' && spec.lines === 'rows') {
+    problems.push({
+      path: ['lines'],
+      message: 'an XML file holds its lines nested: set lines: nested, or leave it out',
+    });
+  }
+  if (spec.root !== undefined && format !== 'xml') {
+    problems.push({
+      path: ['root'],
+      message: `only format xml has a root element (format is ${format})`,
+    });
+  }
+  if (spec.root !== undefined && !XML_NAME.test(spec.root)) {
+    problems.push({ path: ['root'], message: `${spec.root} is no XML element name` });
+  }
+  if (spec.linesAs !== undefined && (linesField === undefined || format === 'csv')) {
+    const why = linesField === undefined ? `${resource} has no order lines` : 'CSV writes rows';
+    problems.push({ path: ['linesAs'], message: `no list of lines to name: ${why}` });
+  }
+  return problems;
+}
+
+/** Targets that are objects (json, xml) must not also be values: `a` and `a.b`. */
+function targetProblems(spec: OutboundMappingSpec, format: OutboxFormat): MappingProblem[] {
+  if (format === 'csv') return [];
+  const problems: MappingProblem[] = [];
+  const targets = Object.keys(spec.fields);
+  for (const target of targets) {
+    const parts = target.split('.');
+    if (parts.some((part) => part === '')) {
+      problems.push({ path: ['fields', target], message: 'a target path has no empty parts' });
+    } else if (format === 'xml' && !parts.every((part) => XML_NAME.test(part))) {
+      const bad = parts.find((part) => !XML_NAME.test(part)) ?? '';
+      problems.push({ path: ['fields', target], message: `${bad} is no XML element name` });
+    }
+    const holder = targets.find((other) => target.startsWith(`${other}.`));
+    if (holder !== undefined) {
+      problems.push({
+        path: ['fields', target],
+        message: `${holder} is a value of its own, so it cannot hold ${target}; rename one of them`,
+      });
+    }
+  }
+  return problems;
+}
+
+function outboundFieldProblems(
+  resource: ResourceName,
+  target: string,
+  field: OutboundFieldSpec,
+  tables: ValueTables,
+): MappingProblem[] {
+  const problems = commonFieldProblems(target, field, tables);
+  if (field.from !== undefined) {
+    const resolved = resolvePath(
+      sourceShape(resource),
+      parsePath(field.from),
+      linesFieldOf(resource),
+    );
+    if (!resolved.ok) {
+      problems.push({
+        path: ['fields', target, 'from'],
+        message: `${resource}: ${resolved.message}`,
+      });
+    }
+  }
+  if (field.width === undefined && (field.pad !== undefined || field.align !== undefined)) {
+    problems.push({ path: ['fields', target, 'width'], message: 'pad and align need a width' });
+  }
+  return problems;
+}
+
+/**
+ * Every problem of `erp.file.mapping.<resource>` for files in `format`: sources the resource
+ * cannot have (with the nearest field), unknown tables, date patterns, layouts the format
+ * cannot write.
+ */
+export function outboundProblems(
+  resource: ResourceName,
+  spec: OutboundMappingSpec,
+  format: OutboxFormat,
+  tables: ValueTables,
+): MappingProblem[] {
+  return [
+    ...layoutProblems(resource, spec, format),
+    ...targetProblems(spec, format),
+    ...Object.entries(spec.fields).flatMap(([target, field]) =>
+      outboundFieldProblems(resource, target, field, tables),
+    ),
+  ];
+}

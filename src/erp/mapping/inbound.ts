@@ -1,0 +1,180 @@
+import { toBoolean, toNumber } from '../inbox/cells.js';
+import type { Problem } from '../inbox/problems.js';
+import type { Shape } from '../inbox/shape.js';
+import { parseDate } from './dates.js';
+import type { InboundMapping, InField } from './inboundMapping.js';
+import type { Segment } from './paths.js';
+import type { Scalar } from './spec.js';
+import { isMissing } from './values.js';
+
+/** Where a value stands in the ERP's file, for the problems that name it. */
+export interface Where {
+  line?: number;
+  /** CSV: the column's header name or number. */
+  column?: string;
+  /** XML: the element's path. */
+  element?: string;
+}
+
+/** A cell of the file: its text (undefined where the file has none) and where it is. */
+export interface Cell {
+  text: string | undefined;
+  where: Where;
+}
+
+/** One line of an order in the file: a CSV row, an XML line element. */
+export interface InputLine {
+  where: Where;
+  cell(field: InField): Cell;
+}
+
+/** What becomes one message: a CSV row (or the rows of one order), an XML record element. */
+export interface InputRecord extends InputLine {
+  lines: readonly InputLine[];
+}
+
+export interface MappedMessage {
+  where: Where;
+  body: Record<string, unknown>;
+  /** What the mapping found wrong; the message goes nowhere when there is any. */
+  problems: Problem[];
+  /** Where the value of a message field (`erpOrderedArticleLines.1.quantity`) came from. */
+  locate(path: string): Where;
+}
+
+type Typed = { value: unknown } | { problem: string };
+
+const hasOption = (shape: Shape, type: string): boolean =>
+  shape.kind === 'union'
+    ? shape.options.some((option) => hasOption(option, type))
+    : shape.kind === 'leaf' && shape.type === type;
+
+/** The text typed as the message's schema has the field: number, true/false, list, text. */
+function typed(shape: Shape, text: string, decimalComma: boolean): Typed {
+  if (shape.kind === 'array') {
+    const values: unknown[] = [];
+    for (const part of text.split('|')) {
+      const one = typed(shape.item, part.trim(), decimalComma);
+      if ('problem' in one) return one;
+      values.push(one.value);
+    }
+    return { value: values };
+  }
+  if (hasOption(shape, 'string')) return { value: text };
+  if (hasOption(shape, 'number')) return toNumber(text, decimalComma);
+  if (hasOption(shape, 'boolean')) return toBoolean(text);
+  return { value: text };
+}
+
+/** A constant or default from the config: as written, text typed like a cell's. */
+function constant(mapping: InboundMapping, field: InField, value: Scalar): Typed {
+  return typeof value === 'string' ? typed(field.shape, value, mapping.decimalComma) : { value };
+}
+
+/** One field's value: the cell, else its default; back through the table; the date; typed. */
+function fieldValue(mapping: InboundMapping, field: InField, cell: Cell): Typed | undefined {
+  const { spec } = field;
+  if (spec.value !== undefined) return constant(mapping, field, spec.value);
+  const text = cell.text?.trim();
+  if (text === undefined || isMissing(text)) {
+    return spec.default === undefined ? undefined : constant(mapping, field, spec.default);
+  }
+  let value = text;
+  if (field.table !== undefined) {
+    const back = field.table.get(value);
+    if (back === undefined) {
+      const known = [...field.table.keys()].join(', ');
+      return { problem: `"${value}" is not in table ${spec.table ?? ''} (its values: ${known})` };
+    }
+    value = back;
+  }
+  if (spec.date !== undefined) {
+    const date = parseDate(value, spec.date, mapping.timeZone);
+    if ('problem' in date) return date;
+    value = date.value;
+  }
+  return typed(field.shape, value, mapping.decimalComma);
+}
+
+function setAt(target: Record<string, unknown>, path: readonly Segment[], value: unknown): void {
+  let current: Record<string | number, unknown> = target;
+  path.forEach((key, index) => {
+    if (index === path.length - 1) {
+      current[key] = value;
+      return;
+    }
+    current[key] ??= typeof path[index + 1] === 'number' ? [] : {};
+    current = current[key] as Record<string | number, unknown>;
+  });
+}
+
+function fill(
+  mapping: InboundMapping,
+  fields: readonly InField[],
+  source: InputLine,
+  put: (field: InField, value: unknown) => void,
+  problems: Problem[],
+): void {
+  for (const field of fields) {
+    const cell = source.cell(field);
+    const value = fieldValue(mapping, field, cell);
+    if (value === undefined) continue;
+    if ('problem' in value)
+      problems.push({ ...cell.where, path: field.target, message: value.problem });
+    else put(field, value.value);
+  }
+}
+
+/** The field a message path is about: `lines.3.quantity` → the per-line field `lines.quantity`. */
+function fieldAt(mapping: InboundMapping, path: readonly string[]): InField | undefined {
+  const text = path.join('.');
+  const perLine = path[0] === mapping.linesField && /^\d+$/.test(path[1] ?? '');
+  const wanted = perLine ? [path[0], ...path.slice(2)].join('.') : text;
+  return mapping.fields.find(
+    (field) =>
+      field.target === wanted ||
+      text.startsWith(`${field.target}.`) ||
+      field.target.startsWith(`${wanted}.`),
+  );
+}
+
+/**
+ * The message one record of the file becomes: header fields from the record, the fields of
+ * each line into the message's list of lines (in the file's order; a line with no value adds
+ * none, and a record without any has no list: a status row without a parcel sends no tracking). Lists a target names by
+ * number (`trackingInfo.0.trackingCode`) are filled at that entry.
+ */
+export function mapRecord(mapping: InboundMapping, record: InputRecord): MappedMessage {
+  const body: Record<string, unknown> = {};
+  const problems: Problem[] = [];
+  const header = mapping.fields.filter((field) => !field.perLine);
+  const perLine = mapping.fields.filter((field) => field.perLine);
+  fill(mapping, header, record, (field, value) => setAt(body, field.path, value), problems);
+  // The file's lines that gave the message's lines: a line of only empty cells gives none.
+  const sources: InputLine[] = [];
+  if (perLine.length > 0 && mapping.linesField !== undefined) {
+    const lines: Record<string, unknown>[] = [];
+    for (const line of record.lines) {
+      const entry: Record<string, unknown> = {};
+      fill(
+        mapping,
+        perLine,
+        line,
+        (field, value) => setAt(entry, field.path.slice(1), value),
+        problems,
+      );
+      if (Object.keys(entry).length === 0) continue;
+      lines.push(entry);
+      sources.push(line);
+    }
+    if (lines.length > 0) body[mapping.linesField] = lines;
+  }
+  const locate = (path: string): Where => {
+    const parts = path.split('.');
+    const field = fieldAt(mapping, parts);
+    const lineIndex = field?.perLine === true ? Number(parts[1]) : undefined;
+    const source = lineIndex === undefined ? record : (sources[lineIndex] ?? record);
+    return field === undefined ? record.where : source.cell(field).where;
+  };
+  return { where: record.where, body, problems, locate };
+}
