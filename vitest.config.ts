@@ -1,10 +1,12 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { testProjects } from './test/projects.js';
 
-const { unit, integration } = testProjects(fileURLToPath(new URL('.', import.meta.url)));
-
-/** `npm run test:unit` (no process or server started), `npm run test:integration`, `npm test` both. */
+/**
+ * `npm run test:unit`, `npm run test:integration`, `npm test` both. The folder decides:
+ * test/unit/ starts no process or server (pure logic, SQLite in a temp folder, files),
+ * test/integration/ does (the simulator, a scripted HTTP server, the daemon's endpoint, the CLI
+ * as a child process); test/unit/docs/testProjects.test.ts keeps each test in its folder.
+ * Both mirror src/.
+ */
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -17,14 +19,19 @@ export default defineConfig({
       // fake no global (the clock is injected); they pass in shuffled file order.
       {
         extends: true,
-        test: { name: 'unit', include: unit, pool: 'threads', isolate: false },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          pool: 'threads',
+          isolate: false,
+        },
       },
       // The integration tests start the CLI from a build made once (test/support/builtCli.ts).
       {
         extends: true,
         test: {
           name: 'integration',
-          include: integration,
+          include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/builtCli.ts'],
         },
       },

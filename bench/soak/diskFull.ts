@@ -28,7 +28,7 @@ const MAIN = join(ROOT, 'src/cli/main.ts');
 const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 const FULL_MINUTES = Number(process.env['SOAK_DISK_FULL_MINUTES'] ?? '5');
-/** As test/cli/diskFull.test.ts: larger than the WAL grows before a checkpoint (40 MB). */
+/** As test/integration/cli/diskFull.test.ts: larger than the WAL grows before a checkpoint (40 MB). */
 const DISK_SIZE = '64m';
 const LEFT_FREE = 1024 * 1024;
 const EVERY_TEN_SECONDS = '*/10 * * * * *';

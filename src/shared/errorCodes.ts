@@ -1,8 +1,8 @@
 /**
  * Every code an error of ours carries, with what it means and what the operator does about it.
  * An error thrown without a hint of its own carries the table's (shared/errors.ts). The page
- * docs/readme/errors.md shows this table; test/shared/errorCodes.test.ts keeps the two equal
- * and finds a code spelled in src/ that the table lacks. Whether a code is retried is decided
+ * docs/readme/errors.md shows this table; test/unit/shared/errorCodes.test.ts keeps the two
+ * equal and finds a code spelled in src/ that the table lacks. Whether a code is retried is decided
  * where it is thrown, by its class (TransientError or PermanentError), not here.
  */
 export interface ErrorCodeEntry {

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/shared/clock.js';
+import { insertJob, openStore, upsertMirror } from '../../../src/store/index.js';
+import { cliFolder, type CliFolder } from '../../cli/cliFolder.js';
+
+const PATIENT = {
+  _id: 'p-7',
+  customerId: 'K-7',
+  firstName: 'Wilhelmine',
+  lastName: 'Krautstampfer',
+  phone: '+49 30 5550199',
+};
+const SEEDED = ['Wilhelmine', 'Krautstampfer', '5550199'];
+
+let f: CliFolder;
+beforeEach(() => {
+  // No platform is asked: backup and forget work on the database and files only.
+  f = cliFolder('http://127.0.0.1:9');
+});
+afterEach(() => f.cleanup());
+
+/** The database with one patient and, when asked, a pending job for them. */
+function seed(pendingJob: boolean): void {
+  fs.mkdirSync(path.dirname(f.database), { recursive: true });
+  const store = openStore({ path: f.database, clock: systemClock });
+  upsertMirror(store, 'patient', PATIENT, '2026-01-02T00:00:00Z');
+  if (pendingJob) {
+    insertJob(store, {
+      kind: 'patient',
+      entityKey: `patient:${PATIENT.customerId}`,
+      payload: { customerId: PATIENT.customerId, lastName: PATIENT.lastName },
+      supersedes: false,
+    });
+  }
+  store.close();
+}
+
+const holds = (file: string): string[] => {
+  const bytes = fs.existsSync(file) ? fs.readFileSync(file) : Buffer.alloc(0);
+  return SEEDED.filter((value) => bytes.includes(Buffer.from(value)));
+};
+
+describe('homecare-sync backup', () => {
+  it('writes a 0600 copy, refuses to replace a file, and keeps retention.backupsKept', async () => {
+    f.cleanup();
+    f = cliFolder('http://127.0.0.1:9', { retention: { backupsKept: 1 } });
+    seed(false);
+    const first = await f.cli('backup', 'b-1.db');
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toMatch(/^backup .*b-1\.db: \d+ bytes, mode 0600\n$/);
+    expect(fs.statSync(path.join(f.folder, 'b-1.db')).mode & 0o777).toBe(0o600);
+    expect(holds(path.join(f.folder, 'b-1.db'))).toEqual(SEEDED);
+
+    const again = await f.cli('backup', 'b-1.db');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('exists already');
+
+    const second = await f.cli('backup', 'b-2.db');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`removed old backup ${path.join(f.folder, 'b-1.db')}`);
+    expect(fs.existsSync(path.join(f.folder, 'b-1.db'))).toBe(false);
+  });
+});
+
+describe('homecare-sync forget patient', () => {
+  it('refuses while work is unresolved, then with --force erases the database and the backup', async () => {
+    seed(true);
+    expect((await f.cli('backup', 'b-1.db')).code).toBe(0);
+
+    const refused = await f.cli('forget', 'patient', 'K-7', '--customer-id');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'forget refused: patient with customerId K-7 has unresolved work',
+    );
+    expect(refused.stderr).toContain('queue job 1');
+
+    // A copy a killed dry run left (its process gone), and one whose process still runs.
+    const killed = path.join(path.dirname(f.database), '.dry-run-999999999-a1');
+    const running = path.join(path.dirname(f.database), `.dry-run-${process.pid}-b2`);
+    for (const folder of [killed, running]) {
+      fs.mkdirSync(folder);
+      fs.copyFileSync(f.database, path.join(folder, 'copy.db'));
+    }
+
+    const forced = await f.cli('forget', 'patient', 'K-7', '--customer-id', '--force');
+    expect(forced.stdout).toContain(`dry-run copy removed: ${killed}`);
+    expect(fs.existsSync(killed)).toBe(false);
+    expect(fs.existsSync(running)).toBe(true);
+    fs.rmSync(running, { recursive: true });
+    expect(forced).toMatchObject({ code: 0, stderr: '' });
+    expect(forced.stdout).toContain('erased patient p-7 (customerId K-7), forced');
+    expect(forced.stdout).toContain('erased in backup:');
+    for (const file of [f.database, `${f.database}-wal`, path.join(f.folder, 'b-1.db')]) {
+      expect(holds(file), file).toEqual([]);
+    }
+    expect(forced.stdout + forced.stderr).not.toMatch(/Krautstampfer|Wilhelmine/);
+  });
+
+  it('names an unknown patient and exits 1', async () => {
+    seed(false);
+    const result = await f.cli('forget', 'patient', 'p-none');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('no patient p-none is known to the database; nothing erased');
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * A real full disk: the database on a small tmpfs, filled up before the daemon starts. Needs
+ * the right to mount (root in a container with CAP_SYS_ADMIN); where that is missing the test
+ * says so and is skipped — test/integration/e2e/diskFull.test.ts covers each writer with SQLite's own limit.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractFor } from '../../../src/contract/index.js';
+import { pullTargets } from '../../../src/pull/targets.js';
+import { eventually, quietFor, withinBound } from '../../support/eventually.js';
+import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
+import { cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
+import { killIfRunning, startDaemonProcess, type DaemonProcess } from '../../cli/daemonProcess.js';
+
+/**
+ * Mounts a 64 MB tmpfs on a temp folder; undefined where this process may not mount. Larger than
+ * the WAL may grow before SQLite copies it into the database (WAL_CHECKPOINT_PAGES, 40 MB): on a
+ * smaller disk the WAL alone fills it up again once the filler is gone.
+ */
+function mountSmallDisk(): string | undefined {
+  const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m,mode=0700', 'tmpfs', folder], {
+      stdio: 'ignore',
+    });
+    return folder;
+  } catch {
+    rmSync(folder, { recursive: true, force: true });
+    console.log('diskFull: cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN); skipped');
+    return undefined;
+  }
+}
+
+const disk = mountSmallDisk();
+const TOKEN = 'disk-full-test-token-0123456789';
+
+/** The daemon's readiness checks, as a caller with the token sees them. */
+async function readiness(url: string): Promise<Record<string, { ok: boolean; problem?: string }>> {
+  const response = await fetch(`${url}/readyz`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  return ((await response.json()) as { checks: Record<string, { ok: boolean }> }).checks;
+}
+const LEFT_FREE = 1024 * 1024;
+
+let sim: TestSimulator;
+let f: CliFolder;
+let daemon: DaemonProcess | undefined;
+
+beforeAll(async () => {
+  if (disk === undefined) return;
+  // Enough records that the first pull needs far more than the room left.
+  sim = await startTestSimulator({
+    keys: SIM_KEYS,
+    seed: 31,
+    sizes: { singleOrders: 400, directOrders: 200, patients: 60, articles: 200 },
+  });
+  const everyTwoSeconds = { schedule: '*/2 * * * * *' };
+  const resources = [...new Set(pullTargets(contractFor('B')).map((t) => t.resource))];
+  f = cliFolder(sim.url, {
+    storage: { path: join(disk, 'sync.db') },
+    sync: {
+      jitterSeconds: 0,
+      reconcile: { enabled: false },
+      resources: Object.fromEntries(resources.map((resource) => [resource, everyTwoSeconds])),
+    },
+    http: { enabled: true, port: 0, token: TOKEN },
+  });
+});
+afterAll(async () => {
+  if (disk === undefined) return;
+  await killIfRunning(daemon);
+  await sim.close();
+  f.cleanup();
+  execFileSync('umount', ['-l', disk]);
+  rmSync(disk, { recursive: true, force: true });
+});
+
+/** Fills the disk up to `leave` bytes with one file; returns its path. */
+function fill(folder: string, leave: number): string {
+  const { bavail, bsize } = statfsSync(folder);
+  const filler = join(folder, 'filler');
+  writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - leave)));
+  return filler;
+}
+
+describe.skipIf(disk === undefined)('a full disk under the database (tmpfs)', () => {
+  it('keeps the daemon running with one clear error, and it goes on by itself once there is room', async () => {
+    if (disk === undefined) return;
+    const filler = fill(disk, LEFT_FREE);
+    daemon = startDaemonProcess(f.configPath, f.folder);
+    const started = await daemon.waitForLog('homecare-sync started');
+    const url = String(started['url']);
+    const full = `database ${join(disk, 'sync.db')} cannot be written: the disk (or its quota) is full; free space there`;
+    await eventually('the full disk to be logged', () =>
+      daemon?.stdout().includes(full) ? true : undefined,
+    );
+    const fullLines = daemon
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes(full) && !line.includes('"level":"debug"'));
+    for (const line of fullLines) expect(JSON.parse(line)).toMatchObject({ level: 'error' });
+    await eventually('/readyz to say the disk is full', async () =>
+      (await readiness(url))['storage']?.problem?.includes(full) === true ? true : undefined,
+    );
+    // Said once when it starts and once a minute while it lasts; the pulls, jobs and scans that
+    // meet it every two seconds do not say it again.
+    const saidFull = () =>
+      daemon
+        ?.stdout()
+        .split('\n')
+        .filter((line) => line.includes(full) && line.includes('"level":"error"')).length ?? 0;
+    await eventually('the full disk to be said', () => (saidFull() >= 1 ? true : undefined));
+    expect(saidFull()).toBe(1);
+    // Still running: the full disk paused the work (a small write may still have fitted).
+    // Real time: the daemon is a process of its own, its clock the real one.
+    let exited = false;
+    void daemon.exited.then(() => (exited = true));
+    await quietFor(500, 'the daemon running on a full disk', () => !exited);
+
+    rmSync(filler);
+    await eventually(
+      'every pull to succeed and everything to reach the ERP',
+      async () => {
+        const status = JSON.parse((await f.cli('status', '--json')).stdout) as {
+          checkpoints: { lastRun?: { ok: boolean } }[];
+          delivery: { undelivered: number };
+        };
+        const pulled = status.checkpoints.every((c) => c.lastRun?.ok === true);
+        return pulled && status.delivery.undelivered === 0 && f.outboxFiles().length > 0
+          ? true
+          : undefined;
+      },
+      90_000,
+    );
+    const back = `database ${join(disk, 'sync.db')} can be written again`;
+    await eventually(
+      'the room to be said back',
+      () => (daemon?.stdout().includes(back) ? true : undefined),
+      60_000,
+    );
+    expect((await readiness(url))['storage']).toEqual({ ok: true });
+    expect(saidFull()).toBeLessThanOrEqual(3);
+    daemon.signal('SIGTERM');
+    expect(await withinBound(daemon.exited, 'the daemon to stop')).toBe(0);
+  }, 240_000);
+});

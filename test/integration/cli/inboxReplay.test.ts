@@ -1,0 +1,251 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { replayInboxMessage, type ReplayOutcome } from '../../../src/app/replay.js';
+import { renderTrace, traceKey } from '../../../src/cli/commands/trace.js';
+import { findMirrorBy, getStoredJob, operatorActionsOn } from '../../../src/store/index.js';
+import { useAppCycle } from '../../support/appCycle.js';
+import { runCli } from '../../support/cli.js';
+import { api } from '../../support/simulator.js';
+
+type Order = Record<string, unknown> & { _id: string; patientId: string };
+
+const OPERATOR = { osUser: 'tester', host: 'test-host' };
+const PULLED = ['patient', 'article', 'integratedCare', 'singleOrder', 'erpOrder'] as const;
+
+/**
+ * `inbox replay`: an archived ERP message queued again as a new message, linked to the first in
+ * the trace, audited; the platform write it makes is decided by the push-back's own write
+ * (read before write), against the real simulator.
+ */
+describe('inbox replay', () => {
+  const cycle = useAppCycle({ variant: 'B' });
+
+  async function createdOrder(): Promise<Order> {
+    const { sim } = cycle();
+    const listed = await api(
+      sim,
+      'GET',
+      '/singleOrder?status=created&updatedAfter=1970-01-01T00:00:00.000Z',
+      { key: 'demo-key-2' },
+    );
+    const order = (listed.json as Order[])[0];
+    if (order === undefined) throw new Error('the seed has no created singleOrder');
+    return order;
+  }
+
+  const replay = (given: string): Promise<ReplayOutcome> =>
+    replayInboxMessage(cycle().app.store, cycle().app.config, given, {
+      cwd: cycle().rig.folder,
+      operator: OPERATOR,
+    });
+
+  async function writes(): Promise<string[]> {
+    const requests = await cycle().sim.control.requests();
+    return requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+  }
+
+  /** An order acknowledged, then set to 3 with a salesId by the ERP's file status-1.json. */
+  async function orderWithStatus(): Promise<Order> {
+    const order = await createdOrder();
+    await cycle().pass(PULLED);
+    cycle().rig.drop('orderStatus', 'status-1.json', {
+      orderType: 'single',
+      id: order._id,
+      status: 3,
+      salesId: 'SO-REPLAY-1',
+    });
+    await cycle().pass(['singleOrder']);
+    expect(await cycle().sim.control.getRecord('singleOrder', order._id)).toMatchObject({
+      status: 3,
+      salesId: 'SO-REPLAY-1',
+    });
+    return order;
+  }
+
+  it('queues an archived orderStatus again, sends nothing the order already carries, and shows both messages linked in the trace', async () => {
+    const order = await orderWithStatus();
+    await cycle().sim.control.clearRequests();
+
+    const outcome = await replay('status-1.json');
+    if (!outcome.ok) throw new Error(outcome.refused);
+    const [replayed, ...others] = outcome.replays;
+    expect(others).toEqual([]);
+    expect(replayed).toMatchObject({ kind: 'orderStatus', entityKey: `singleOrder:${order._id}` });
+    expect(replayed?.firstJobId).toBeDefined();
+    expect(replayed?.jobId).not.toBe(replayed?.firstJobId);
+
+    const report = await cycle().pass(['singleOrder']);
+    expect(report.queue.waiting).toBe(0);
+    expect(getStoredJob(cycle().app.store, replayed?.jobId ?? 0)?.state).toBe('done');
+    expect(await writes()).toEqual([]);
+
+    const [record] = traceKey({ config: cycle().rig.configPath }, 'status-1.json');
+    const steps = record?.events.map((event) => event.what) ?? [];
+    const at = (pattern: RegExp) => steps.findIndex((step) => pattern.test(step));
+    const first = at(/^ERP orderStatus file status-1\.json received$/);
+    const again = at(/^ERP orderStatus file status-1\.json replayed by an operator/);
+    const audit = at(
+      new RegExp(
+        `^replay of job:${replayed?.jobId} \\(orderStatus file status-1\\.json, first received .* as job ${replayed?.firstJobId}\\) by tester on test-host$`,
+      ),
+    );
+    for (const index of [first, again, audit]) expect(index, steps.join('\n')).toBeGreaterThan(-1);
+    expect(first).toBeLessThan(again);
+    expect(renderTrace([record!])).toContain(`job ${replayed?.jobId} orderStatus done`);
+    expect(operatorActionsOn(cycle().app.store, [`job:${replayed?.jobId}`])).toHaveLength(1);
+  });
+
+  it('writes again what the platform no longer holds: a salesId a platform user changed since', async () => {
+    const order = await orderWithStatus();
+    await cycle().sim.control.patchRecord('singleOrder', order._id, { salesId: 'CHANGED' });
+    await cycle().pass(['singleOrder']);
+    await cycle().sim.control.clearRequests();
+
+    const archived = readdirSync(join(cycle().rig.inbox, '.archive', 'orderStatus'));
+    const path = join(
+      cycle().rig.inbox,
+      '.archive',
+      'orderStatus',
+      archived[0] ?? '',
+      'status-1.json',
+    );
+    const outcome = await replay(path);
+    expect(outcome.ok).toBe(true);
+    await cycle().pass(['singleOrder']);
+
+    expect(await writes()).toEqual([`PATCH /singleOrder/${order._id}`]);
+    expect(await cycle().sim.control.getRecord('singleOrder', order._id)).toMatchObject({
+      status: 3,
+      salesId: 'SO-REPLAY-1',
+    });
+  });
+
+  it('replays an erpOrder without a second POST or PUT while the platform holds it, with a PUT once a platform user changed it, and not over a newer one', async () => {
+    const order = await orderWithStatus();
+    const erpOrder = {
+      salesId: 'SO-REPLAY-1',
+      patientId: order.patientId,
+      outboundDate: '2026-03-01T12:00:00.000Z',
+      deliveryAddress: {
+        name: 'Erika Mustermann',
+        address: 'Hauptstraße 5',
+        postalCode: '50667',
+        city: 'Köln',
+      },
+      erpOrderedArticleLines: [
+        { articleDescription: 'Saugkompresse', quantity: 2, deliveredQuantity: 2 },
+      ],
+      trackingInfo: [{ trackingCode: '00340434161234567890' }],
+      annotation: '',
+      prescriptionStatus: 'originalReceived',
+      trackingLink: '',
+      therapyId: 3,
+      completed: true,
+    };
+    cycle().rig.drop('erpOrder', 'erp-1.json', erpOrder);
+    await cycle().pass(['erpOrder']);
+    expect(await writes()).toContain('POST /erpOrder');
+    await cycle().sim.control.clearRequests();
+
+    const outcome = await replay('erp-1.json');
+    expect(outcome.ok).toBe(true);
+    await cycle().pass(['erpOrder']);
+
+    expect(await writes()).toEqual([]);
+    const [mirrored, ...twice] = findMirrorBy(
+      cycle().app.store,
+      'erpOrder',
+      'salesId',
+      'SO-REPLAY-1',
+    );
+    expect(twice).toEqual([]);
+
+    // A platform user changed it since: the message asks for what the platform no longer holds.
+    await cycle().sim.control.patchRecord('erpOrder', mirrored?.id ?? '', {
+      annotation: 'changed',
+    });
+    await cycle().pass(['erpOrder']);
+    await cycle().sim.control.clearRequests();
+    expect((await replay('erp-1.json')).ok).toBe(true);
+    await cycle().pass(['erpOrder']);
+    expect(await writes()).toEqual(['PUT /erpOrder/SO-REPLAY-1']);
+    expect(await cycle().sim.control.getRecord('erpOrder', mirrored?.id ?? '')).toMatchObject({
+      annotation: '',
+    });
+
+    // A newer message replaced the ERP order: the older one is not sent over it.
+    cycle().rig.drop('erpOrder', 'erp-2.json', { ...erpOrder, therapyId: 4 });
+    await cycle().pass(['erpOrder']);
+    const outdated = await replay('erp-1.json');
+    expect(!outdated.ok && outdated.refused).toMatch(
+      /a newer erpOrder message about erpOrder:SO-REPLAY-1 came after erp-1\.json \(job \d+\)/,
+    );
+  });
+
+  it('replays a request the endpoint kept, by its Idempotency-Key', async () => {
+    const order = await orderWithStatus();
+    const { app } = cycle();
+    const body = { orderType: 'single', id: order._id, erpOrderNumber: 'ERP-77' };
+    expect(app.inbound('orderStatus', body, 'erp-key-1').status).toBe('accepted');
+    await cycle().pass(['singleOrder']);
+    await cycle().sim.control.patchRecord('singleOrder', order._id, { erpOrderNumber: 'OTHER' });
+    await cycle().pass(['singleOrder']);
+    await cycle().sim.control.clearRequests();
+
+    const outcome = await replay('erp-key-1');
+    if (!outcome.ok) throw new Error(outcome.refused);
+    expect(outcome.replays[0]?.first).toMatchObject({ source: 'http', name: 'erp-key-1' });
+    await cycle().pass(['singleOrder']);
+    expect(await writes()).toEqual([`PATCH /singleOrder/${order._id}`]);
+    expect(await cycle().sim.control.getRecord('singleOrder', order._id)).toMatchObject({
+      erpOrderNumber: 'ERP-77',
+    });
+    const found = traceKey({ config: cycle().rig.configPath }, 'erp-key-1');
+    expect(found.map((r) => r.id)).toEqual([order._id]);
+  });
+
+  it('refuses a name nothing carries, a file outside the archive, a rejected file and a message whose job still waits', async () => {
+    const order = await orderWithStatus();
+    const { rig, app } = cycle();
+
+    const unknown = await replay('no-such-file.json');
+    expect(unknown).toMatchObject({ ok: false });
+    expect(!unknown.ok && unknown.refused).toContain('"no-such-file.json"');
+
+    const outside = await replay(rig.configPath);
+    expect(!outside.ok && outside.refused).toMatch(/is not in the inbox archive/);
+
+    rig.drop('orderStatus', 'broken.json', { orderType: 'single' });
+    await cycle().pass(['singleOrder']);
+    expect(existsSync(join(rig.inbox, '.error', 'orderStatus', 'broken.json'))).toBe(true);
+    const rejected = await replay('broken.json');
+    expect(!rejected.ok && rejected.refused).toMatch(/set aside as rejected .*move it into/s);
+
+    rig.drop('orderStatus', 'waiting.json', {
+      orderType: 'single',
+      id: order._id,
+      erpOrderNumber: 'E-1',
+    });
+    await app.inbox?.scanOnce();
+    const waiting = await replay('waiting.json');
+    expect(!waiting.ok && waiting.refused).toMatch(/still pending: it runs on its own/);
+  });
+
+  it('runs from the CLI, exit 1 with the reason when refused', async () => {
+    await orderWithStatus();
+    const config = cycle().rig.configPath;
+    const done = await runCli(['inbox', 'replay', 'status-1.json', '--config', config]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toMatch(
+      /orderStatus status-1\.json \(first received .*\) queued again as job \d+/,
+    );
+
+    mkdirSync(join(cycle().rig.folder, 'elsewhere'));
+    const stray = join(cycle().rig.folder, 'elsewhere', 'status-1.json');
+    writeFileSync(stray, '{}');
+    const refused = await runCli(['inbox', 'replay', stray, '--config', config]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('is not in the inbox archive');
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { renderTrace, traceKey } from '../../../src/cli/commands/trace.js';
+import { useAppCycle } from '../../support/appCycle.js';
+import { runCli } from '../../support/cli.js';
+import { api } from '../../support/simulator.js';
+
+type Order = Record<string, unknown> & { _id: string };
+
+/**
+ * `trace <key>`: one order through the whole cycle with a fault on the way (the acknowledgement
+ * answered 503 once), followed by each kind of key, in text and JSON.
+ */
+describe('trace', () => {
+  const cycle = useAppCycle({ variant: 'B' });
+
+  async function tracedOrder() {
+    const { sim, rig } = cycle();
+    const listed = await api(
+      sim,
+      'GET',
+      '/singleOrder?status=created&updatedAfter=1970-01-01T00:00:00.000Z',
+      { key: 'demo-key-2' },
+    );
+    const order = (listed.json as Order[])[0];
+    if (order === undefined) throw new Error('the seed has no created singleOrder');
+    await sim.control.setFault({
+      method: 'PATCH',
+      path: '/singleOrder/',
+      times: 1,
+      errorStatus: 503,
+    });
+    await cycle().pass(['patient', 'article', 'integratedCare', 'singleOrder']);
+    await cycle().pass(['singleOrder']);
+    rig.drop('orderStatus', 'status-1.json', {
+      orderType: 'single',
+      id: order._id,
+      status: 3,
+      salesId: 'SO-TRACE-1',
+    });
+    await cycle().pass(['singleOrder']);
+    return order;
+  }
+
+  it('shows every step of an order in order: pulled, handed over, acknowledged after a retry, the ERP status and its write', async () => {
+    const order = await tracedOrder();
+    const [record, ...others] = traceKey({ config: cycle().rig.configPath }, order._id);
+    expect(others).toEqual([]);
+    expect(record).toMatchObject({ resource: 'singleOrder', id: order._id });
+    const steps = record?.events.map((event) => event.what) ?? [];
+    const at = (pattern: RegExp) => steps.findIndex((step) => pattern.test(step));
+
+    const pulled = at(/^pulled version /);
+    const handed = at(/^handed version .* to the ERP/);
+    const ackQueued = at(/^job \d+ ack\.singleOrder queued$/);
+    const ackDone = at(
+      /^job \d+ ack\.singleOrder done after 1 failed try \(the last: HTTP 503.*\): platform answered 200$/,
+    );
+    const message = at(/^ERP orderStatus file .*status-1\.json received$/);
+    const statusDone = at(/^job \d+ orderStatus done: platform answered 200$/);
+    const echo = at(/is our own write coming back: not handed to the ERP/);
+    const ours = at(/^our last write to it/);
+    for (const index of [pulled, handed, ackQueued, ackDone, message, statusDone, echo, ours]) {
+      expect(index, steps.join('\n')).toBeGreaterThanOrEqual(0);
+    }
+    expect(pulled).toBeLessThan(handed);
+    expect(handed).toBeLessThanOrEqual(ackQueued);
+    expect(ackQueued).toBeLessThan(ackDone);
+    expect(ackDone).toBeLessThan(message);
+    expect(message).toBeLessThan(statusDone);
+    const times = record?.events.map((event) => event.at) ?? [];
+    expect(times).toEqual([...times].sort());
+
+    const text = renderTrace([record!]);
+    expect(text.split('\n')[0]).toBe(`singleOrder ${order._id}`);
+    expect(text).toContain('ack.singleOrder done after 1 failed try');
+  });
+
+  it('finds the order by its salesId, a job id, the inbox file and the outbox file, and nothing by an unknown key', async () => {
+    const order = await tracedOrder();
+    const options = { config: cycle().rig.configPath };
+    const [byId] = traceKey(options, order._id);
+    const jobId = byId?.events.find((event) => event.job !== undefined)?.job;
+    const outboxFile = cycle()
+      .rig.outboxFiles('singleOrder')
+      .find((f) => f.startsWith(order._id));
+    for (const key of ['SO-TRACE-1', String(jobId), 'status-1.json', String(outboxFile)]) {
+      const found = traceKey(options, key);
+      expect(
+        found.map((r) => r.id),
+        key,
+      ).toContain(order._id);
+    }
+    expect(traceKey(options, 'no-such-key')).toEqual([]);
+  });
+
+  it('prints JSON with --json, and exits 1 naming a key it does not know', async () => {
+    const order = await tracedOrder();
+    const config = cycle().rig.configPath;
+    const json = await runCli(['trace', order._id, '--json', '--config', config]);
+    expect(json.code, json.stderr).toBe(0);
+    const parsed = JSON.parse(json.stdout) as {
+      key: string;
+      records: { id: string; events: unknown[] }[];
+    };
+    expect(parsed.key).toBe(order._id);
+    expect(parsed.records[0]?.events.length).toBeGreaterThan(4);
+
+    const unknown = await runCli(['trace', 'no-such-key', '--config', config]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('"no-such-key"');
+  });
+});

@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { httpInbound, inboxAcceptor } from '../../../src/app/inbound.js';
+import { KINDS } from '../../support/inboxKinds.js';
+import { createLogger } from '../../../src/log/index.js';
+import type { HttpEndpoint } from '../../../src/http/server.js';
+import { openStore, type Store } from '../../../src/store/index.js';
+import { startTestEndpoint } from '../../support/endpoint.js';
+import { FakeClock } from '../../support/fakeClock.js';
+
+let folder: string;
+let store: Store;
+let endpoint: HttpEndpoint;
+let counted: string[];
+let logged: Record<string, unknown>[];
+
+beforeEach(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'homecare-sync-key-'));
+  store = openStore({ path: join(folder, 'sync.db'), clock: new FakeClock() });
+  counted = [];
+  logged = [];
+  const logger = createLogger({
+    level: 'info',
+    destination: {
+      write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>),
+    },
+  });
+  const accept = inboxAcceptor(store, logger);
+  const inbound = httpInbound(KINDS, accept, (labels, n) =>
+    counted.push(`${labels.source} ${labels.kind} ${labels.result} ${n}`),
+  );
+  endpoint = await startTestEndpoint({}, { inbound });
+});
+afterEach(async () => {
+  await endpoint.close();
+  store.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const post = (key: string, body: unknown) =>
+  fetch(`${endpoint.url}/erp/orderStatus`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: 'Bearer erp-secret',
+      'idempotency-key': key,
+    },
+    body: JSON.stringify(body),
+  });
+
+const stored = () =>
+  store.db.prepare('SELECT name, body FROM inbox_messages ORDER BY id').all() as {
+    name: string;
+    body: string;
+  }[];
+
+describe('POST /erp/<kind> with an Idempotency-Key', () => {
+  const shipped = { orderType: 'single', id: 'o-1', status: 3 };
+
+  it('takes the same key with the same body again as a repeat, stored once', async () => {
+    expect((await post('erp-77', shipped)).status).toBe(202);
+    const again = await post('erp-77', shipped);
+    expect(again.status).toBe(202);
+    expect(await again.json()).toEqual({ id: 'erp-77', repeat: true });
+    expect(stored()).toHaveLength(1);
+    expect(counted).toEqual(['http orderStatus accepted 1', 'http orderStatus repeat 1']);
+  });
+
+  it('names the message by its key in the log, not redacted', async () => {
+    await post('erp-77', shipped);
+    expect(logged).toContainEqual(
+      expect.objectContaining({ msg: 'inbox message queued', messageName: 'erp-77' }),
+    );
+  });
+
+  it('refuses the same key with another body with 409 naming the key, and keeps the first', async () => {
+    expect((await post('erp-77', shipped)).status).toBe(202);
+    const other = await post('erp-77', { ...shipped, status: 5 });
+    expect(other.status).toBe(409);
+    expect(((await other.json()) as { message: string }).message).toContain(
+      'Idempotency-Key "erp-77"',
+    );
+    expect(stored()).toEqual([{ name: 'erp-77', body: JSON.stringify(shipped) }]);
+    expect(counted).toEqual(['http orderStatus accepted 1', 'http orderStatus rejected 1']);
+  });
+});

@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { App } from '../../../src/app/app.js';
+import type { ResourceName } from '../../../src/contract/index.js';
+import { createLogger } from '../../../src/log/index.js';
+import { countJobs } from '../../../src/store/index.js';
+import { appRig, type AppRig } from '../../support/appRig.js';
+import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
+
+type Line = Record<string, unknown>;
+
+const START = '2026-03-01T08:00:00.000Z';
+const ORDERS: readonly string[] = ['singleOrder', 'directOrder'];
+const REFERRED: readonly string[] = ['patient', 'article', 'integratedCare'];
+
+let sim: TestSimulator;
+let rig: AppRig;
+let app: App;
+let lines: Line[];
+
+beforeEach(async () => {
+  sim = await startTestSimulator({ variant: 'B', seed: 2 });
+  rig = appRig(sim.url, 'B', START);
+  lines = [];
+  app = await rig.open(
+    createLogger({
+      level: 'info',
+      destination: { write: (line: string) => void lines.push(JSON.parse(line) as Line) },
+    }),
+  );
+});
+afterEach(async () => {
+  await app.close();
+  await sim.close();
+  rig.cleanup();
+});
+
+const troubles = () =>
+  lines.filter((line) => ['warn', 'error', 'fatal'].includes(String(line['level'])));
+const lastAt = (order: string[], names: readonly string[]) =>
+  Math.max(...names.map((name) => order.lastIndexOf(name)));
+const firstAt = (order: string[], names: readonly string[]) =>
+  Math.min(...names.map((name) => order.indexOf(name)).filter((at) => at >= 0));
+
+describe("the daemon's first pass", () => {
+  it('pulls what orders refer to first, keeps their schedules back until it reaches them, and leaves no order waiting', async () => {
+    const pass = app.runner.firstPass(() => false);
+    // The orders' schedule comes while the pass is still at the patients.
+    expect(await app.runner.runResource('singleOrder')).toBeUndefined();
+    expect(await app.runner.reconcile(7)).toEqual([]);
+    const pulled = (await pass).map((summary) => summary.resource);
+
+    expect(pulled.filter((r) => r === 'singleOrder').length).toBeGreaterThan(0);
+    expect(lastAt(pulled, REFERRED)).toBeLessThan(firstAt(pulled, ORDERS));
+    // Past the pass, the schedule runs again.
+    expect(await app.runner.runResource('singleOrder')).not.toHaveLength(0);
+
+    // Every order goes to the ERP at its first try: none waits for a care arrangement.
+    const queue = await app.worker.runUntilEmpty();
+    expect(queue.waiting).toBe(0);
+    expect(countJobs(app.store, 'pending', 'deliver.')).toBe(0);
+    expect(countJobs(app.store, 'dead', 'deliver.')).toBe(0);
+    expect(rig.outboxFiles('singleOrder').length).toBeGreaterThan(0);
+    expect(troubles()).toEqual([]);
+  });
+
+  it('keeps no schedule back once it was stopped half-way', async () => {
+    let asked = 0;
+    // Stopped after the first resource.
+    await app.runner.firstPass(() => asked++ > 0);
+    expect(await app.runner.runResource('singleOrder')).not.toBeUndefined();
+  });
+});
+
+describe('sync --once', () => {
+  it('pulls the resources it is given in the order of their references, not the order given', async () => {
+    const named: ResourceName[] = [
+      'directOrder',
+      'singleOrder',
+      'integratedCare',
+      'article',
+      'patient',
+    ];
+    const pulled = (await app.runner.runAll(named)).map((summary) => summary.resource);
+    expect([...new Set(pulled)]).toEqual([
+      'patient',
+      'article',
+      'integratedCare',
+      'singleOrder',
+      'directOrder',
+    ]);
+    const queue = await app.worker.runUntilEmpty();
+    expect(queue.waiting).toBe(0);
+    expect(troubles()).toEqual([]);
+  });
+});
