@@ -3,6 +3,7 @@ import type { OutboundRecord } from '../adapter.js';
 import { csvFile } from './csvFile.js';
 import { mappedObjects, mappingOf } from './mapped.js';
 import { openTransOrder, type OpenTransOrderResource } from './openTrans.js';
+import { OPENTRANS_UNITS_TABLE } from './unitCodes.js';
 import type { FileAdapterOptions, OutboxFormat } from './options.js';
 import { xmlFile } from './xmlFile.js';
 
@@ -26,7 +27,8 @@ export function recordContent(item: OutboundRecord, options: FileAdapterOptions)
   const mapping = mappingOf(item.resource, options);
   if (options.format === 'xml') {
     if (options.openTrans && isOpenTransResource(item.resource)) {
-      return openTransOrder(item.record, options.openTransParties);
+      const units = options.valueTables[OPENTRANS_UNITS_TABLE];
+      return openTransOrder(item.record, options.openTransParties, units);
     }
     if (mapping === undefined) return { data: xmlFile(item.resource, item.record) };
     const [mapped = {}] = mappedObjects(mapping, item.record);

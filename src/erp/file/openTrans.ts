@@ -1,7 +1,7 @@
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { isPlainObject } from '../../shared/objects.js';
 import type { OpenTransParties } from './options.js';
-import { UNIT_ONE, unitCode } from './unitCodes.js';
+import { UNIT_ONE, unitCode, type UnitTable } from './unitCodes.js';
 import { XML_OPTIONS, xmlbuilder } from './xmlFile.js';
 
 export const OPENTRANS_NAMESPACE = 'http://www.opentrans.org/XMLSchema/2.1';
@@ -189,19 +189,19 @@ function deliveryDate(info: XMLBuilder, order: Record<string, unknown>): void {
 }
 
 /** The BMEcat code an order line's unit is written as: its table code, else `C62` (one). */
-export function orderUnitCode(unit: unknown): string {
+export function orderUnitCode(unit: unknown, own: UnitTable = {}): string {
   const given = text(unit);
-  return (given === undefined ? undefined : unitCode(given)) ?? UNIT_ONE;
+  return (given === undefined ? undefined : unitCode(given, own)) ?? UNIT_ONE;
 }
 
 /**
  * ORDER_UNIT is required: the BMEcat code of the line's unit, else `C62` (one). A unit we
  * cannot map is kept as a general remark, which openTRANS places after ORDER_UNIT.
  */
-function orderUnit(item: XMLBuilder, unit: unknown): void {
+function orderUnit(item: XMLBuilder, unit: unknown, own: UnitTable): void {
   const given = text(unit);
-  item.ele(BMECAT_NAMESPACE, 'bmecat:ORDER_UNIT').txt(orderUnitCode(unit));
-  if (given !== undefined && unitCode(given) === undefined) {
+  item.ele(BMECAT_NAMESPACE, 'bmecat:ORDER_UNIT').txt(orderUnitCode(unit, own));
+  if (given !== undefined && unitCode(given, own) === undefined) {
     item.ele('REMARKS', { type: 'general' }).txt(`unit: ${given}`);
   }
 }
@@ -221,7 +221,12 @@ export function orderLineItems(
     .map((line, index) => ({ lineItemId: text(line._id) ?? String(index + 1), line }));
 }
 
-function orderItem(list: XMLBuilder, lineItemId: string, line: Record<string, unknown>): void {
+function orderItem(
+  list: XMLBuilder,
+  lineItemId: string,
+  line: Record<string, unknown>,
+  units: UnitTable,
+): void {
   const item = list.ele('ORDER_ITEM');
   item.ele('LINE_ITEM_ID').txt(bounded('LINE_ITEM_ID', lineItemId, LINE_ID_CHARS));
   const product = item.ele('PRODUCT_ID');
@@ -230,7 +235,7 @@ function orderItem(list: XMLBuilder, lineItemId: string, line: Record<string, un
   const articleId = text(line.articleId);
   if (articleId !== undefined) productId(product, 'BUYER_PID', articleId);
   item.ele('QUANTITY').txt(quantity(line.quantity, lineItemId));
-  orderUnit(item, line.unit);
+  orderUnit(item, line.unit, units);
 }
 
 export type OpenTransOrderFile = { data: Buffer } | { refused: string };
@@ -241,11 +246,13 @@ export type OpenTransOrderFile = { data: Buffer } | { refused: string };
  * both), valid against the official schema; or, when no valid ORDER can say it, why not (no line left,
  * no patient, an article number too long). The platform knows no supplier or buyer id: they
  * come from the config (`openTransParties`). It knows no prices or currency either, so none
- * are written (see docs/readme/file-drop.md).
+ * are written (see docs/readme/file-drop.md). `units` (the config's value table
+ * `openTransUnits`) maps units before the built-in table does.
  */
 export function openTransOrder(
   order: Record<string, unknown>,
   ids: OpenTransParties,
+  units: UnitTable = {},
 ): OpenTransOrderFile {
   const items = orderLineItems(order);
   if (items.length === 0) {
@@ -272,7 +279,7 @@ export function openTransOrder(
     partiesReference(info, order, ids);
     for (const remark of build.remarks) info.ele('REMARKS', { type: 'general' }).txt(remark);
     const list = root.ele('ORDER_ITEM_LIST');
-    for (const { lineItemId, line } of items) orderItem(list, lineItemId, line);
+    for (const { lineItemId, line } of items) orderItem(list, lineItemId, line, units);
     root.ele('ORDER_SUMMARY').ele('TOTAL_ITEM_NUM').txt(String(items.length));
     return { data: Buffer.from(root.end({ prettyPrint: true }), 'utf8') };
   } catch (error) {

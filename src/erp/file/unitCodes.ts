@@ -37,7 +37,20 @@ export const UNIT_CODES: Readonly<Record<string, string>> = {
 /** The default when the platform names no unit or one we cannot map. */
 export const UNIT_ONE = 'C62';
 
-/** The BMEcat code for a platform unit, or undefined when it has none here. */
-export function unitCode(unit: string): string | undefined {
-  return UNIT_CODES[unit.trim().toLowerCase().replace(/\.$/, '')];
+/** What a unit is looked up by: its text without case, outer spaces or a closing dot. */
+const unitKey = (unit: string): string => unit.trim().toLowerCase().replace(/\.$/, '');
+
+/**
+ * The value table the config may give (`erp.file.valueTables.openTransUnits`: platform unit →
+ * BMEcat code), looked up before this file's table.
+ */
+export const OPENTRANS_UNITS_TABLE = 'openTransUnits';
+
+export type UnitTable = Readonly<Record<string, string | number | boolean>>;
+
+/** The BMEcat code for a platform unit, `own` first, or undefined when neither has one. */
+export function unitCode(unit: string, own: UnitTable = {}): string | undefined {
+  const key = unitKey(unit);
+  const given = Object.entries(own).find(([name]) => unitKey(name) === key)?.[1];
+  return given === undefined ? UNIT_CODES[key] : String(given);
 }

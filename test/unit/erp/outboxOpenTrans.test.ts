@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, OutboundRecord } from '../../../src/erp/adapter.js';
-import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../../src/erp/file/index.js';
+import {
+  createFileAdapter,
+  DEFAULT_FILE_ADAPTER_OPTIONS,
+  type FileAdapterOptions,
+} from '../../../src/erp/file/index.js';
 import { UNIT_CODES } from '../../../src/erp/file/unitCodes.js';
 import { OUTBOX_EXAMPLES } from '../../docs/outboxExamples.js';
 import { FakeClock } from '../../support/fakeClock.js';
@@ -27,10 +31,18 @@ describe('openTRANS ORDER against the official openTRANS 2.1 schema', () => {
   afterEach(() => cleanup());
 
   /** Each order into an outbox of its own: several versions of one order id are written. */
-  async function deliver(item: OutboundRecord): Promise<DeliveryOutcome | undefined> {
+  async function deliver(
+    item: OutboundRecord,
+    valueTables: FileAdapterOptions['valueTables'] = {},
+  ): Promise<DeliveryOutcome | undefined> {
     writes += 1;
     dir = join(root, String(writes));
-    const options = { ...DEFAULT_FILE_ADAPTER_OPTIONS, outbox: dir, format: 'xml' as const };
+    const options = {
+      ...DEFAULT_FILE_ADAPTER_OPTIONS,
+      outbox: dir,
+      format: 'xml' as const,
+      valueTables,
+    };
     const adapter = await createFileAdapter(
       { ...options, openTrans: true },
       { clock: new FakeClock() },
@@ -105,6 +117,25 @@ describe('openTRANS ORDER against the official openTRANS 2.1 schema', () => {
     const codes = [...text.matchAll(/<bmecat:ORDER_UNIT>([^<]*)</g)].map((m) => m[1]);
     expect(codes).toEqual([...units.map((unit) => UNIT_CODES[unit]), 'C62']);
     expect(codes.filter((code) => code?.startsWith('X'))).toEqual([]);
+  });
+
+  it("takes the config's openTransUnits table before its own", async () => {
+    const order = singleOrder({
+      orderedArticleLines: [
+        { _id: 'l-1', quantity: 1, unit: 'Rolle groß' },
+        { _id: 'l-2', quantity: 1, unit: 'Flasche' },
+        { _id: 'l-3', quantity: 1, unit: 'Stück' },
+      ],
+    });
+    expect(
+      await deliver(order, { openTransUnits: { 'ROLLE GROß ': 'RO', Flasche: 'PK' } }),
+    ).toEqual({ status: 'delivered' });
+    const [name] = await written(order.resource);
+    const text = await readFile(join(dir, order.resource, name ?? ''), 'utf8');
+    expect(await openTransProblems(text)).toEqual([]);
+    const codes = [...text.matchAll(/<bmecat:ORDER_UNIT>([^<]*)</g)].map((m) => m[1]);
+    expect(codes).toEqual(['RO', 'PK', 'C62']);
+    expect(text).not.toContain('unit: Rolle groß');
   });
 
   it('writes BMEcat unit codes, keeps an unknown unit as a remark, and names the parties', async () => {
