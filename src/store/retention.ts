@@ -67,12 +67,14 @@ const VACUUM_PAGES = 1024;
 /**
  * Where retention reduces a record's body: orders and care arrangements (patients, articles and
  * master data stay whole, enrichment reads them), once Deleted (an end status; no transition
- * leaves it) or archived. The migration's partial index `mirror_ended` holds exactly these
- * rows, so the text must stay the same as there.
+ * leaves it) or archived. The migration's partial index `mirror_ended` holds exactly the rows
+ * of ENDED_RECORD_SQL (these, not yet reduced), so its text must stay the same as there.
  */
-export const ENDED_RECORD_SQL = `resource IN ('singleOrder', 'directOrder', 'integratedCare', 'erpOrder')
+const ENDED_SQL = `resource IN ('singleOrder', 'directOrder', 'integratedCare', 'erpOrder')
     AND (json ->> '$.archived' = 1
-      OR (resource IN ('singleOrder', 'directOrder') AND json ->> '$.status' = -1))
+      OR (resource IN ('singleOrder', 'directOrder') AND json ->> '$.status' = -1))`;
+
+export const ENDED_RECORD_SQL = `${ENDED_SQL}
     AND json ->> '$._reduced' IS NULL`;
 
 /**
@@ -406,9 +408,7 @@ function endedKeys(store: Store, cutoff: string): Stepper {
     const records = statement<{ cutoff: string; limit: number }, KeyRow>(
       store.db,
       `SELECT rowid, resource, _id, version FROM mirror INDEXED BY mirror_reduced
-       WHERE json ->> '$._reduced' IS NOT NULL AND updated_at < @cutoff
-         AND (json ->> '$.archived' = 1
-           OR (resource IN ('singleOrder', 'directOrder') AND json ->> '$.status' = -1))
+       WHERE json ->> '$._reduced' IS NOT NULL AND updated_at < @cutoff AND ${ENDED_SQL}
        ORDER BY updated_at LIMIT @limit`,
     ).all({ cutoff, limit });
     for (const row of records) forgetEnded(store, row);

@@ -7,6 +7,7 @@ import {
   insertInboxMessage,
   listStoredJobs,
   settleInboxMessage,
+  upsertMirror,
   type Store,
 } from '../../../src/store/index.js';
 import { forgottenThrough, pruneStore, type RetentionDays } from '../../../src/store/retention.js';
@@ -101,6 +102,11 @@ describe('retention.endedKeys', () => {
     store.db
       .prepare("UPDATE mirror SET json = json_set(json, '$._reduced', 'x') WHERE _id = 'o-3'")
       .run();
+    // A patient an erasure reduced, archived: master data, whose keys stay whatever its age.
+    upsertMirror(store, 'patient', { _id: 'p-1', timestamp: 't1', archived: true }, 't1');
+    store.db
+      .prepare("UPDATE mirror SET json = json_set(json, '$._reduced', 'x') WHERE _id = 'p-1'")
+      .run();
     temp.clock.advance(50 * DAY);
     expect(pull(order('o-3', '2026-02-20T08:00:00.000Z', { status: -1 }))).toBe(1);
     settleJobs();
@@ -109,6 +115,7 @@ describe('retention.endedKeys', () => {
     const report = await pruneStore(store, days, { batchSize: 100 });
 
     expect(report.removed.endedKeys).toBe(1);
+    expect(mirrored('p-1')).toBe('p-1');
     expect(mirrored('o-2')).toBeUndefined();
     expect(mirrored('o-3')).toBe('o-3');
     // An order that never ended, listed with an old stamp, is new.
