@@ -12,6 +12,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY scripts/finish-build.mjs ./scripts/
 # Pruning drops the dev dependencies, the simulator's and demo's among them (faker, pdf-lib).
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 

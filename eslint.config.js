@@ -49,8 +49,9 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // The benchmark's peers are plain Node.js programs, outside the TypeScript project.
-    files: ['bench/peers/**/*.{mjs,cjs}'],
+    // The benchmark's peers and the build's last step are plain Node.js programs, outside the
+    // TypeScript project.
+    files: ['bench/peers/**/*.{mjs,cjs}', 'scripts/**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       parserOptions: { projectService: false },

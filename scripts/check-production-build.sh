@@ -14,7 +14,9 @@ cp "$repo/package.json" "$repo/package-lock.json" .
 npm ci --no-audit --no-fund
 cp "$repo/tsconfig.json" "$repo/tsconfig.build.json" .
 cp -r "$repo/src" ./src
+mkdir scripts && cp "$repo/scripts/finish-build.mjs" scripts/
 npm run build
+[ -x dist/cli/main.js ] || { echo "the build left dist/cli/main.js (package.json's bin) not executable"; exit 1; }
 npm prune --omit=dev --no-audit --no-fund
 
 cd "$work/app"
