@@ -39,7 +39,7 @@ import { pullProgress, type ProgressTerminal } from '../pull/progress.js';
 import { createPullRunner, type PullRunner } from '../pull/runner.js';
 import { pullTargets, type TargetSettings } from '../pull/targets.js';
 import { createAdapter } from './adapter.js';
-import { noteRefusal, type Refusals } from './alerting.js';
+import { noteRefusal, type Refusals } from './refusals.js';
 import {
   fileInboxOptions,
   httpInbound,

@@ -1,9 +1,6 @@
 import type { z } from 'zod';
-import { contractFor } from '../contract/index.js';
-import { listStatusFilters } from './resources.js';
-import type { baseConfigSchema } from './schema.js';
-
-type ParsedConfig = z.output<typeof baseConfigSchema>;
+import { contractFor, listStatusFilters } from '../contract/index.js';
+import type { ParsedConfig } from './baseSchema.js';
 
 /** Rules that span sections: what the configured variant offers, what the REST adapter needs. */
 export function crossSectionChecks(config: ParsedConfig, ctx: z.RefinementCtx): void {

@@ -5,12 +5,7 @@
 export { ConfigError } from './errors.js';
 export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './load.js';
 export { maskSecrets, MASK } from './mask.js';
-export {
-  defaultSchedule,
-  effectiveResourceSettings,
-  listStatusFilters,
-  type ResourceSettings,
-} from './resources.js';
+export { defaultSchedule, effectiveResourceSettings, type ResourceSettings } from './resources.js';
 export type { Config } from './schema.js';
 export { secretValues } from './secrets.js';
 export {

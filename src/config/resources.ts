@@ -1,4 +1,4 @@
-import type { BoundOperation, Contract, ResourceName } from '../contract/index.js';
+import { listStatusFilters, type Contract, type ResourceName } from '../contract/index.js';
 import type { Config } from './schema.js';
 
 /** What the scheduler does for one list resource, after defaults. */
@@ -28,16 +28,6 @@ export function defaultSchedule(resource: ResourceName): string {
     default:
       return HOURLY;
   }
-}
-
-/**
- * The status filter values a variant's list of `resource` takes: a resource's filter applies
- * only where that variant's list operation has the filter as a parameter (article only in B,
- * users only in C).
- */
-export function listStatusFilters(operation: BoundOperation): readonly string[] {
-  const param = operation.detail.query.params['status'];
-  return param?.type === 'enum' ? param.values : [];
 }
 
 /** Every list resource the contract offers, with the configured settings over the defaults. */

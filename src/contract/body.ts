@@ -1,5 +1,23 @@
 import { valueAt } from '../shared/objects.js';
-import type { BodyRule } from './operations.js';
+
+/** Rules on a request body the spec states; the zod schema of the entity does the types. */
+export interface BodyRule {
+  required?: readonly string[];
+  /**
+   * Fields that must not be sent. `_id` on create only for product groups and devices, the two
+   * the text refuses it for; elsewhere it is "generated at creation" and a supplied one is
+   * replaced, not refused.
+   */
+  forbidden?: readonly string[];
+  /** Arrays that need at least one entry. */
+  nonEmpty?: readonly string[];
+  /** Booleans that must not be true. */
+  notTrue?: readonly string[];
+  /** Fields a schema marks required: they must be there, though they may be empty. */
+  present?: readonly string[];
+  /** The only fields the body may carry; any other is refused, never dropped silently. */
+  only?: readonly string[];
+}
 
 /**
  * Every way `body` breaks the spec's stated rules for one operation, each naming the field.

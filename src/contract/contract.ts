@@ -67,6 +67,16 @@ export function variantsOffering(resource: ResourceName, kind: OperationKind): V
   return operation ? (Object.keys(operation.variants) as Variant[]).sort() : [];
 }
 
+/**
+ * The status filter values a variant's list of `resource` takes: a resource's filter applies
+ * only where that variant's list operation has the filter as a parameter (article only in B,
+ * users only in C).
+ */
+export function listStatusFilters(operation: BoundOperation): readonly string[] {
+  const param = operation.detail.query.params['status'];
+  return param?.type === 'enum' ? param.values : [];
+}
+
 /** Fills `{id}` of a path template, encoded. */
 export function fillPath(template: string, id: string): string {
   return template.replace('{id}', encodeURIComponent(id));

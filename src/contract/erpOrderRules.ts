@@ -1,4 +1,4 @@
-import type { BodyRule } from './operations.js';
+import type { BodyRule } from './body.js';
 
 /** POST /erpOrder: "Required by rule" (spec document 2, ERP order). */
 export const ERP_ORDER_CREATE: BodyRule = {

@@ -1,3 +1,4 @@
+import type { BodyRule } from './body.js';
 import type { ResourceName } from './resources.js';
 import type { Variant } from './variants.js';
 import {
@@ -20,25 +21,6 @@ export type OperationKind = 'list' | 'get' | 'create' | 'replace' | 'update' | '
 
 /** What the `{id}` of a single-item path is. */
 export type IdKind = '_id' | 'customerNumber' | 'salesId' | '_idOrCustomerNumber' | 'attachmentId';
-
-/** Rules on a request body the spec states; the zod schema of the entity does the types. */
-export interface BodyRule {
-  required?: readonly string[];
-  /**
-   * Fields that must not be sent. `_id` on create only for product groups and devices, the two
-   * the text refuses it for; elsewhere it is "generated at creation" and a supplied one is
-   * replaced, not refused.
-   */
-  forbidden?: readonly string[];
-  /** Arrays that need at least one entry. */
-  nonEmpty?: readonly string[];
-  /** Booleans that must not be true. */
-  notTrue?: readonly string[];
-  /** Fields a schema marks required: they must be there, though they may be empty. */
-  present?: readonly string[];
-  /** The only fields the body may carry; any other is refused, never dropped silently. */
-  only?: readonly string[];
-}
 
 /** One operation in one variant. */
 export interface OperationDetail {

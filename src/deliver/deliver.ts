@@ -2,36 +2,15 @@
  * Stage 2, deliver: hands pulled versions to the ERP's adapter (enriched, references fetched) and,
  * once the ERP has one, queues its acknowledgement in the same transaction.
  */
-import type { Logger } from 'pino';
-import { RESOURCE_NAMES, type Contract, type ResourceName } from '../contract/index.js';
-import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../erp/adapter.js';
+import { RESOURCE_NAMES } from '../contract/index.js';
+import type { DeliveryOutcome, OutboundRecord } from '../erp/adapter.js';
 import { archivalLedgerId, deliverKind, enqueue } from '../queue/index.js';
 import type { BatchHandler, DeliverKind, Handler, JobResult } from '../queue/types.js';
 import { PermanentError, TransientError } from '../shared/errors.js';
-import type { Store } from '../store/index.js';
 import { markDelivered, setAckState } from '../store/index.js';
 import { acknowledgementOf } from './acknowledge.js';
-import type { Reference } from './enrich.js';
+import type { DeliverDeps } from './deps.js';
 import { prepareHandOver, prepareOne } from './outbound.js';
-
-export interface DeliverDeps {
-  store: Store;
-  adapter: ErpAdapter;
-  contract: Contract;
-  logger: Logger;
-  /**
-   * Fetches the records the mirror lacks by their ids and stores those found in the mirror;
-   * answers the fetches that failed, by `mirrorKey`.
-   */
-  fetchReferences(references: readonly Reference[]): Promise<ReadonlyMap<string, unknown>>;
-  /** The binary companions of a record (a document's PDF and XML, an attachment's file). */
-  filesOf(
-    resource: ResourceName,
-    record: Record<string, unknown>,
-  ): Promise<OutboundRecord['files']>;
-  /** Most records in one hand-over (one batch file), for adapters that take batches. */
-  batchSize: number;
-}
 
 /**
  * What a delivered version makes true, in the transaction that completes its job: the ledger

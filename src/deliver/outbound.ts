@@ -12,7 +12,7 @@ import {
   type MirrorKeyOf,
 } from '../store/index.js';
 import { archivalLedgerId } from '../queue/index.js';
-import type { DeliverDeps } from './deliver.js';
+import type { DeliverDeps } from './deps.js';
 import {
   enrich,
   referencesOf,

@@ -9,12 +9,6 @@ import type { InboxOptions } from './options.js';
 import type { Problem } from './problems.js';
 import { inboxProblems } from './validate.js';
 
-/**
- * The article kind's default layout (kinds.ts, `DefaultLayout`): this file's own, kept as it
- * was before the mapping language, so that files ERPs write for it go on being read.
- */
-export const ARTICLE_CSV = 'articleCsv';
-
 /** Loaded for the first article CSV the ERP drops, not at every start. */
 const csvParse = lazyPackage<typeof CsvParse>('csv-parse/sync');
 

@@ -19,50 +19,27 @@ import {
   type InboxFolder,
   type InboxLayout,
 } from './layout.js';
-import type { OpenTransOptions } from './openTrans/answer.js';
 import { openTransFile } from './openTrans/messages.js';
-import type { InboxOptions } from './options.js';
 import type { Problem } from './problems.js';
 import type { FileResult } from './report.js';
-import type { InboxKind, InboxKinds } from './kinds.js';
-import type { DroppedFields } from './droppedFields.js';
+import type { InboxKind } from './kinds.js';
+import type { FileMessages, ReadContext } from './readContext.js';
 import { checkMessage } from './validate.js';
-import type { InboxMappings } from './mappings.js';
 import { mappedFileMessages } from './mappedFile.js';
-import type { OrderReferences } from './mappedOrders.js';
 
 /** `conflict`: the store holds another message under this name and refuses this one. */
 export type Accept = (message: InboxMessage) => Promise<'accepted' | 'repeat' | 'conflict'>;
 
-export interface HandleContext {
+/** What handling a claimed file takes beyond reading it: its folders, the clock, the hand-off. */
+export interface HandleContext extends ReadContext {
   layout: InboxLayout;
-  options: InboxOptions;
   clock: Clock;
-  kinds: InboxKinds;
   accept: Accept;
-  /** Told of the unknown fields left out with `unknownFields: drop`. */
-  dropped?: DroppedFields;
-  /** How openTRANS answers find their orders and tracking links. */
-  openTrans?: OpenTransOptions;
-  /** How each kind's CSV and XML files are read: `erp.file.inboxMapping`, else its default. */
-  mappings?: InboxMappings;
-  /** How a mapped order status row finds its order (by `_id` also openTrans's lookup). */
-  orders?: OrderReferences;
 }
 
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
 
-/** A file's messages as the inbox reads them, or why it refuses the file. */
-export type FileMessages =
-  | { ok: true; messages: InboxMessage[]; badRows: Problem[]; notes?: string[] }
-  | { ok: false; reason: string; problems: Problem[] };
 type Messages = FileMessages;
-
-/** What reading a file takes: the inbox's options and kinds, and openTRANS's lookups. */
-export type ReadContext = Pick<
-  HandleContext,
-  'options' | 'kinds' | 'dropped' | 'openTrans' | 'mappings' | 'orders'
->;
 
 function jsonMessages(
   ctx: ReadContext,

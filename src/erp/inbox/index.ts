@@ -1,5 +1,6 @@
 export { createInbox, readContext, type Inbox, type InboxDeps } from './scanner.js';
-export { errorReportText, readInboxFile, type FileMessages, type ReadContext } from './handle.js';
+export { errorReportText, readInboxFile } from './handle.js';
+export type { FileMessages, ReadContext } from './readContext.js';
 export { ARCHIVE, ERROR, OPENTRANS_FOLDER, layoutOf, type InboxLayout } from './layout.js';
 export {
   checkMessage,
@@ -11,6 +12,7 @@ export {
   type MessageCheck,
 } from './validate.js';
 export {
+  ARTICLE_CSV,
   CSV_BY_FIELD_NAMES,
   inboxKinds,
   type DefaultLayout,
@@ -22,7 +24,7 @@ export {
 } from './kinds.js';
 export { UNKNOWN_FIELDS, type UnknownFields } from './fields.js';
 export { droppedFieldsLog, type DroppedFields } from './droppedFields.js';
-export { ARTICLE_CSV, parseArticleCsv, type ArticleCsv, type ArticleRow } from './articleCsv.js';
+export { parseArticleCsv, type ArticleCsv, type ArticleRow } from './articleCsv.js';
 export { fileNameProblem } from './checks.js';
 export type { Accept } from './handle.js';
 export type { CountInbound, FileResult, FileStatus, FolderProblem, ScanReport } from './report.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { InboundMappingSpec } from '../mapping/spec.js';
-import type { ARTICLE_CSV } from './articleCsv.js';
 import { uniqueProblems, zodProblems, type Problem } from './problems.js';
 import { merged, shapeOf, type Shape } from './shape.js';
 
@@ -22,6 +21,12 @@ export interface InboxSchema {
   /** Fields of the ERP's own that the kind's handler resolves before anything is sent. */
   erpFields?: z.ZodRawShape;
 }
+
+/**
+ * The article kind's default layout (`DefaultLayout`): articleCsv.ts's own, kept as it was
+ * before the mapping language, so that files ERPs write for it go on being read.
+ */
+export const ARTICLE_CSV = 'articleCsv';
 
 /**
  * How the kind's folder reads a CSV or XML file when `erp.file.inboxMapping.<kind>` does not

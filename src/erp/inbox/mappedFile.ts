@@ -8,7 +8,7 @@ import {
 } from '../mapping/index.js';
 import { MAX_XML_BYTES } from './bounds.js';
 import type { UnknownFields } from './fields.js';
-import type { FileMessages, ReadContext } from './handle.js';
+import type { FileMessages, ReadContext } from './readContext.js';
 import type { InboxKind } from './kinds.js';
 import type { InboxFolder } from './layout.js';
 import { csvRecords } from './mappedCsv.js';

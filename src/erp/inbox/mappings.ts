@@ -7,8 +7,7 @@ import {
   type MappingProblem,
   type ValueTables,
 } from '../mapping/index.js';
-import { ARTICLE_CSV } from './articleCsv.js';
-import type { InboxKinds } from './kinds.js';
+import { ARTICLE_CSV, type InboxKinds } from './kinds.js';
 import { OPENTRANS_FOLDER } from './layout.js';
 import { nearestField } from './suggest.js';
 

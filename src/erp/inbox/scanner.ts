@@ -6,7 +6,8 @@ import type { Logger } from '../../log/index.js';
 import { SetupError, errorMessage } from '../../shared/errors.js';
 import { CompletenessTracker, type Completeness } from './completeness.js';
 import { droppedFieldsLog, type DroppedFields } from './droppedFields.js';
-import { handleClaimed, type Accept, type HandleContext, type ReadContext } from './handle.js';
+import { handleClaimed, type Accept, type HandleContext } from './handle.js';
+import type { ReadContext } from './readContext.js';
 import type { InboxKinds } from './kinds.js';
 import {
   ARCHIVE,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prunePass, pruneInboxArchive, retentionEntries } from '../../../src/app/pruning.js';
-import { baseConfigSchema } from '../../../src/config/schema.js';
+import { baseConfigSchema } from '../../../src/config/baseSchema.js';
 import { backupStore, listBackups } from '../../../src/store/backup.js';
 import { claimJob, completeJob, insertJob, type Store } from '../../../src/store/index.js';
 import { tempStores, type TempStores } from '../../store/tempStore.js';

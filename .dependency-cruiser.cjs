@@ -1,0 +1,41 @@
+/**
+ * The rooms of src/ and which may import which (docs/architecture.md), checked by
+ * `npm run lint` in CI: the stages import the mechanisms and contract/, never each other (they
+ * hand over through SQLite); no mechanism imports a stage; and no file reaches itself again
+ * through its imports. Decided on each import's resolved path, so a new file is held to its
+ * folder's rule.
+ */
+const STAGES = 'pull|deliver|pushback';
+const MECHANISMS = 'contract|platform|store|queue|erp|config|log|shared';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'stages-apart',
+      comment:
+        'A stage imports mechanisms and contract/, never another stage: see docs/architecture.md',
+      severity: 'error',
+      from: { path: `^src/(${STAGES})/` },
+      to: { path: `^src/(${STAGES})/`, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'mechanisms-below-stages',
+      comment: 'A mechanism never imports a stage: see docs/architecture.md',
+      severity: 'error',
+      from: { path: `^src/(${MECHANISMS})/` },
+      to: { path: `^src/(${STAGES})/` },
+    },
+    {
+      name: 'no-circle',
+      comment: 'No file may reach itself again through its imports, type imports included',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
