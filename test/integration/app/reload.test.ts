@@ -7,7 +7,7 @@ import { createApp } from '../../../src/app/app.js';
 import { startReloadableDaemon, type ReloadableDaemon } from '../../../src/app/reload.js';
 import { loadConfig, type LoadedConfig } from '../../../src/config/index.js';
 import { lastSuccessfulPulls, takeLock } from '../../../src/store/index.js';
-import { eventually } from '../../cli/daemonProcess.js';
+import { eventually } from '../../support/cli/daemonProcess.js';
 import { writeAppConfig } from '../../support/appConfig.js';
 import { appRig, type AppRig } from '../../support/appRig.js';
 import { FakeClock } from '../../support/fakeClock.js';

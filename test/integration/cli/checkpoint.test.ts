@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractFor, RESOURCE_NAMES } from '../../../src/contract/index.js';
 import { pullTargets } from '../../../src/pull/targets.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
+import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
 
 interface Checkpoint {
   resource: string;

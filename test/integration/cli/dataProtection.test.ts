@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/shared/clock.js';
 import { insertJob, openStore, upsertMirror } from '../../../src/store/index.js';
-import { cliFolder, type CliFolder } from '../../cli/cliFolder.js';
+import { cliFolder, type CliFolder } from '../../support/cli/cliFolder.js';
 
 const PATIENT = {
   _id: 'p-7',

@@ -12,8 +12,12 @@ import { contractFor } from '../../../src/contract/index.js';
 import { pullTargets } from '../../../src/pull/targets.js';
 import { eventually, quietFor, withinBound } from '../../support/eventually.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
-import { killIfRunning, startDaemonProcess, type DaemonProcess } from '../../cli/daemonProcess.js';
+import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
+import {
+  killIfRunning,
+  startDaemonProcess,
+  type DaemonProcess,
+} from '../../support/cli/daemonProcess.js';
 
 /**
  * Mounts a 64 MB tmpfs on a temp folder; undefined where this process may not mount. Larger than

@@ -13,7 +13,7 @@ import { orderLineItems } from '../../../src/erp/file/openTrans.js';
 import { getMirror, mirrorIdsOf, storageReport, type Store } from '../../../src/store/index.js';
 import { useAppCycle } from '../../support/appCycle.js';
 import { REPO_ROOT, runCli, type CliResult } from '../../support/cli.js';
-import { dispatchNotification, orderResponse } from '../../erp/openTransAnswers.js';
+import { dispatchNotification, orderResponse } from '../../support/erp/openTransAnswers.js';
 
 const RESOURCES = ['patient', 'article', 'integratedCare', 'singleOrder'] as const;
 

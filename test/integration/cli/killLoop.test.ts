@@ -12,8 +12,12 @@ import { seededRandom } from '../../../src/simulator/random.js';
 import { pullTargets } from '../../../src/pull/targets.js';
 import { pollUntil } from '../../support/eventually.js';
 import { api, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
-import { killIfRunning, startDaemonProcess, type DaemonProcess } from '../../cli/daemonProcess.js';
+import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
+import {
+  killIfRunning,
+  startDaemonProcess,
+  type DaemonProcess,
+} from '../../support/cli/daemonProcess.js';
 
 const KILLS = 100;
 const ORDERS = ['singleOrder', 'directOrder'] as const;

@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractFor } from '../../../src/contract/index.js';
 import { pullTargets } from '../../../src/pull/targets.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
+import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
 import {
   eventually,
   killIfRunning,
   startDaemonProcess,
   withinBound,
   type DaemonProcess,
-} from '../../cli/daemonProcess.js';
+} from '../../support/cli/daemonProcess.js';
 
 interface Status {
   checkpoints: { lastRun?: { ok: boolean } }[];

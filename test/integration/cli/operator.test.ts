@@ -7,13 +7,13 @@ import { systemClock } from '../../../src/shared/clock.js';
 import { openStore, reducedRecord } from '../../../src/store/index.js';
 import { runCli } from '../../support/cli.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
+import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
 import {
   killIfRunning,
   startDaemonProcess,
   withinBound,
   type DaemonProcess,
-} from '../../cli/daemonProcess.js';
+} from '../../support/cli/daemonProcess.js';
 
 let sim: TestSimulator;
 let f: CliFolder;

@@ -2,14 +2,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, API_KEY, type CliFolder } from '../../cli/cliFolder.js';
+import { cliFolder, SIM_KEYS, API_KEY, type CliFolder } from '../../support/cli/cliFolder.js';
 import {
   eventually,
   killIfRunning,
   startDaemonProcess,
   withinBound,
   type DaemonProcess,
-} from '../../cli/daemonProcess.js';
+} from '../../support/cli/daemonProcess.js';
 
 let sim: TestSimulator;
 let f: CliFolder;

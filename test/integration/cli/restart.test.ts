@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/shared/clock.js';
 import { countJobs, openStore, readHolder } from '../../../src/store/index.js';
 import { api, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
+import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
 import {
   eventually,
   killIfRunning,
   startDaemonProcess,
   type DaemonProcess,
-} from '../../cli/daemonProcess.js';
+} from '../../support/cli/daemonProcess.js';
 
 /** The resources whose new records the daemon acknowledges (created → transmitted). */
 const ACKNOWLEDGED = ['singleOrder', 'directOrder', 'integratedCare'] as const;

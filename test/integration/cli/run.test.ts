@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { API_KEY, cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
+import { API_KEY, cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
 import {
   eventually,
   killIfRunning,
   startDaemonProcess,
   withinBound,
   type DaemonProcess,
-} from '../../cli/daemonProcess.js';
+} from '../../support/cli/daemonProcess.js';
 
 const TOKEN = 'endpoint-token-9b2f61';
 

@@ -2,13 +2,13 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeLock } from '../../../src/store/index.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
+import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
 import {
   killIfRunning,
   startDaemonProcess,
   withinBound,
   type DaemonProcess,
-} from '../../cli/daemonProcess.js';
+} from '../../support/cli/daemonProcess.js';
 
 let sim: TestSimulator;
 let occupied: Server;

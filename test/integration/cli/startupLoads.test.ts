@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
+import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
 import {
   killIfRunning,
   startDaemonProcess,
   withinBound,
   type DaemonProcess,
-} from '../../cli/daemonProcess.js';
+} from '../../support/cli/daemonProcess.js';
 
 /**
  * Preloaded into the daemon: writes the file of every module it loads to $LOADED_MODULES, both

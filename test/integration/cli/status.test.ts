@@ -12,7 +12,7 @@ import {
   type Store,
 } from '../../../src/store/index.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
+import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
 
 let sim: TestSimulator;
 let f: CliFolder;

@@ -10,7 +10,7 @@ import {
 import { recordBaseName } from '../../../src/erp/file/index.js';
 import { pullTargets } from '../../../src/pull/targets.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { API_KEY, cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
+import { API_KEY, cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
 
 interface QueuedJob {
   id: number;

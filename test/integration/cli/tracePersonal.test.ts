@@ -12,7 +12,7 @@ import {
   upsertMirror,
   type Store,
 } from '../../../src/store/index.js';
-import { cliFolder, type CliFolder } from '../../cli/cliFolder.js';
+import { cliFolder, type CliFolder } from '../../support/cli/cliFolder.js';
 
 /** A patient by values no other text in the test holds. */
 const HILDE = {

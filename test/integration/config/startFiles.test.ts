@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../cli/cliFolder.js';
-import { killIfRunning, startDaemonProcess, withinBound } from '../../cli/daemonProcess.js';
+import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
+import { killIfRunning, startDaemonProcess, withinBound } from '../../support/cli/daemonProcess.js';
 import { runCli } from '../../support/cli.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { useTempDir } from '../../config/tempDir.js';
+import { useTempDir } from '../../support/config/tempDir.js';
 
 const dir = useTempDir();
 

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { referenceFetcher } from '../../../src/deliver/references.js';
 import { getMirror, mirrorKey } from '../../../src/store/index.js';
-import { clientFor } from '../../platform/clientFor.js';
+import { clientFor } from '../../support/platform/clientFor.js';
 import {
   startScriptedServer,
   type Handler,
   type ScriptedServer,
-} from '../../platform/scriptedServer.js';
-import { tempStores, type TempStores } from '../../store/tempStore.js';
+} from '../../support/platform/scriptedServer.js';
+import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 const V1 = '2026-01-15T07:00:00.000Z';
 

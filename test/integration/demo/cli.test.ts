@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtCli, runCli } from '../../support/cli.js';
 import { eventually } from '../../support/eventually.js';
-import { demoConfigIn } from '../../demo/demoRig.js';
+import { demoConfigIn } from '../../support/demo/demoRig.js';
 
 describe('homecare-sync demo', () => {
   let rig: ReturnType<typeof demoConfigIn> | undefined;

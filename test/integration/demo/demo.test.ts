@@ -10,7 +10,7 @@ import { startDemo, type RunningDemo } from '../../../src/demo/index.js';
 import { systemClock } from '../../../src/shared/clock.js';
 import { eventually, quietFor } from '../../support/eventually.js';
 import { SimControl } from '../../support/simulator.js';
-import { demoConfigIn, filesUnder } from '../../demo/demoRig.js';
+import { demoConfigIn, filesUnder } from '../../support/demo/demoRig.js';
 
 type Rig = ReturnType<typeof demoConfigIn>;
 

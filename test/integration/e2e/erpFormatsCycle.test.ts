@@ -8,9 +8,9 @@ import type { App } from '../../../src/app/app.js';
 import { ORDER_STATUS, type Variant } from '../../../src/contract/index.js';
 import { mirroredHandOver } from '../../../src/deliver/preview.js';
 import { createFileAdapter } from '../../../src/erp/file/index.js';
-import { germanErpFileSettings } from '../../docs/mappingExamples.js';
-import { dispatchNotification, orderResponse } from '../../erp/openTransAnswers.js';
-import { openTransProblems } from '../../erp/openTransSchema.js';
+import { germanErpFileSettings } from '../../support/docs/mappingExamples.js';
+import { dispatchNotification, orderResponse } from '../../support/erp/openTransAnswers.js';
+import { openTransProblems } from '../../support/erp/openTransSchema.js';
 import { useAppCycle } from '../../support/appCycle.js';
 import type { TestSimulator } from '../../support/simulator.js';
 

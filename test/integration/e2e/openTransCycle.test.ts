@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUS } from '../../../src/contract/index.js';
 import { useAppCycle } from '../../support/appCycle.js';
-import { dispatchNotification } from '../../erp/openTransAnswers.js';
+import { dispatchNotification } from '../../support/erp/openTransAnswers.js';
 
 const LINK = 'https://tracking.example.com/track?id={shipmentId}';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboundRecord } from '../../../src/erp/adapter.js';
-import { bodyOf, fakeErp, order, restAdapter } from '../../erp/restHarness.js';
+import { bodyOf, fakeErp, order, restAdapter } from '../../support/erp/restHarness.js';
 
 describe('REST adapter: what the ERP receives', () => {
   it('POSTs each record to {baseUrl}/{resource} with its idempotency key, as JSON', async () => {

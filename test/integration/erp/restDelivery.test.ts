@@ -4,7 +4,7 @@ import { NOT_SENT_REASON } from '../../../src/erp/rest/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { failWith503, repeatFault } from '../../support/fakeErp.js';
-import { fakeErp, order, restAdapter } from '../../erp/restHarness.js';
+import { fakeErp, order, restAdapter } from '../../support/erp/restHarness.js';
 
 const reasonOf = (outcome: unknown): string =>
   (outcome as { reason?: string } | undefined)?.reason ?? '';

@@ -1,6 +1,6 @@
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeErp, restAdapter } from '../../erp/restHarness.js';
+import { fakeErp, restAdapter } from '../../support/erp/restHarness.js';
 
 const globalDispatcher = getGlobalDispatcher();
 afterEach(() => setGlobalDispatcher(globalDispatcher));

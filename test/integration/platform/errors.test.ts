@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PermanentError, TransientError } from '../../../src/shared/errors.js';
-import { API_KEY, clientFor, collect, rejection } from '../../platform/clientFor.js';
+import { API_KEY, clientFor, collect, rejection } from '../../support/platform/clientFor.js';
 import {
   cutAfter,
   json,
@@ -10,7 +10,7 @@ import {
   text,
   type Handler,
   type ScriptedServer,
-} from '../../platform/scriptedServer.js';
+} from '../../support/platform/scriptedServer.js';
 
 const UUID = '0b6f1a3e-7c1d-4c3e-9a59-4a7c2d1e8f00';
 const noRetry = { retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } };

@@ -1,13 +1,13 @@
 import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PermanentError, TransientError } from '../../../src/shared/errors.js';
-import { clientFor, collect, rejection } from '../../platform/clientFor.js';
+import { clientFor, collect, rejection } from '../../support/platform/clientFor.js';
 import {
   cutAfter,
   startScriptedServer,
   text,
   type ScriptedServer,
-} from '../../platform/scriptedServer.js';
+} from '../../support/platform/scriptedServer.js';
 
 const noRetry = { retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } };
 

@@ -1,8 +1,12 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientFor } from '../../platform/clientFor.js';
-import { json, startScriptedServer, type ScriptedServer } from '../../platform/scriptedServer.js';
+import { clientFor } from '../../support/platform/clientFor.js';
+import {
+  json,
+  startScriptedServer,
+  type ScriptedServer,
+} from '../../support/platform/scriptedServer.js';
 
 const UUID = '0b6f1a3e-7c1d-4c3e-9a59-4a7c2d1e8f00';
 

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentError } from '../../../src/shared/errors.js';
-import { API_KEY, clientFor, collect, rejection } from '../../platform/clientFor.js';
-import { json, startScriptedServer, type ScriptedServer } from '../../platform/scriptedServer.js';
+import { API_KEY, clientFor, collect, rejection } from '../../support/platform/clientFor.js';
+import {
+  json,
+  startScriptedServer,
+  type ScriptedServer,
+} from '../../support/platform/scriptedServer.js';
 
 const UUID = '0b6f1a3e-7c1d-4c3e-9a59-4a7c2d1e8f00';
 const AFTER = '2026-01-01T00:00:00Z';

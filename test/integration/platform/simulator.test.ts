@@ -4,7 +4,7 @@ import { createPlatformClient } from '../../../src/platform/index.js';
 import { PermanentError } from '../../../src/shared/errors.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { api, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { collect, rejection } from '../../platform/clientFor.js';
+import { collect, rejection } from '../../support/platform/clientFor.js';
 
 const SINCE = '2000-01-01T00:00:00Z';
 

@@ -1,8 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PlatformClock } from '../../../src/platform/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
-import { clientFor, collect } from '../../platform/clientFor.js';
-import { json, startScriptedServer, type ScriptedServer } from '../../platform/scriptedServer.js';
+import { clientFor, collect } from '../../support/platform/clientFor.js';
+import {
+  json,
+  startScriptedServer,
+  type ScriptedServer,
+} from '../../support/platform/scriptedServer.js';
 
 describe('PlatformClock', () => {
   it('is the local clock until a response is seen', () => {

@@ -1,8 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
-import { clientFor, collect } from '../../platform/clientFor.js';
-import { json, startScriptedServer, type ScriptedServer } from '../../platform/scriptedServer.js';
+import { clientFor, collect } from '../../support/platform/clientFor.js';
+import {
+  json,
+  startScriptedServer,
+  type ScriptedServer,
+} from '../../support/platform/scriptedServer.js';
 
 const AFTER = '2026-01-01T00:00:00Z';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SetupError, TransientError } from '../../../src/shared/errors.js';
-import { clientFor, collect, rejection } from '../../platform/clientFor.js';
+import { clientFor, collect, rejection } from '../../support/platform/clientFor.js';
 
 const UUID = '0b6f1a3e-7c1d-4c3e-9a59-4a7c2d1e8f00';
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getCheckpoint, getMirror, listQuarantine, type Store } from '../../../src/store/index.js';
 import type { PullBoundSettings } from '../../../src/pull/pullBounds.js';
 import type { PullSummary } from '../../../src/pull/puller.js';
-import { API_KEY, cliFolder, SIM_KEYS } from '../../cli/cliFolder.js';
+import { API_KEY, cliFolder, SIM_KEYS } from '../../support/cli/cliFolder.js';
 import { startPullRig, type PullRig } from '../../support/daemon.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
 

@@ -6,7 +6,7 @@ import {
   startScriptedServer,
   type Handler,
   type ScriptedServer,
-} from '../../platform/scriptedServer.js';
+} from '../../support/platform/scriptedServer.js';
 
 /** Answers every list with these items, written exactly as given (spacing and number forms). */
 function listOf(texts: () => readonly string[]): Handler {

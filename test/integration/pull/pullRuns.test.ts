@@ -9,7 +9,7 @@ import {
   text,
   type Handler,
   type ScriptedServer,
-} from '../../platform/scriptedServer.js';
+} from '../../support/platform/scriptedServer.js';
 
 const order = (n: number) => ({
   _id: `o-${n}`,

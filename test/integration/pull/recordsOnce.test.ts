@@ -16,7 +16,7 @@ import { isBatchHandler, type Job } from '../../../src/queue/types.js';
 import { startPullRig, SIM_START, type PullRig } from '../../support/daemon.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { tempFolder } from '../../erp/fileDropSupport.js';
+import { tempFolder } from '../../support/erp/fileDropSupport.js';
 
 const MINUTE = 60_000;
 

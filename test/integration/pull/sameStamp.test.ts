@@ -8,7 +8,7 @@ import { isBatchHandler, type Job } from '../../../src/queue/types.js';
 import { getMirror, listStoredJobs, sha256Of, type StoredJob } from '../../../src/store/index.js';
 import { deliveryHandlers } from '../../../src/deliver/deliver.js';
 import { sqlitePullStore } from '../../../src/pull/pullStore.js';
-import { tempFolder } from '../../erp/fileDropSupport.js';
+import { tempFolder } from '../../support/erp/fileDropSupport.js';
 import { startPullRig, SIM_START, type PullRig } from '../../support/daemon.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';

@@ -5,7 +5,7 @@ import type { ResourceName } from '../../../src/contract/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import type { PullRunner } from '../../../src/pull/runner.js';
 import { scheduleEntries, startScheduler } from '../../../src/pull/scheduler.js';
-import { eventually } from '../../cli/daemonProcess.js';
+import { eventually } from '../../support/cli/daemonProcess.js';
 
 function runnerOf(resources: ResourceName[], calls: string[]): PullRunner {
   return {

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimJobs, deadLettersOf, getStoredJob, reviveJob } from '../../../src/store/index.js';
-import { closePasses, deadCode, once, startPass, type Pass } from '../../pushback/passRig.js';
+import {
+  closePasses,
+  deadCode,
+  once,
+  startPass,
+  type Pass,
+} from '../../support/pushback/passRig.js';
 
 /**
  * #23.3: a POST whose answer is lost after the platform made the record must not make a second

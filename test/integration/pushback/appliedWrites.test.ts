@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ORDER_STATUS } from '../../../src/contract/index.js';
 import { claimJobs, getMirror, getStoredJob } from '../../../src/store/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
-import { closePasses, once, startPass, type Pass } from '../../pushback/passRig.js';
+import { closePasses, once, startPass, type Pass } from '../../support/pushback/passRig.js';
 
 /**
  * #23.2: a PATCH or PUT whose answer is lost after the platform applied it. The retry reads the

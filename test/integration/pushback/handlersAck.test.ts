@@ -4,7 +4,7 @@ import { createHandlers } from '../../../src/pushback/index.js';
 import { PermanentError } from '../../../src/shared/errors.js';
 import { getMirror, getOwnWrite, transaction, upsertMirror } from '../../../src/store/index.js';
 import { isOwnEcho } from '../../../src/contract/index.js';
-import { startHandlerRig, type HandlerRig } from '../../pushback/handlersRig.js';
+import { startHandlerRig, type HandlerRig } from '../../support/pushback/handlersRig.js';
 
 let rig: HandlerRig | undefined;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PermanentError } from '../../../src/shared/errors.js';
-import { startHandlerRig, type HandlerRig } from '../../pushback/handlersRig.js';
+import { startHandlerRig, type HandlerRig } from '../../support/pushback/handlersRig.js';
 
 let rig: HandlerRig | undefined;
 afterEach(async () => {

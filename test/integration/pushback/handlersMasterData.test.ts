@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PermanentError } from '../../../src/shared/errors.js';
 import { findMirrorBy } from '../../../src/store/index.js';
 import { api } from '../../support/simulator.js';
-import { startHandlerRig, type HandlerRig } from '../../pushback/handlersRig.js';
+import { startHandlerRig, type HandlerRig } from '../../support/pushback/handlersRig.js';
 
 let rig: HandlerRig | undefined;
 afterEach(async () => {

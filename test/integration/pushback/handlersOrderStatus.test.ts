@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NOT_KNOWN_GRACE_ATTEMPTS } from '../../../src/pushback/index.js';
 import { PermanentError, TransientError } from '../../../src/shared/errors.js';
 import { getMirror } from '../../../src/store/index.js';
-import { startHandlerRig, type HandlerRig } from '../../pushback/handlersRig.js';
+import { startHandlerRig, type HandlerRig } from '../../support/pushback/handlersRig.js';
 
 let rig: HandlerRig | undefined;
 afterEach(async () => {

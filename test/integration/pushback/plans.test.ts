@@ -6,7 +6,7 @@ import {
   type PlannedRequest,
   type PushBackKindName,
 } from '../../../src/pushback/index.js';
-import { startHandlerRig, type HandlerRig } from '../../pushback/handlersRig.js';
+import { startHandlerRig, type HandlerRig } from '../../support/pushback/handlersRig.js';
 
 let rig: HandlerRig | undefined;
 afterEach(async () => {

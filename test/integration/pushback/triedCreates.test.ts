@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ResourceName, Variant } from '../../../src/contract/index.js';
 import { getStoredJob, triedCreatesOf } from '../../../src/store/index.js';
-import { closePasses, once, startPass, type Pass } from '../../pushback/passRig.js';
+import { closePasses, once, startPass, type Pass } from '../../support/pushback/passRig.js';
 
 /**
  * #23: a create of ours whose answer was lost (the platform made the record, the connection was

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, getJob } from '../../../src/queue/index.js';
 import { PermanentError } from '../../../src/shared/errors.js';
 import { runCli } from '../../support/cli.js';
-import { queueHarness, states, type QueueHarness } from '../../queue/queueHarness.js';
+import { queueHarness, states, type QueueHarness } from '../../support/queue/queueHarness.js';
 
 let h: QueueHarness;
 let config = '';

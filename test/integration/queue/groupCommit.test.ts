@@ -7,7 +7,7 @@ import { TransientError } from '../../../src/shared/errors.js';
 import { countJobs } from '../../../src/store/index.js';
 import { sqlitePullStore } from '../../../src/pull/pullStore.js';
 import { pullTargets } from '../../../src/pull/targets.js';
-import { startHandlerRig } from '../../pushback/handlersRig.js';
+import { startHandlerRig } from '../../support/pushback/handlersRig.js';
 import { eventually, quietFor } from '../../support/eventually.js';
 import {
   countCommits,
@@ -17,7 +17,7 @@ import {
   states,
   within,
   type QueueHarness,
-} from '../../queue/queueHarness.js';
+} from '../../support/queue/queueHarness.js';
 
 let h: QueueHarness;
 beforeEach(() => {

@@ -13,10 +13,10 @@ import {
   type Store,
 } from '../../../src/store/index.js';
 import { pruneStore } from '../../../src/store/retention.js';
-import { tempStores, type TempStores } from '../../store/tempStore.js';
+import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 const DAY = 86_400_000;
-const CHILD = fileURLToPath(new URL('../../store/pruneChild.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../support/store/pruneChild.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 
 let temp: TempStores;

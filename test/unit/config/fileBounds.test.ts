@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MINIMAL, useConfigLoader } from '../../config/tempDir.js';
+import { MINIMAL, useConfigLoader } from '../../support/config/tempDir.js';
 
 const { dir, load, problems } = useConfigLoader();
 

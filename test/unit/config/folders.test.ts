@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config/index.js';
-import { MINIMAL, useTempDir } from '../../config/tempDir.js';
+import { MINIMAL, useTempDir } from '../../support/config/tempDir.js';
 
 const dir = useTempDir();
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { UNREAD_SECRET } from '../../../src/config/secrets.js';
-import { MINIMAL, useConfigLoader } from '../../config/tempDir.js';
+import { MINIMAL, useConfigLoader } from '../../support/config/tempDir.js';
 
 const { dir, load, problems } = useConfigLoader();
 

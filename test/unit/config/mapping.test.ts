@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config/index.js';
 import { KINDS } from '../../support/inboxKinds.js';
-import { MINIMAL, useConfigLoader } from '../../config/tempDir.js';
+import { MINIMAL, useConfigLoader } from '../../support/config/tempDir.js';
 
 const { dir, load, problems } = useConfigLoader();
 

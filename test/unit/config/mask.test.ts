@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createLogger } from '../../../src/log/index.js';
 import { loadConfig, maskSecrets, secretValues } from '../../../src/config/index.js';
-import { useTempDir } from '../../config/tempDir.js';
+import { useTempDir } from '../../support/config/tempDir.js';
 
 const dir = useTempDir();
 

@@ -6,7 +6,7 @@ import {
   type Config,
 } from '../../../src/config/index.js';
 import { contractFor, type Variant } from '../../../src/contract/index.js';
-import { useTempDir } from '../../config/tempDir.js';
+import { useTempDir } from '../../support/config/tempDir.js';
 
 const dir = useTempDir();
 

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, resolveConfigPath } from '../../../src/config/index.js';
-import { useTempDir } from '../../config/tempDir.js';
+import { useTempDir } from '../../support/config/tempDir.js';
 
 const dir = useTempDir();
 

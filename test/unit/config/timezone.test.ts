@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MINIMAL, useConfigLoader } from '../../config/tempDir.js';
+import { MINIMAL, useConfigLoader } from '../../support/config/tempDir.js';
 
 const { load, problems } = useConfigLoader();
 

@@ -6,7 +6,7 @@ import { RECORD_FILES_PER_CALL } from '../../../src/erp/file/fileAdapter.js';
 import { isBatchHandler } from '../../../src/queue/types.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { deliveryHandlers } from '../../../src/deliver/deliver.js';
-import { tempFolder } from '../../erp/fileDropSupport.js';
+import { tempFolder } from '../../support/erp/fileDropSupport.js';
 import { FakeClock } from '../../support/fakeClock.js';
 
 /**

@@ -9,7 +9,7 @@ import { isBatchHandler, type HandlerContext, type Job } from '../../../src/queu
 import { openStore, recordVersion, upsertMirror, type Store } from '../../../src/store/index.js';
 import { deliveryHandlers } from '../../../src/deliver/deliver.js';
 import type { Reference } from '../../../src/deliver/enrich.js';
-import { tempFolder } from '../../erp/fileDropSupport.js';
+import { tempFolder } from '../../support/erp/fileDropSupport.js';
 import { FakeClock } from '../../support/fakeClock.js';
 
 const V1 = '2026-01-15T07:00:00.000Z';

@@ -11,17 +11,21 @@ import {
   type KnownOrder,
 } from '../../../src/erp/inbox/index.js';
 import { isPushBackKind, PUSH_BACK_KIND_NAMES } from '../../../src/pushback/index.js';
-import { openTransProblems } from '../../erp/openTransSchema.js';
+import { openTransProblems } from '../../support/erp/openTransSchema.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS, parseInboxBody } from '../../support/inboxKinds.js';
-import { exampleOrder } from '../../docs/exampleOrders.js';
-import { GERMAN_ERP_CONFIG, GERMAN_ERP_STATUS } from '../../docs/mappingExamples.js';
-import { filesBelow, OUTBOX_EXAMPLES, writeOutboxExamples } from '../../docs/outboxExamples.js';
+import { exampleOrder } from '../../support/docs/exampleOrders.js';
+import { GERMAN_ERP_CONFIG, GERMAN_ERP_STATUS } from '../../support/docs/mappingExamples.js';
+import {
+  filesBelow,
+  OUTBOX_EXAMPLES,
+  writeOutboxExamples,
+} from '../../support/docs/outboxExamples.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const EXAMPLES = join(ROOT, 'docs/examples');
 const INBOX_EXAMPLES = join(EXAMPLES, 'inbox');
-const REGENERATE = 'run `npx tsx test/docs/makeExamples.ts`';
+const REGENERATE = 'run `npx tsx test/support/docs/makeExamples.ts`';
 
 /** Every file the inbox examples hold: JSON messages, CSV files, openTRANS answers. */
 async function inboxFiles(): Promise<{ kind: string; file: string; bytes: Buffer }[]> {

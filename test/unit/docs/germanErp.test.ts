@@ -4,19 +4,19 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fileInboxOptions } from '../../../src/app/inbound.js';
 import { createInbox, type KnownOrder } from '../../../src/erp/inbox/index.js';
-import { AcceptRecorder } from '../../erp/fileDropSupport.js';
+import { AcceptRecorder } from '../../support/erp/fileDropSupport.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
-import { exampleOrder, secondExampleOrder } from '../../docs/exampleOrders.js';
-import { filesBelow } from '../../docs/outboxExamples.js';
+import { exampleOrder, secondExampleOrder } from '../../support/docs/exampleOrders.js';
+import { filesBelow } from '../../support/docs/outboxExamples.js';
 import {
   GERMAN_ERP_STATUS,
   germanErpConfig,
   MAPPING_EXAMPLES,
   writeGermanErpOutbox,
-} from '../../docs/mappingExamples.js';
+} from '../../support/docs/mappingExamples.js';
 
-const REGENERATE = 'run `npx tsx test/docs/makeExamples.ts`';
+const REGENERATE = 'run `npx tsx test/support/docs/makeExamples.ts`';
 
 /**
  * docs/examples/mapping: a German ERP's CSV layout both ways. The config is valid (as `config

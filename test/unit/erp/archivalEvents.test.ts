@@ -11,7 +11,7 @@ import {
 } from '../../../src/erp/file/index.js';
 import { createRestAdapter } from '../../../src/erp/rest/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
-import { singleOrder, tempFolder } from '../../erp/fileDropSupport.js';
+import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 const ID = '6f1c2b9e-2d3a-4c55-9a1e-0f7d2b3c4d5e';
 const STAMP = '2026-01-15T09:30:00.000Z';

@@ -6,7 +6,7 @@ import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../../src/er
 import { createInbox, DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbox/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
-import { AcceptRecorder, singleOrder, tempFolder } from '../../erp/fileDropSupport.js';
+import { AcceptRecorder, singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
 

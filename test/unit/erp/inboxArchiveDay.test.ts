@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createInbox, DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbox/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
-import { AcceptRecorder, tempFolder } from '../../erp/fileDropSupport.js';
+import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 describe('inbox archive date folders', () => {
   let dir: string;

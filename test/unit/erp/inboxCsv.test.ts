@@ -9,7 +9,7 @@ import {
 } from '../../../src/erp/inbox/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
-import { AcceptRecorder, tempFolder } from '../../erp/fileDropSupport.js';
+import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 const CSV = [
   'customerNumber;name;stars;packagingUnit1.quantity;packagingUnit1.unit;packagingUnit1.pcn;packagingUnit2.quantity;packagingUnit2.unit;therapyIds;directOrder',

@@ -12,7 +12,7 @@ import {
 import { PUSH_BACK_KINDS } from '../../../src/pushback/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
-import { AcceptRecorder, tempFolder } from '../../erp/fileDropSupport.js';
+import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 /** The orders the daemon's mirror holds: o-1, o-2 single, d-1 direct. */
 const ORDERS: Record<string, KnownOrder> = {

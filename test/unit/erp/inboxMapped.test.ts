@@ -11,7 +11,7 @@ import {
 } from '../../../src/erp/inbox/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
-import { AcceptRecorder, tempFolder } from '../../erp/fileDropSupport.js';
+import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 /** A German ERP's status export: `;`, Windows-1252, its own column names and status codes. */
 const STATUS_MAPPING: InboundMappingSpec = {

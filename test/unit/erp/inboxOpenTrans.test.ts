@@ -11,8 +11,8 @@ import type { OrderLookup } from '../../../src/erp/inbox/openTrans/answer.js';
 import { createLogger } from '../../../src/log/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
-import { AcceptRecorder, tempFolder } from '../../erp/fileDropSupport.js';
-import { dispatchNotification, orderResponse } from '../../erp/openTransAnswers.js';
+import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';
+import { dispatchNotification, orderResponse } from '../../support/erp/openTransAnswers.js';
 
 const MIN_AGE = 1_000;
 const ORDER = '6f1c2b9e-2d3a-4c55-9a1e-0f7d2b3c4d5e';

@@ -9,7 +9,7 @@ import {
 } from '../../../src/erp/inbox/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
-import { AcceptRecorder, tempFolder } from '../../erp/fileDropSupport.js';
+import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 const MIN_AGE = 1_000;
 const status = (salesId: string) =>

@@ -11,7 +11,7 @@ import {
 import { createLogger } from '../../../src/log/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
-import { AcceptRecorder, tempFolder } from '../../erp/fileDropSupport.js';
+import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 const MIN_AGE = 1_000;
 

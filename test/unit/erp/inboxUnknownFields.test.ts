@@ -11,7 +11,7 @@ import { createLogger } from '../../../src/log/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
-import { tempFolder } from '../../erp/fileDropSupport.js';
+import { tempFolder } from '../../support/erp/fileDropSupport.js';
 
 const order = {
   salesId: 'VK-1',

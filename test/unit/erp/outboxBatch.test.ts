@@ -7,7 +7,7 @@ import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../../src/er
 import type { OutboxFs } from '../../../src/erp/file/index.js';
 import { FILES_IN_FLIGHT } from '../../../src/erp/file/placement.js';
 import { FakeClock } from '../../support/fakeClock.js';
-import { singleOrder, tempFolder } from '../../erp/fileDropSupport.js';
+import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 const VERSION = '2026-01-15T08-00-00.000Z';
 

@@ -13,7 +13,7 @@ import {
 import { resourceColumns } from '../../../src/erp/file/csvColumns.js';
 import { batchBaseName } from '../../../src/erp/file/names.js';
 import { FakeClock } from '../../support/fakeClock.js';
-import { singleOrder, tempFolder } from '../../erp/fileDropSupport.js';
+import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 const patient: OutboundRecord = {
   resource: 'patient',

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../../src/erp/file/index.js';
 import type { OutboxFs } from '../../../src/erp/file/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
-import { singleOrder, tempFolder } from '../../erp/fileDropSupport.js';
+import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 const NAME = '6f1c2b9e-2d3a-4c55-9a1e-0f7d2b3c4d5e_2026-01-15T08-00-00.000Z';
 

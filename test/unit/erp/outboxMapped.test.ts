@@ -12,7 +12,7 @@ import {
 } from '../../../src/erp/file/index.js';
 import type { OutboundMappingSpec } from '../../../src/erp/mapping/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
-import { singleOrder, tempFolder } from '../../erp/fileDropSupport.js';
+import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 const TABLES = { auftragsstatus: { 0: 'NEU', 1: 'UEBERMITTELT' }, einheiten: { Stück: 'ST' } };
 

@@ -10,10 +10,10 @@ import {
   type FileAdapterOptions,
 } from '../../../src/erp/file/index.js';
 import { UNIT_CODES } from '../../../src/erp/file/unitCodes.js';
-import { OUTBOX_EXAMPLES } from '../../docs/outboxExamples.js';
+import { OUTBOX_EXAMPLES } from '../../support/docs/outboxExamples.js';
 import { FakeClock } from '../../support/fakeClock.js';
-import { singleOrder, tempFolder } from '../../erp/fileDropSupport.js';
-import { OFFICIAL_SCHEMAS, openTransProblems } from '../../erp/openTransSchema.js';
+import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';
+import { OFFICIAL_SCHEMAS, openTransProblems } from '../../support/erp/openTransSchema.js';
 
 const XSD = fileURLToPath(new URL('../../../src/erp/inbox/openTrans/xsd/', import.meta.url));
 

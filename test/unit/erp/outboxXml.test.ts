@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OutboundRecord } from '../../../src/erp/adapter.js';
 import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../../src/erp/file/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
-import { singleOrder, tempFolder } from '../../erp/fileDropSupport.js';
+import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';
 
 /** The parts of an openTRANS ORDER the test reads, as fast-xml-parser returns them. */
 interface OpenTransXml {

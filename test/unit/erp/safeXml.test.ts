@@ -3,7 +3,7 @@ import { MAX_NESTING, MAX_XML_ELEMENTS } from '../../../src/erp/inbox/bounds.js'
 import { readOpenTrans } from '../../../src/erp/inbox/openTrans/read.js';
 import { readXml, xmlText } from '../../../src/erp/inbox/safeXml.js';
 import { KINDS } from '../../support/inboxKinds.js';
-import { orderResponse } from '../../erp/openTransAnswers.js';
+import { orderResponse } from '../../support/erp/openTransAnswers.js';
 
 /** A classic XXE: an external entity naming a local file, used in the document. */
 const XXE = `<?xml version="1.0" encoding="UTF-8"?>

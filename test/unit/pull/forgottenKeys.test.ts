@@ -11,7 +11,7 @@ import {
   type Store,
 } from '../../../src/store/index.js';
 import { forgottenThrough, pruneStore, type RetentionDays } from '../../../src/store/retention.js';
-import { tempStores, type TempStores } from '../../store/tempStore.js';
+import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 const DAY = 86_400_000;
 const days: RetentionDays = {

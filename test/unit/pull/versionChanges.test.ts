@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqlitePullStore } from '../../../src/pull/pullStore.js';
 import type { PulledRecord, PullStore } from '../../../src/pull/puller.js';
 import { upsertMirror, type Store } from '../../../src/store/index.js';
-import { tempStores, type TempStores } from '../../store/tempStore.js';
+import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 let temp: TempStores;
 let store: Store;

@@ -7,7 +7,7 @@ import {
   type PushBackKindName,
 } from '../../../src/pushback/index.js';
 import { upsertMirror, type Store } from '../../../src/store/index.js';
-import { tempStores, type TempStores } from '../../store/tempStore.js';
+import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 let stores: TempStores;
 let store: Store;

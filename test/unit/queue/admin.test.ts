@@ -10,7 +10,7 @@ import {
 } from '../../../src/queue/index.js';
 import { PermanentError } from '../../../src/shared/errors.js';
 import type { Superseding } from '../../../src/queue/index.js';
-import { queueHarness, states, type QueueHarness } from '../../queue/queueHarness.js';
+import { queueHarness, states, type QueueHarness } from '../../support/queue/queueHarness.js';
 
 /** Patients carry their whole state (as the push-back kinds say, src/pushback/kinds/). */
 const fullState: Superseding = (kind) => kind === 'patient';

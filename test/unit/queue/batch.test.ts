@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enqueue, type BatchHandler, type Job } from '../../../src/queue/index.js';
 import { PermanentError, TransientError } from '../../../src/shared/errors.js';
 import { deadLettersOf, getStoredJob } from '../../../src/store/index.js';
-import { queueHarness, states, type QueueHarness } from '../../queue/queueHarness.js';
+import { queueHarness, states, type QueueHarness } from '../../support/queue/queueHarness.js';
 
 let h: QueueHarness;
 beforeEach(() => {

@@ -13,7 +13,7 @@ import {
   states,
   within,
   type QueueHarness,
-} from '../../queue/queueHarness.js';
+} from '../../support/queue/queueHarness.js';
 
 let h: QueueHarness;
 beforeEach(() => {

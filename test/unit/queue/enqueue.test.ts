@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/log/index.js';
 import { enqueue } from '../../../src/queue/index.js';
 import { claimJob, getStoredJob, transaction } from '../../../src/store/index.js';
-import { queueHarness, states, type QueueHarness } from '../../queue/queueHarness.js';
+import { queueHarness, states, type QueueHarness } from '../../support/queue/queueHarness.js';
 
 let h: QueueHarness;
 beforeEach(() => {

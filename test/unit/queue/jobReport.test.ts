@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { reportDone, type JobObserver } from '../../../src/queue/jobReport.js';
 import { upsertMirror, type StoredJob } from '../../../src/store/index.js';
-import { tempStores } from '../../store/tempStore.js';
+import { tempStores } from '../../support/store/tempStore.js';
 import { FakeClock } from '../../support/fakeClock.js';
 
 function job(kind: string): StoredJob {

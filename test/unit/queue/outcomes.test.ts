@@ -3,7 +3,12 @@ import { enqueue, getJob, type Handler } from '../../../src/queue/index.js';
 import { notKnown } from '../../../src/pushback/failures.js';
 import { PermanentError, TransientError } from '../../../src/shared/errors.js';
 import { getStoredJob } from '../../../src/store/index.js';
-import { queueHarness, RETRY, states, type QueueHarness } from '../../queue/queueHarness.js';
+import {
+  queueHarness,
+  RETRY,
+  states,
+  type QueueHarness,
+} from '../../support/queue/queueHarness.js';
 
 let h: QueueHarness;
 beforeEach(() => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enqueue, type Job } from '../../../src/queue/index.js';
 import { claimJob, getStoredJob } from '../../../src/store/index.js';
-import { queueHarness, states, type QueueHarness } from '../../queue/queueHarness.js';
+import { queueHarness, states, type QueueHarness } from '../../support/queue/queueHarness.js';
 
 let h: QueueHarness;
 beforeEach(() => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enqueue, type Handler } from '../../../src/queue/index.js';
 import { TransientError } from '../../../src/shared/errors.js';
-import { queueHarness, states, type QueueHarness } from '../../queue/queueHarness.js';
+import { queueHarness, states, type QueueHarness } from '../../support/queue/queueHarness.js';
 
 let h: QueueHarness;
 beforeEach(() => {

@@ -3,7 +3,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { documentPdf, documentXml } from '../../../src/simulator/documents.js';
-import { recordsOf, seedOf } from '../../simulator/seedFixtures.js';
+import { recordsOf, seedOf } from '../../support/simulator/seedFixtures.js';
 
 const document = recordsOf(seedOf('A', 5), 'document')[0] ?? {};
 

@@ -12,7 +12,7 @@ import {
   type SeedRecord,
 } from '../../../src/simulator/seed/index.js';
 import { SetupError } from '../../../src/shared/errors.js';
-import { NOW, recordsOf, seedOf } from '../../simulator/seedFixtures.js';
+import { NOW, recordsOf, seedOf } from '../../support/simulator/seedFixtures.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -3,7 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { attachmentFile } from '../../../src/simulator/seed/index.js';
 import { ean13From, isValidPzn, lanrFrom, pznFrom } from '../../../src/simulator/seed/numbers.js';
-import { recordsOf, seedOf } from '../../simulator/seedFixtures.js';
+import { recordsOf, seedOf } from '../../support/simulator/seedFixtures.js';
 
 describe('check digits', () => {
   it('computes PZN, EAN-13 and LANR as published', () => {

@@ -7,7 +7,7 @@ import {
   seedOf,
   valuesAt,
   type SeedByResource,
-} from '../../simulator/seedFixtures.js';
+} from '../../support/simulator/seedFixtures.js';
 
 /** [resource, path to a reference, the resource it must name]. */
 const REFERENCES: ReadonlyArray<readonly [string, string, string]> = [

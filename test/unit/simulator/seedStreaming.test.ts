@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateSeed, type SeedRecord } from '../../../src/simulator/seed/index.js';
-import { NOW } from '../../simulator/seedFixtures.js';
+import { NOW } from '../../support/simulator/seedFixtures.js';
 
 function take(records: Generator<SeedRecord>, until: (r: SeedRecord) => boolean): SeedRecord[] {
   const taken: SeedRecord[] = [];

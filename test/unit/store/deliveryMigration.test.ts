@@ -6,7 +6,7 @@ import {
   listStoredJobs,
   type StoredJob,
 } from '../../../src/store/index.js';
-import { databaseAtVersion, tempStores, type TempStores } from '../../store/tempStore.js';
+import { databaseAtVersion, tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 let temp: TempStores;
 beforeEach(() => {

@@ -21,7 +21,7 @@ import {
   upsertMirror,
   type Store,
 } from '../../../src/store/index.js';
-import { tempStores, type TempStores } from '../../store/tempStore.js';
+import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 /** The patient to forget, by values no other text in the test holds. */
 const HILDE = {

@@ -7,8 +7,8 @@ import {
   versionRecords,
 } from '../../../src/store/index.js';
 import type { Store } from '../../../src/store/index.js';
-import { tempStores } from '../../store/tempStore.js';
-import type { TempStores } from '../../store/tempStore.js';
+import { tempStores } from '../../support/store/tempStore.js';
+import type { TempStores } from '../../support/store/tempStore.js';
 
 let temp: TempStores;
 let store: Store;

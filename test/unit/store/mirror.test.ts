@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findMirrorBy, getMirror, getMirrorField, upsertMirror } from '../../../src/store/index.js';
 import type { MirrorKey, Store } from '../../../src/store/index.js';
-import { tempStores } from '../../store/tempStore.js';
-import type { TempStores } from '../../store/tempStore.js';
+import { tempStores } from '../../support/store/tempStore.js';
+import type { TempStores } from '../../support/store/tempStore.js';
 
 let temp: TempStores;
 let store: Store;

@@ -13,8 +13,8 @@ import {
   schemaVersion,
 } from '../../../src/store/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
-import { tempStores } from '../../store/tempStore.js';
-import type { TempStores } from '../../store/tempStore.js';
+import { tempStores } from '../../support/store/tempStore.js';
+import type { TempStores } from '../../support/store/tempStore.js';
 
 const tables = [
   'backups',

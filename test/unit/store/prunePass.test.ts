@@ -6,7 +6,7 @@ import { prunePass, pruneInboxArchive, retentionEntries } from '../../../src/app
 import { baseConfigSchema } from '../../../src/config/baseSchema.js';
 import { backupStore, listBackups } from '../../../src/store/backup.js';
 import { claimJob, completeJob, insertJob, type Store } from '../../../src/store/index.js';
-import { tempStores, type TempStores } from '../../store/tempStore.js';
+import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 const DAY = 86_400_000;
 

@@ -6,8 +6,8 @@ import {
   startRun,
 } from '../../../src/store/index.js';
 import type { Store } from '../../../src/store/index.js';
-import { tempStores } from '../../store/tempStore.js';
-import type { TempStores } from '../../store/tempStore.js';
+import { tempStores } from '../../support/store/tempStore.js';
+import type { TempStores } from '../../support/store/tempStore.js';
 
 let temp: TempStores;
 let store: Store;

@@ -10,7 +10,7 @@ import {
   upsertMirror,
   type Store,
 } from '../../../src/store/index.js';
-import { databaseAtVersion, tempStores, type TempStores } from '../../store/tempStore.js';
+import { databaseAtVersion, tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 let temp: TempStores;
 beforeEach(() => {

@@ -22,7 +22,7 @@ import {
 } from '../../../src/store/index.js';
 import { pruneStore, type RetentionDays } from '../../../src/store/retention.js';
 import { autoVacuumOf } from '../../../src/store/space.js';
-import { tempStores, type TempStores } from '../../store/tempStore.js';
+import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 const DAY = 86_400_000;
 const days: RetentionDays = {

@@ -7,7 +7,7 @@ import {
   type Store,
 } from '../../../src/store/index.js';
 import { queryPlansOf } from '../../support/queryPlans.js';
-import { tempStores, type TempStores } from '../../store/tempStore.js';
+import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 let temp: TempStores;
 beforeEach(() => {

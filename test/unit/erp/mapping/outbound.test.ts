@@ -6,7 +6,7 @@ import {
   rowObjects,
   type OutboundMappingSpec,
 } from '../../../../src/erp/mapping/index.js';
-import { singleOrder } from '../../../erp/fileDropSupport.js';
+import { singleOrder } from '../../../support/erp/fileDropSupport.js';
 
 const TABLES = {
   orderStatus: { 0: 'NEU', 1: 'UEBERMITTELT' },

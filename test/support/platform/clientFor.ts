@@ -1,6 +1,6 @@
-import type { Variant } from '../../src/contract/index.js';
-import { createPlatformClient, type PlatformClientOptions } from '../../src/platform/index.js';
-import { FakeClock } from '../support/fakeClock.js';
+import type { Variant } from '../../../src/contract/index.js';
+import { createPlatformClient, type PlatformClientOptions } from '../../../src/platform/index.js';
+import { FakeClock } from '../fakeClock.js';
 
 export const API_KEY = 'secret-key-4711';
 

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { stringify } from 'yaml';
-import type { ApiKeyEntry } from '../../src/simulator/index.js';
-import { runCli, type CliResult } from '../support/cli.js';
+import type { ApiKeyEntry } from '../../../src/simulator/index.js';
+import { runCli, type CliResult } from '../cli.js';
 
 /** A key no other text contains, so a test can grep the output for it. */
 export const API_KEY = 'hs-live-4c7e19d2a85b';

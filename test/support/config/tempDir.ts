@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/index.js';
-import { SetupError } from '../../src/shared/errors.js';
+import { ConfigError, loadConfig } from '../../../src/config/index.js';
+import { SetupError } from '../../../src/shared/errors.js';
 
 /** A fresh temp folder per test, removed after it; `write` puts a file in it. */
 export function useTempDir(): {

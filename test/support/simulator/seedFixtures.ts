@@ -1,5 +1,5 @@
-import type { Variant } from '../../src/contract/index.js';
-import { generateSeed, type SeedSizes } from '../../src/simulator/seed/index.js';
+import type { Variant } from '../../../src/contract/index.js';
+import { generateSeed, type SeedSizes } from '../../../src/simulator/seed/index.js';
 
 export const NOW = new Date('2026-01-15T08:00:00.000Z');
 

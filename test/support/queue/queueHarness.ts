@@ -1,10 +1,10 @@
-import { createLogger } from '../../src/log/index.js';
-import { createPlatformClient } from '../../src/platform/index.js';
-import type { HandlerContext, HandlerRegistry, QueueWorker } from '../../src/queue/index.js';
-import { createQueueWorker, type QueueWorkerOptions } from '../../src/queue/index.js';
-import type { Store } from '../../src/store/index.js';
+import { createLogger } from '../../../src/log/index.js';
+import { createPlatformClient } from '../../../src/platform/index.js';
+import type { HandlerContext, HandlerRegistry, QueueWorker } from '../../../src/queue/index.js';
+import { createQueueWorker, type QueueWorkerOptions } from '../../../src/queue/index.js';
+import type { Store } from '../../../src/store/index.js';
 import { tempStores, type TempStores } from '../store/tempStore.js';
-import { withinBound } from '../support/eventually.js';
+import { withinBound } from '../eventually.js';
 
 export interface LogLine {
   level: string;

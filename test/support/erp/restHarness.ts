@@ -1,10 +1,10 @@
 import { afterEach } from 'vitest';
-import type { OutboundRecord } from '../../src/erp/adapter.js';
-import type { ErpAdapter } from '../../src/erp/adapter.js';
-import { createRestAdapter, type RestAdapterOptions } from '../../src/erp/rest/index.js';
-import type { Logger } from '../../src/log/index.js';
-import { FakeClock } from '../support/fakeClock.js';
-import { startFakeErp, type FakeErp } from '../support/fakeErp.js';
+import type { OutboundRecord } from '../../../src/erp/adapter.js';
+import type { ErpAdapter } from '../../../src/erp/adapter.js';
+import { createRestAdapter, type RestAdapterOptions } from '../../../src/erp/rest/index.js';
+import type { Logger } from '../../../src/log/index.js';
+import { FakeClock } from '../fakeClock.js';
+import { startFakeErp, type FakeErp } from '../fakeErp.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 

@@ -1,19 +1,19 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { OutboundRecord } from '../../src/erp/adapter.js';
+import type { OutboundRecord } from '../../../src/erp/adapter.js';
 import {
   createFileAdapter,
   DEFAULT_CSV_OPTIONS,
   DEFAULT_FILE_ADAPTER_OPTIONS,
   type FileAdapterOptions,
-} from '../../src/erp/file/index.js';
-import { FakeClock } from '../support/fakeClock.js';
+} from '../../../src/erp/file/index.js';
+import { FakeClock } from '../fakeClock.js';
 import { exampleOrder, secondExampleOrder } from './exampleOrders.js';
 
 /** Where the docs' outbox examples live, one folder per variant of the `erp.file` settings. */
 export const OUTBOX_EXAMPLES = fileURLToPath(
-  new URL('../../docs/examples/outbox', import.meta.url),
+  new URL('../../../docs/examples/outbox', import.meta.url),
 );
 
 /** The pull run the batch formats name their file after (the daemon numbers its runs). */

@@ -3,9 +3,9 @@
  * argv[3], one row per batch, and says `mid` on stdout after some batches so the test can kill
  * it -9 while it prunes.
  */
-import { openStore } from '../../src/store/index.js';
-import { pruneStore } from '../../src/store/retention.js';
-import { FakeClock } from '../support/fakeClock.js';
+import { openStore } from '../../../src/store/index.js';
+import { pruneStore } from '../../../src/store/retention.js';
+import { FakeClock } from '../fakeClock.js';
 
 const [, , file = '', now = ''] = process.argv;
 const store = openStore({ path: file, clock: new FakeClock(now) });

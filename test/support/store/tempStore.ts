@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { openStore } from '../../src/store/index.js';
-import { migrate } from '../../src/store/migrate.js';
-import type { Database, Store } from '../../src/store/index.js';
-import { FakeClock } from '../support/fakeClock.js';
+import { openStore } from '../../../src/store/index.js';
+import { migrate } from '../../../src/store/migrate.js';
+import type { Database, Store } from '../../../src/store/index.js';
+import { FakeClock } from '../fakeClock.js';
 
 /** A temporary folder removed again by cleanup(); stores opened through it are closed first. */
 export interface TempStores {

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { builtCli } from '../support/cli.js';
-import { WAIT_MS } from '../support/eventually.js';
+import { builtCli } from '../cli.js';
+import { WAIT_MS } from '../eventually.js';
 
 // The daemon's tests wait with the shared helpers; imported from here beside the daemon.
-export { eventually, withinBound } from '../support/eventually.js';
+export { eventually, withinBound } from '../eventually.js';
 
 /** One JSON log line the daemon printed, as parsed. */
 export type LogLine = Record<string, unknown> & { msg?: string; level?: number | string };

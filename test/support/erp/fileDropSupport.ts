@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { InboxMessage, OutboundRecord } from '../../src/erp/adapter.js';
+import type { InboxMessage, OutboundRecord } from '../../../src/erp/adapter.js';
 
 /** A fresh temp folder per test; `cleanup` removes it. */
 export async function tempFolder(): Promise<{ dir: string; cleanup: () => Promise<void> }> {

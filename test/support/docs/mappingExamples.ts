@@ -2,16 +2,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
-import { fileAdapterOptions } from '../../src/app/adapter.js';
-import { loadConfig, type Config } from '../../src/config/index.js';
-import { createFileAdapter } from '../../src/erp/file/index.js';
-import type { InboxKinds } from '../../src/erp/inbox/index.js';
-import { FakeClock } from '../support/fakeClock.js';
+import { fileAdapterOptions } from '../../../src/app/adapter.js';
+import { loadConfig, type Config } from '../../../src/config/index.js';
+import { createFileAdapter } from '../../../src/erp/file/index.js';
+import type { InboxKinds } from '../../../src/erp/inbox/index.js';
+import { FakeClock } from '../fakeClock.js';
 import { exampleOrder, secondExampleOrder } from './exampleOrders.js';
 
 /** The German ERP's layout both ways (docs/readme/connect-your-erp.md). */
 export const MAPPING_EXAMPLES = fileURLToPath(
-  new URL('../../docs/examples/mapping', import.meta.url),
+  new URL('../../../docs/examples/mapping', import.meta.url),
 );
 export const GERMAN_ERP_CONFIG = join(MAPPING_EXAMPLES, 'german-erp.yaml');
 export const GERMAN_ERP_STATUS = join(

@@ -1,14 +1,14 @@
 import { pino } from 'pino';
-import type { ResourceName, Variant } from '../../src/contract/index.js';
-import { createLogger } from '../../src/log/index.js';
-import { createHandlers } from '../../src/pushback/index.js';
-import { createQueueWorker, enqueue, type QueueWorker } from '../../src/queue/index.js';
-import type { JobKind } from '../../src/queue/types.js';
-import type { FaultSpec, LoopSuppression } from '../../src/simulator/index.js';
-import { listStoredJobs } from '../../src/store/index.js';
-import { sqlitePullStore } from '../../src/pull/pullStore.js';
-import { createPullRunner } from '../../src/pull/runner.js';
-import { pullTargets } from '../../src/pull/targets.js';
+import type { ResourceName, Variant } from '../../../src/contract/index.js';
+import { createLogger } from '../../../src/log/index.js';
+import { createHandlers } from '../../../src/pushback/index.js';
+import { createQueueWorker, enqueue, type QueueWorker } from '../../../src/queue/index.js';
+import type { JobKind } from '../../../src/queue/types.js';
+import type { FaultSpec, LoopSuppression } from '../../../src/simulator/index.js';
+import { listStoredJobs } from '../../../src/store/index.js';
+import { sqlitePullStore } from '../../../src/pull/pullStore.js';
+import { createPullRunner } from '../../../src/pull/runner.js';
+import { pullTargets } from '../../../src/pull/targets.js';
 import { startHandlerRig, type HandlerRig } from './handlersRig.js';
 import { RETRY, type LogLine } from '../queue/queueHarness.js';
 

@@ -2,14 +2,14 @@
  * Rewrites the outbox examples of the docs (docs/examples/outbox, linked from
  * docs/readme/file-drop.md, and docs/examples/mapping/outbox, linked from
  * docs/readme/connect-your-erp.md) with what the file adapter writes today:
- * `npx tsx test/docs/makeExamples.ts`.
+ * `npx tsx test/support/docs/makeExamples.ts`.
  * The old files go first, since the adapter never overwrites a file whose content changed.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inboxKinds } from '../../src/erp/inbox/index.js';
-import { PUSH_BACK_KINDS } from '../../src/pushback/index.js';
+import { inboxKinds } from '../../../src/erp/inbox/index.js';
+import { PUSH_BACK_KINDS } from '../../../src/pushback/index.js';
 import { germanErpConfig, MAPPING_EXAMPLES, writeGermanErpOutbox } from './mappingExamples.js';
 import { OUTBOX_EXAMPLES, writeOutboxExamples } from './outboxExamples.js';
 

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import type { Variant } from '../../src/contract/index.js';
-import { createPlatformClient } from '../../src/platform/index.js';
-import { createHandlers } from '../../src/pushback/index.js';
-import type { DeliverKind, HandlerContext, Job, JobKind } from '../../src/queue/types.js';
+import type { Variant } from '../../../src/contract/index.js';
+import { createPlatformClient } from '../../../src/platform/index.js';
+import { createHandlers } from '../../../src/pushback/index.js';
+import type { DeliverKind, HandlerContext, Job, JobKind } from '../../../src/queue/types.js';
 
 /** The kinds that talk to the platform (the hand-overs to the ERP are tested with the app). */
 type PlatformKind = Exclude<JobKind, DeliverKind>;
@@ -15,10 +15,10 @@ import {
   upsertMirror,
   type MirrorRecord,
   type Store,
-} from '../../src/store/index.js';
-import type { LoopSuppression, RequestLogEntry } from '../../src/simulator/index.js';
-import { FakeClock } from '../support/fakeClock.js';
-import { startTestSimulator, type TestSimulator } from '../support/simulator.js';
+} from '../../../src/store/index.js';
+import type { LoopSuppression, RequestLogEntry } from '../../../src/simulator/index.js';
+import { FakeClock } from '../fakeClock.js';
+import { startTestSimulator, type TestSimulator } from '../simulator.js';
 
 const SIM_START = '2026-03-01T08:00:00.000Z';
 

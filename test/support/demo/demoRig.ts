@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { REPO_ROOT } from '../support/cli.js';
+import { REPO_ROOT } from '../cli.js';
 
 type Tree = Record<string, Record<string, unknown>>;
 

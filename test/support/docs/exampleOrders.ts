@@ -1,6 +1,6 @@
-import type { ResourceName } from '../../src/contract/index.js';
-import type { OutboundRecord } from '../../src/erp/adapter.js';
-import { enrich, type MirrorLookup } from '../../src/deliver/enrich.js';
+import type { ResourceName } from '../../../src/contract/index.js';
+import type { OutboundRecord } from '../../../src/erp/adapter.js';
+import { enrich, type MirrorLookup } from '../../../src/deliver/enrich.js';
 
 /**
  * The single orders the docs' outbox examples are written from: as the platform sends them,
