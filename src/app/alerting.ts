@@ -3,7 +3,7 @@ import { alertsWanted } from '../config/alertsSchema.js';
 import { repeat, type Repeating } from '../shared/repeat.js';
 import { countOpenDeadJobs, deadLettersOpened } from '../store/index.js';
 import type { App } from './app.js';
-import type { DaemonHealth } from './readiness.js';
+import type { DaemonHealth } from './daemonHealth.js';
 
 export interface RunningAlerts {
   alerts: Alerts;

@@ -5,7 +5,7 @@ import { repeat } from '../shared/repeat.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../pull/scheduler.js';
 import type { App } from './app.js';
 import { startAlerts } from './alerting.js';
-import type { DaemonHealth } from './readiness.js';
+import type { DaemonHealth } from './daemonHealth.js';
 import { retentionEntries } from './pruning.js';
 import { inboxOf } from './storage.js';
 import { numberBatchesAboveOutbox } from './adapter.js';
@@ -58,7 +58,7 @@ function listenProblem(error: unknown, host: string, port: number): SetupError {
 async function healthOf(app: App, startedAt: Date): Promise<DaemonHealth | undefined> {
   const wanted = app.config.http.enabled || alertsWanted(app.config.alerts);
   if (!wanted) return undefined;
-  const { daemonHealth } = await import('./readiness.js');
+  const { daemonHealth } = await import('./daemonHealth.js');
   return daemonHealth(app, startedAt);
 }
 

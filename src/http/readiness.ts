@@ -1,3 +1,8 @@
+/**
+ * The rules of `/healthz` and `/readyz` as pure functions of plain values (how fresh a pull
+ * is, what stalls, whether the disk is full); app/daemonHealth.ts gathers those values from the
+ * running daemon.
+ */
 import { CronExpressionParser } from 'cron-parser';
 
 /** One check of `/readyz`: ok, or what is wrong and what to look at. */

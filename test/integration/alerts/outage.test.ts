@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertsOf } from '../../../src/app/alerting.js';
 import type { App } from '../../../src/app/app.js';
-import { daemonHealth } from '../../../src/app/readiness.js';
+import { daemonHealth } from '../../../src/app/daemonHealth.js';
 import { syncOnce } from '../../../src/app/syncOnce.js';
 import { appRig, type AppRig } from '../../support/appRig.js';
 import { FakeClock } from '../../support/fakeClock.js';

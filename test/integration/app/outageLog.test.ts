@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { alertsOf } from '../../../src/app/alerting.js';
 import { outageLog } from '../../../src/app/daemon.js';
 import type { App } from '../../../src/app/app.js';
-import { daemonHealth } from '../../../src/app/readiness.js';
+import { daemonHealth } from '../../../src/app/daemonHealth.js';
 import { syncOnce } from '../../../src/app/syncOnce.js';
 import { createLogger } from '../../../src/log/index.js';
 import { SimControl, startSimulator, type RunningSimulator } from '../../../src/simulator/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daemonHealth } from '../../../src/app/readiness.js';
+import { daemonHealth } from '../../../src/app/daemonHealth.js';
 import {
   countJobs,
   getCheckpoint,

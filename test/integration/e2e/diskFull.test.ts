@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../../src/app/app.js';
-import { daemonHealth } from '../../../src/app/readiness.js';
+import { daemonHealth } from '../../../src/app/daemonHealth.js';
 import { publicReadiness } from '../../../src/http/readiness.js';
 import type { HttpEndpoint } from '../../../src/http/server.js';
 import { startTestEndpoint } from '../../support/endpoint.js';

@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createApp, type App } from '../../../src/app/app.js';
-import { daemonHealth } from '../../../src/app/readiness.js';
+import { daemonHealth } from '../../../src/app/daemonHealth.js';
 import { deliveryStalls, pullFreshness, scheduleIntervalMs } from '../../../src/http/readiness.js';
 import { appRig, type AppRig } from '../../support/appRig.js';
 import { useSimulator } from '../../support/simulator.js';

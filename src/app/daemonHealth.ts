@@ -1,3 +1,7 @@
+/**
+ * The running daemon's health: reads its app (store, probes, pauses, scheduler) and feeds the
+ * rules of http/readiness.ts, which decide from plain values alone and know no app.
+ */
 import { CachedProbe } from '../http/probe.js';
 import {
   deliveryStalls,
