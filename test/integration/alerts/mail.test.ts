@@ -6,6 +6,7 @@ import { createNotifier } from '../../../src/alerts/notifier.js';
 import type { AlertEvent } from '../../../src/alerts/watch.js';
 import { webhookChannel } from '../../../src/alerts/webhook.js';
 import { alertsSchema } from '../../../src/config/alertsSchema.js';
+import { eventually } from '../../support/eventually.js';
 import { smtpReceiver } from '../../support/smtpReceiver.js';
 import { webhookReceiver } from '../../support/webhookReceiver.js';
 
@@ -102,10 +103,9 @@ describe('alert mail', () => {
     notifier.notify(fired);
     // notify only queues: nothing was sent yet, and the caller goes on.
     expect(hook.bodies).toEqual([]);
-    for (let tries = 0; hook.bodies.length === 0 || mailWaits.length === 0; tries += 1) {
-      if (tries > 200) throw new Error('the webhook or the mail lane did not move');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await eventually('the webhook to get its alert and the mail lane to wait', () =>
+      hook.bodies.length > 0 && mailWaits.length > 0 ? true : undefined,
+    );
     // The mail server refused the first try and its lane waits; the webhook has its alert.
     expect(hook.bodies).toEqual([fired]);
     expect(mailWaits).toEqual([10]);

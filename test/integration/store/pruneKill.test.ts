@@ -13,7 +13,7 @@ import {
   type Store,
 } from '../../../src/store/index.js';
 import { pruneStore } from '../../../src/store/retention.js';
-import { tempStores, type TempStores } from '../../support/store/tempStore.js';
+import { tempStores, type TempStores, RETENTION_DAYS } from '../../support/store/tempStore.js';
 
 const DAY = 86_400_000;
 const CHILD = fileURLToPath(new URL('../../support/store/pruneChild.ts', import.meta.url));
@@ -97,20 +97,7 @@ describe('pruning killed -9 between its batches', () => {
     expect(invariants()).toEqual({ jobs: open, newestVersions: 20 });
 
     temp.clock.set(now);
-    await pruneStore(
-      store,
-      {
-        jobs: 30,
-        runs: 30,
-        versions: 30,
-        inboxMessages: 30,
-        ownWrites: 30,
-        quarantine: 30,
-        endedRecords: 30,
-        endedKeys: 365,
-      },
-      { batchSize: 50 },
-    );
+    await pruneStore(store, RETENTION_DAYS, { batchSize: 50 });
     expect(store.db.prepare('SELECT count(*) FROM queue').pluck().get()).toBe(open.length);
     expect(store.db.prepare('SELECT count(*) FROM ledger').pluck().get()).toBe(20);
     expect(invariants()).toEqual({ jobs: open, newestVersions: 20 });

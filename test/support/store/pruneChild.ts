@@ -6,21 +6,12 @@
 import { openStore } from '../../../src/store/index.js';
 import { pruneStore } from '../../../src/store/retention.js';
 import { FakeClock } from '../fakeClock.js';
+import { RETENTION_DAYS } from './tempStore.js';
 
 const [, , file = '', now = ''] = process.argv;
 const store = openStore({ path: file, clock: new FakeClock(now) });
-const days = {
-  jobs: 30,
-  runs: 30,
-  versions: 30,
-  inboxMessages: 30,
-  ownWrites: 30,
-  quarantine: 30,
-  endedRecords: 30,
-  endedKeys: 365,
-};
 let batches = 0;
-await pruneStore(store, days, {
+await pruneStore(store, RETENTION_DAYS, {
   batchSize: 1,
   stopping: () => {
     batches += 1;

@@ -5,7 +5,20 @@ import Sqlite from 'better-sqlite3';
 import { openStore } from '../../../src/store/index.js';
 import { migrate } from '../../../src/store/migrate.js';
 import type { Database, Store } from '../../../src/store/index.js';
+import type { RetentionDays } from '../../../src/store/retention.js';
 import { FakeClock } from '../fakeClock.js';
+
+/** The retention tests' days: a month for everything, the keys of ended records a year. */
+export const RETENTION_DAYS: RetentionDays = {
+  jobs: 30,
+  runs: 30,
+  versions: 30,
+  inboxMessages: 30,
+  ownWrites: 30,
+  quarantine: 30,
+  endedRecords: 30,
+  endedKeys: 365,
+};
 
 /** A temporary folder removed again by cleanup(); stores opened through it are closed first. */
 export interface TempStores {

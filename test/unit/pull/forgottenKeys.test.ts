@@ -11,19 +11,10 @@ import {
   type Store,
 } from '../../../src/store/index.js';
 import { forgottenThrough, pruneStore, type RetentionDays } from '../../../src/store/retention.js';
-import { tempStores, type TempStores } from '../../support/store/tempStore.js';
+import { tempStores, type TempStores, RETENTION_DAYS } from '../../support/store/tempStore.js';
 
 const DAY = 86_400_000;
-const days: RetentionDays = {
-  jobs: 30,
-  runs: 30,
-  versions: 30,
-  inboxMessages: 30,
-  ownWrites: 30,
-  quarantine: 30,
-  endedRecords: 30,
-  endedKeys: 60,
-};
+const days: RetentionDays = { ...RETENTION_DAYS, endedKeys: 60 };
 
 let temp: TempStores;
 let store: Store;

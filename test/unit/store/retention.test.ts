@@ -20,21 +20,12 @@ import {
   type MirrorRecord,
   type Store,
 } from '../../../src/store/index.js';
-import { pruneStore, type RetentionDays } from '../../../src/store/retention.js';
+import { pruneStore } from '../../../src/store/retention.js';
 import { autoVacuumOf } from '../../../src/store/space.js';
-import { tempStores, type TempStores } from '../../support/store/tempStore.js';
+import { tempStores, type TempStores, RETENTION_DAYS } from '../../support/store/tempStore.js';
 
 const DAY = 86_400_000;
-const days: RetentionDays = {
-  jobs: 30,
-  runs: 30,
-  versions: 30,
-  inboxMessages: 30,
-  ownWrites: 30,
-  quarantine: 30,
-  endedRecords: 30,
-  endedKeys: 365,
-};
+const days = RETENTION_DAYS;
 
 let temp: TempStores;
 let store: Store;
