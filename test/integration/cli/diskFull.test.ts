@@ -7,17 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFor } from '../../../src/contract/index.js';
-import { pullTargets } from '../../../src/pull/targets.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { eventually, quietFor, withinBound } from '../../support/eventually.js';
-import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
-import {
-  killIfRunning,
-  startDaemonProcess,
-  type DaemonProcess,
-} from '../../support/cli/daemonProcess.js';
+import { everyResource } from '../../support/cli/cliFolder.js';
+import { useDaemonRig } from '../../support/cli/daemonRig.js';
 
 /**
  * Mounts a 64 MB tmpfs on a temp folder; undefined where this process may not mount. Larger than
@@ -48,35 +41,9 @@ async function readiness(url: string): Promise<Record<string, { ok: boolean; pro
 }
 const LEFT_FREE = 1024 * 1024;
 
-let sim: TestSimulator;
-let f: CliFolder;
-let daemon: DaemonProcess | undefined;
-
-beforeAll(async () => {
+// After the rig's own afterAll in the describe below, which ends the daemon on the disk.
+afterAll(() => {
   if (disk === undefined) return;
-  // Enough records that the first pull needs far more than the room left.
-  sim = await startTestSimulator({
-    keys: SIM_KEYS,
-    seed: 31,
-    sizes: { singleOrders: 400, directOrders: 200, patients: 60, articles: 200 },
-  });
-  const everyTwoSeconds = { schedule: '*/2 * * * * *' };
-  const resources = [...new Set(pullTargets(contractFor('B')).map((t) => t.resource))];
-  f = cliFolder(sim.url, {
-    storage: { path: join(disk, 'sync.db') },
-    sync: {
-      jitterSeconds: 0,
-      reconcile: { enabled: false },
-      resources: Object.fromEntries(resources.map((resource) => [resource, everyTwoSeconds])),
-    },
-    http: { enabled: true, port: 0, token: TOKEN },
-  });
-});
-afterAll(async () => {
-  if (disk === undefined) return;
-  await killIfRunning(daemon);
-  await sim.close();
-  f.cleanup();
   execFileSync('umount', ['-l', disk]);
   rmSync(disk, { recursive: true, force: true });
 });
@@ -90,15 +57,34 @@ function fill(folder: string, leave: number): string {
 }
 
 describe.skipIf(disk === undefined)('a full disk under the database (tmpfs)', () => {
+  const rig = useDaemonRig({
+    // Enough records that the first pull needs far more than the room left.
+    simulator: {
+      seed: 31,
+      sizes: { singleOrders: 400, directOrders: 200, patients: 60, articles: 200 },
+    },
+    config: {
+      // disk is there where the describe runs at all.
+      storage: { path: join(disk ?? '', 'sync.db') },
+      sync: {
+        jitterSeconds: 0,
+        reconcile: { enabled: false },
+        resources: everyResource(() => ({ schedule: '*/2 * * * * *' })),
+      },
+      http: { enabled: true, port: 0, token: TOKEN },
+    },
+  });
+
   it('keeps the daemon running with one clear error, and it goes on by itself once there is room', async () => {
     if (disk === undefined) return;
+    const { f, start } = rig();
     const filler = fill(disk, LEFT_FREE);
-    daemon = startDaemonProcess(f.configPath, f.folder);
+    const daemon = start();
     const started = await daemon.waitForLog('homecare-sync started');
     const url = String(started['url']);
     const full = `database ${join(disk, 'sync.db')} cannot be written: the disk (or its quota) is full; free space there`;
     await eventually('the full disk to be logged', () =>
-      daemon?.stdout().includes(full) ? true : undefined,
+      daemon.stdout().includes(full) ? true : undefined,
     );
     const fullLines = daemon
       .stdout()
@@ -112,9 +98,9 @@ describe.skipIf(disk === undefined)('a full disk under the database (tmpfs)', ()
     // meet it every two seconds do not say it again.
     const saidFull = () =>
       daemon
-        ?.stdout()
+        .stdout()
         .split('\n')
-        .filter((line) => line.includes(full) && line.includes('"level":"error"')).length ?? 0;
+        .filter((line) => line.includes(full) && line.includes('"level":"error"')).length;
     await eventually('the full disk to be said', () => (saidFull() >= 1 ? true : undefined));
     expect(saidFull()).toBe(1);
     // Still running: the full disk paused the work (a small write may still have fitted).
@@ -141,7 +127,7 @@ describe.skipIf(disk === undefined)('a full disk under the database (tmpfs)', ()
     const back = `database ${join(disk, 'sync.db')} can be written again`;
     await eventually(
       'the room to be said back',
-      () => (daemon?.stdout().includes(back) ? true : undefined),
+      () => (daemon.stdout().includes(back) ? true : undefined),
       60_000,
     );
     expect((await readiness(url))['storage']).toEqual({ ok: true });

@@ -6,59 +6,40 @@
  * kill. In the end every order version is one file in the outbox and every order that waited in
  * Created is acknowledged, none dead. The kill moments come from a seeded random source, printed, so a failure repeats.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFor } from '../../../src/contract/index.js';
+import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/simulator/random.js';
-import { pullTargets } from '../../../src/pull/targets.js';
 import { pollUntil } from '../../support/eventually.js';
-import { api, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
-import {
-  killIfRunning,
-  startDaemonProcess,
-  type DaemonProcess,
-} from '../../support/cli/daemonProcess.js';
+import { api } from '../../support/simulator.js';
+import { everyResource } from '../../support/cli/cliFolder.js';
+import { useDaemonRig } from '../../support/cli/daemonRig.js';
 
 const KILLS = 100;
 const ORDERS = ['singleOrder', 'directOrder'] as const;
 const SEED = 4711;
 
-let sim: TestSimulator;
-let f: CliFolder;
-let daemon: DaemonProcess | undefined;
-
-beforeAll(async () => {
-  sim = await startTestSimulator({
-    keys: SIM_KEYS,
+// Only the orders and what they refer to, so that a life of the daemon gets through a pass.
+const pulled = new Set(['singleOrder', 'directOrder', 'integratedCare', 'patient', 'article']);
+const rig = useDaemonRig({
+  simulator: {
     seed: 29,
     // About a fifth of the seeded orders wait in status created: some 200 to acknowledge.
     sizes: { singleOrders: 700, directOrders: 300, integratedCares: 80, patients: 40 },
-  });
-  // Only the orders and what they refer to, so that a life of the daemon gets through a pass.
-  const pulled = new Set(['singleOrder', 'directOrder', 'integratedCare', 'patient', 'article']);
-  const resources = [...new Set(pullTargets(contractFor('B')).map((t) => t.resource))];
-  f = cliFolder(sim.url, {
+  },
+  config: {
     sync: {
       batchSize: 50,
       jitterSeconds: 0,
       reconcile: { enabled: false },
-      resources: Object.fromEntries(
-        resources.map((resource) => [resource, { enabled: pulled.has(resource) }]),
-      ),
+      resources: everyResource((resource) => ({ enabled: pulled.has(resource) })),
     },
     retry: { maxAttempts: 1000, baseDelayMs: 20, maxDelayMs: 200 },
-  });
-});
-afterAll(async () => {
-  await killIfRunning(daemon);
-  await sim.close();
-  f.cleanup();
+  },
 });
 
 /** `/<resource>/<_id>` of the orders in one status list, as another client sees it. */
 async function listed(resource: string, status: string): Promise<string[]> {
   const path = `/${resource}?status=${status}&updatedAfter=2000-01-01T00:00:00Z`;
-  const answer = await api(sim, 'GET', path, { key: 'demo-key-2' });
+  const answer = await api(rig().sim, 'GET', path, { key: 'demo-key-2' });
   return (answer.json as { _id: string }[]).map((record) => `/${resource}/${record._id}`);
 }
 
@@ -77,6 +58,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('kill -9 a hundred times', () => {
   it('leaves every order version one file and every created order acknowledged, none dead', async () => {
+    const { sim, f, start } = rig();
     const toAcknowledge = await allCreated();
     expect(toAcknowledge.length).toBeGreaterThanOrEqual(200);
     const orders = await inStatus('created', 'transmitted', 'updated', 'archived');
@@ -102,7 +84,7 @@ describe('kill -9 a hundred times', () => {
     let handedOver = 0;
     let livesThatWorked = 0;
     for (let kill = 0; kill < KILLS; kill += 1) {
-      daemon = startDaemonProcess(f.configPath, f.folder);
+      const daemon = start();
       // Some kills fall while it starts (lock, database check), some at a random moment after,
       // the rest while it is handing over: a busy machine may take longer than any fixed
       // moment to get a life that far, and those kills are the ones this test is for.

@@ -1,17 +1,9 @@
 import { hostname } from 'node:os';
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFor } from '../../../src/contract/index.js';
-import { pullTargets } from '../../../src/pull/targets.js';
-import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
-import {
-  eventually,
-  killIfRunning,
-  startDaemonProcess,
-  withinBound,
-  type DaemonProcess,
-} from '../../support/cli/daemonProcess.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { eventually, withinBound, type DaemonProcess } from '../../support/cli/daemonProcess.js';
+import { everyResource } from '../../support/cli/cliFolder.js';
+import { useDaemonRig } from '../../support/cli/daemonRig.js';
 
 interface Status {
   checkpoints: { lastRun?: { ok: boolean } }[];
@@ -19,31 +11,24 @@ interface Status {
   delivery: { undelivered: number };
 }
 
-let sim: TestSimulator;
-let f: CliFolder;
-let daemon: DaemonProcess | undefined;
-
-beforeAll(async () => {
-  sim = await startTestSimulator({ keys: SIM_KEYS, seed: 19 });
-  // No schedule falls due during the test: after the first pass the daemon is idle.
-  const never = { schedule: '0 0 1 1 *' };
-  const resources = [...new Set(pullTargets(contractFor('B')).map((t) => t.resource))];
-  f = cliFolder(sim.url, {
+const rig = useDaemonRig({
+  simulator: { seed: 19 },
+  config: {
     sync: {
       reconcile: { enabled: false },
-      resources: Object.fromEntries(resources.map((resource) => [resource, never])),
+      // No schedule falls due during the test: after the first pass the daemon is idle.
+      resources: everyResource(() => ({ schedule: '0 0 1 1 *' })),
     },
-  });
+  },
 });
-afterAll(async () => {
+let daemon: DaemonProcess | undefined;
+// Before the rig's own afterAll (they run in reverse order), which kills the daemon.
+afterAll(() => {
   daemon?.signal('SIGCONT');
-  await killIfRunning(daemon);
-  await sim.close();
-  f.cleanup();
 });
 
 async function idle(): Promise<true | undefined> {
-  const status = JSON.parse((await f.cli('status', '--json')).stdout) as Status;
+  const status = JSON.parse((await rig().f.cli('status', '--json')).stdout) as Status;
   const { pending, running } = status.queue;
   const done = status.checkpoints.length > 0 && status.delivery.undelivered === 0;
   return done && status.checkpoints.every((c) => c.lastRun?.ok) && pending + running === 0
@@ -53,7 +38,8 @@ async function idle(): Promise<true | undefined> {
 
 describe('one writer per database', () => {
   it('a frozen daemon keeps the database: sync is refused at once, naming its process', async () => {
-    daemon = startDaemonProcess(f.configPath, f.folder);
+    const { f, start } = rig();
+    daemon = start();
     await daemon.waitForLog('homecare-sync started');
     await eventually('the first pass to be handed over and acknowledged', idle);
     // A frozen process (a paused VM, a stalled disk) still holds its lock: it has not died.
@@ -79,6 +65,7 @@ describe('one writer per database', () => {
 
   it('a daemon whose database is deleted under it stops and exits 1 saying so', async () => {
     if (!daemon) throw new Error('the daemon is not running');
+    const { f } = rig();
     rmSync(f.database);
     expect(await withinBound(daemon.exited, 'the daemon to notice the deleted database')).toBe(1);
     const fatal = await daemon.waitForLog(

@@ -1,30 +1,22 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { systemClock } from '../../../src/shared/clock.js';
 import { openStore, reducedRecord } from '../../../src/store/index.js';
 import { runCli } from '../../support/cli.js';
-import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
-import {
-  killIfRunning,
-  startDaemonProcess,
-  withinBound,
-  type DaemonProcess,
-} from '../../support/cli/daemonProcess.js';
+import { cliFolder } from '../../support/cli/cliFolder.js';
+import { withinBound } from '../../support/cli/daemonProcess.js';
+import { useDaemonRig } from '../../support/cli/daemonRig.js';
 
-let sim: TestSimulator;
-let f: CliFolder;
-let daemon: DaemonProcess | undefined;
+const rig = useDaemonRig({ simulator: { seed: 5 } });
 /** The same database, with the API key taken from HOMECARE_API_KEY as in a real deployment. */
 let fromEnv = '';
 
 /** Two passes: the second hands over the orders as the acknowledgements of the first left them. */
 beforeAll(async () => {
-  sim = await startTestSimulator({ keys: SIM_KEYS, seed: 5 });
-  f = cliFolder(sim.url);
+  const { f } = rig();
   for (let pass = 0; pass < 2; pass += 1) {
     const result = await f.cli('sync');
     if (result.code !== 0) throw new Error(`sync failed:\n${result.stderr}`);
@@ -35,14 +27,9 @@ beforeAll(async () => {
   // 0600 like every config that holds a secret (the endpoint token here); else a warning.
   writeFileSync(fromEnv, stringify(config), { mode: 0o600 });
 }, 60_000);
-afterAll(async () => {
-  await killIfRunning(daemon);
-  await sim.close();
-  f.cleanup();
-});
 
 /** `homecare-sync <args> -c from-env.yaml` with nothing in the environment. */
-const withoutKey = (...args: string[]) => runCli([...args, '-c', fromEnv], { cwd: f.folder });
+const withoutKey = (...args: string[]) => runCli([...args, '-c', fromEnv], { cwd: rig().f.folder });
 
 describe('commands that only read or change the database', () => {
   it.each(['status', 'queue list', 'queue list --dead', 'checkpoint list'])(
@@ -61,6 +48,7 @@ describe('commands that only read or change the database', () => {
   });
 
   it('checkpoint list into a reader that stops early (| head) exits 0 without a crash', async () => {
+    const { f } = rig();
     const result = await runCli(['checkpoint', 'list', '-c', f.configPath], {
       cwd: f.folder,
       closeStdout: true,
@@ -92,6 +80,7 @@ describe('help', () => {
 
 describe('redeliver <resource> <_id>', () => {
   it('hands a delivered order to the ERP again under the same name, without a second acknowledgement', async () => {
+    const { f } = rig();
     const order = f.outboxFiles().find((name) => name.startsWith('singleOrder/'));
     if (order === undefined) throw new Error('no order in the outbox');
     const [, id] = /^singleOrder\/(.+?)_/.exec(order) ?? [];
@@ -135,6 +124,7 @@ describe('redeliver <resource> <_id>', () => {
   });
 
   it('refuses, naming the record and why, an order whose body retention reduced', async () => {
+    const { f } = rig();
     const store = openStore({ path: f.database, clock: systemClock });
     let id: string;
     let jobs: number;
@@ -172,7 +162,7 @@ describe('redeliver <resource> <_id>', () => {
 
 describe('while the daemon runs', () => {
   it('checkpoint reset is refused; once the daemon stopped, the reset goes through', async () => {
-    daemon = startDaemonProcess(f.configPath, f.folder);
+    const daemon = rig().start();
     await daemon.waitForLog('homecare-sync started');
 
     const refused = await withoutKey('checkpoint', 'reset', 'singleOrder');

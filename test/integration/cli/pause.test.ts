@@ -1,19 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, API_KEY, type CliFolder } from '../../support/cli/cliFolder.js';
-import {
-  eventually,
-  killIfRunning,
-  startDaemonProcess,
-  withinBound,
-  type DaemonProcess,
-} from '../../support/cli/daemonProcess.js';
+import { describe, expect, it } from 'vitest';
+import { api } from '../../support/simulator.js';
+import { API_KEY } from '../../support/cli/cliFolder.js';
+import { eventually, withinBound } from '../../support/cli/daemonProcess.js';
+import { useDaemonRig } from '../../support/cli/daemonRig.js';
 
-let sim: TestSimulator;
-let f: CliFolder;
-let daemon: DaemonProcess | undefined;
 /** Orders acknowledged on the platform by the push test, for the daemon's test. */
 let acknowledged: string[] = [];
 
@@ -25,47 +17,44 @@ interface JobRow {
   attempts: number;
 }
 
-beforeAll(async () => {
-  sim = await startTestSimulator({ keys: SIM_KEYS, seed: 5 });
+const rig = useDaemonRig({
+  simulator: { seed: 5 },
   // Inbox files with `.done` markers and quick loops, for the daemon of the last test.
-  f = cliFolder(sim.url, {
+  config: {
     erp: {
       adapter: 'file',
       file: { outbox: 'erp/outbox', inbox: 'erp/inbox', doneMarker: true, scanIntervalMs: 100 },
     },
     queue: { concurrency: 2, pollIntervalMs: 50 },
-  });
-}, 60_000);
-afterAll(async () => {
-  await killIfRunning(daemon);
-  await sim.close();
-  f.cleanup();
+  },
 });
 
 /** The platform's records a write reached: anything but a read, by path. */
 async function platformWrites(): Promise<string[]> {
-  return (await sim.control.requests()).filter((r) => r.method !== 'GET').map((r) => r.path);
+  return (await rig().sim.control.requests()).filter((r) => r.method !== 'GET').map((r) => r.path);
 }
 
 async function jobs(): Promise<JobRow[]> {
-  const listed = await f.cli('queue', 'list', '--json');
+  const listed = await rig().f.cli('queue', 'list', '--json');
   return JSON.parse(listed.stdout) as JobRow[];
 }
 
 /** The seed's single orders still waiting for their acknowledgement. */
 async function createdOrders(): Promise<string[]> {
   const path = '/singleOrder?status=created&updatedAfter=1970-01-01T00:00:00.000Z';
-  const answer = await api(sim, 'GET', path, { key: API_KEY });
+  const answer = await api(rig().sim, 'GET', path, { key: API_KEY });
   return (answer.json as { _id: string }[]).map((order) => order._id);
 }
 
 /** The outbox's files of one patient (its `.done` markers left out). */
-const patientFiles = (id: string) =>
-  f.outboxFiles().filter((file) => file.startsWith(`patient/${id}_`) && file.endsWith('.json'));
+function patientFiles(id: string): string[] {
+  const files = rig().f.outboxFiles();
+  return files.filter((file) => file.startsWith(`patient/${id}_`) && file.endsWith('.json'));
+}
 
 /** An ERP message in the inbox, complete with its `.done` marker. */
 function drop(kind: string, name: string, body: unknown): void {
-  const folder = join(f.folder, 'erp', 'inbox', kind);
+  const folder = join(rig().f.folder, 'erp', 'inbox', kind);
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, name), JSON.stringify(body));
   writeFileSync(join(folder, `${name}.done`), '');
@@ -74,6 +63,7 @@ function drop(kind: string, name: string, body: unknown): void {
 // Each runs several commands as processes (about 0.5 s each): generous bounds for a busy CI.
 describe('pause and resume', { timeout: 120_000 }, () => {
   it('refuse a name they do not know, naming the nearest', async () => {
+    const { f } = rig();
     const pull = await f.cli('pause', 'pull', 'patiant');
     expect(pull.code).toBe(2);
     expect(pull.stderr).toContain(
@@ -91,6 +81,7 @@ describe('pause and resume', { timeout: 120_000 }, () => {
   });
 
   it('pause push: sync writes nothing to the platform and says what it held; status, queue show and trace show the pause; resumed, each write goes out once', async () => {
+    const { sim, f } = rig();
     const orders = await createdOrders();
     expect(orders.length).toBeGreaterThan(0);
     const paused = await f.cli('pause', 'push');
@@ -143,6 +134,7 @@ describe('pause and resume', { timeout: 120_000 }, () => {
   });
 
   it('pause pull: sync leaves the resource alone and says so; resumed, it pulls what it missed', async () => {
+    const { sim, f } = rig();
     const created = await sim.control.createRecord('patient', { lastName: 'Paused' });
     const id = String(created['_id']);
     expect((await f.cli('pause', 'pull', 'patient')).stdout).toContain(
@@ -167,9 +159,10 @@ describe('pause and resume', { timeout: 120_000 }, () => {
   });
 
   it('a running daemon heeds a pause another process makes, and a resume, without a restart', async () => {
+    const { sim, f, start } = rig();
     const [order] = acknowledged;
     if (order === undefined) throw new Error('no order acknowledged by the tests before');
-    daemon = startDaemonProcess(f.configPath, f.folder);
+    const daemon = start();
     await daemon.waitForLog('homecare-sync started');
     expect((await f.cli('pause', 'push', 'orderStatus')).code).toBe(0);
     await sim.control.clearRequests();

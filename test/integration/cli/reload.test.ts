@@ -1,30 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
 import {
   eventually,
-  killIfRunning,
-  startDaemonProcess,
   withinBound,
   type DaemonProcess,
   type LogLine,
 } from '../../support/cli/daemonProcess.js';
+import { useDaemonRig } from '../../support/cli/daemonRig.js';
 
-let sim: TestSimulator;
-let f: CliFolder;
-let daemon: DaemonProcess | undefined;
-
-beforeAll(async () => {
-  sim = await startTestSimulator({ keys: SIM_KEYS, seed: 9 });
-  f = cliFolder(sim.url);
-});
-afterAll(async () => {
-  await killIfRunning(daemon);
-  await sim.close();
-  f.cleanup();
-});
+const rig = useDaemonRig({ simulator: { seed: 9 } });
 
 type Config = Record<string, Record<string, unknown>>;
 
@@ -32,7 +17,7 @@ type Config = Record<string, Record<string, unknown>>;
 function editConfig(original: string, change: (config: Config) => void): void {
   const config = parse(original) as Config;
   change(config);
-  writeFileSync(f.configPath, stringify(config), { mode: 0o600 });
+  writeFileSync(rig().f.configPath, stringify(config), { mode: 0o600 });
 }
 
 function lines(running: DaemonProcess): LogLine[] {
@@ -45,9 +30,9 @@ function lines(running: DaemonProcess): LogLine[] {
 
 describe('run: SIGHUP', () => {
   it('reloads the config: a refused reload keeps the running config and says why, an accepted one takes effect, and the process goes on', async () => {
+    const { f, start } = rig();
     const original = readFileSync(f.configPath, 'utf8');
-    daemon = startDaemonProcess(f.configPath, f.folder);
-    const running = daemon;
+    const running = start();
     await running.waitForLog('homecare-sync started');
 
     editConfig(original, (config) => {

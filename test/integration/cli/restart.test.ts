@@ -1,28 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/shared/clock.js';
 import { countJobs, openStore, readHolder } from '../../../src/store/index.js';
-import { api, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
-import {
-  eventually,
-  killIfRunning,
-  startDaemonProcess,
-  type DaemonProcess,
-} from '../../support/cli/daemonProcess.js';
+import { api } from '../../support/simulator.js';
+import { eventually } from '../../support/cli/daemonProcess.js';
+import { useDaemonRig } from '../../support/cli/daemonRig.js';
 
 /** The resources whose new records the daemon acknowledges (created → transmitted). */
 const ACKNOWLEDGED = ['singleOrder', 'directOrder', 'integratedCare'] as const;
 
-let sim: TestSimulator;
-let f: CliFolder;
-let daemon: DaemonProcess | undefined;
+const rig = useDaemonRig({
+  simulator: { seed: 13 },
+  // Retries come quickly and never run out, so the jobs are still pending when the kill comes.
+  config: { retry: { maxAttempts: 1000, baseDelayMs: 50, maxDelayMs: 200 } },
+});
 
 /** `/<resource>/<_id>` of every record waiting in a `status=created` list. */
 async function createdPaths(): Promise<string[]> {
   const paths: string[] = [];
   for (const resource of ACKNOWLEDGED) {
     const listed = await api(
-      sim,
+      rig().sim,
       'GET',
       `/${resource}?status=created&updatedAfter=2000-01-01T00:00:00Z`,
       {
@@ -35,7 +32,7 @@ async function createdPaths(): Promise<string[]> {
 }
 
 async function patches(status: number): Promise<string[]> {
-  const requests = await sim.control.requests();
+  const requests = await rig().sim.control.requests();
   return requests.filter((r) => r.method === 'PATCH' && r.status === status).map((r) => r.path);
 }
 
@@ -49,24 +46,14 @@ function jobsLeft(database: string): number {
   }
 }
 
-beforeAll(async () => {
-  sim = await startTestSimulator({ keys: SIM_KEYS, seed: 13 });
-  // Retries come quickly and never run out, so the jobs are still pending when the kill comes.
-  f = cliFolder(sim.url, { retry: { maxAttempts: 1000, baseDelayMs: 50, maxDelayMs: 200 } });
-});
-afterAll(async () => {
-  await killIfRunning(daemon);
-  await sim.close();
-  f.cleanup();
-});
-
 describe('a daemon killed with acknowledgements in flight', () => {
   it('leaves them queued, and a sync --once started at once acknowledges each order exactly once', async () => {
+    const { sim, f, start } = rig();
     const expected = await createdPaths();
     expect(expected.length).toBeGreaterThan(0);
     await sim.control.setFault({ method: 'PATCH', errorStatus: 503 });
 
-    daemon = startDaemonProcess(f.configPath, f.folder);
+    const daemon = start();
     await eventually('a refused acknowledgement of every created record', async () => {
       const refused = new Set(await patches(503));
       return expected.every((path) => refused.has(path)) ? true : undefined;

@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { API_KEY, cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
-import {
-  eventually,
-  killIfRunning,
-  startDaemonProcess,
-  withinBound,
-  type DaemonProcess,
-} from '../../support/cli/daemonProcess.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../support/simulator.js';
+import { API_KEY } from '../../support/cli/cliFolder.js';
+import { eventually, withinBound, type DaemonProcess } from '../../support/cli/daemonProcess.js';
+import { useDaemonRig } from '../../support/cli/daemonRig.js';
 
 const TOKEN = 'endpoint-token-9b2f61';
 
-let sim: TestSimulator;
-let f: CliFolder;
+const rig = useDaemonRig({
+  simulator: { seed: 9 },
+  config: { http: { enabled: true, host: '127.0.0.1', port: 0, token: TOKEN } },
+});
 let daemon: DaemonProcess | undefined;
 let url = '';
-const daemons: DaemonProcess[] = [];
-
-function startDaemon(): DaemonProcess {
-  const started = startDaemonProcess(f.configPath, f.folder);
-  daemons.push(started);
-  return started;
-}
 
 function post(path: string, body: unknown, token?: string, key?: string): Promise<Response> {
   return fetch(`${url}${path}`, {
@@ -37,17 +27,10 @@ function post(path: string, body: unknown, token?: string, key?: string): Promis
 
 /** The daemon on port 0 (the system picks a free one); its URL comes from the start log line. */
 beforeAll(async () => {
-  sim = await startTestSimulator({ keys: SIM_KEYS, seed: 9 });
-  f = cliFolder(sim.url, { http: { enabled: true, host: '127.0.0.1', port: 0, token: TOKEN } });
-  daemon = startDaemon();
+  daemon = rig().start();
   const started = await daemon.waitForLog('homecare-sync started');
   url = String(started['url']);
 }, 60_000);
-afterAll(async () => {
-  for (const started of daemons) await killIfRunning(started);
-  await sim.close();
-  f.cleanup();
-});
 
 describe('run: the daemon process', () => {
   it('answers /healthz, /metrics and /readyz', async () => {
@@ -79,6 +62,7 @@ describe('run: the daemon process', () => {
   });
 
   it('takes ERP messages on POST /erp/orderStatus only with the token, only valid ones, once per key, and writes them to the platform', async () => {
+    const { sim } = rig();
     const listed = await api(
       sim,
       'GET',
@@ -119,6 +103,7 @@ describe('run: the daemon process', () => {
   });
 
   it('refuses a second run, and a sync, on the same database while the first runs', async () => {
+    const { f } = rig();
     const second = await f.cli('run');
     expect(second.code, second.stderr).toBe(1);
     expect(second.stderr).toContain(`another homecare-sync is using ${f.database}`);
@@ -139,7 +124,7 @@ describe('run: the daemon process', () => {
     expect(stopped['level']).toBe('info');
     expect(first.stderr()).toBe('');
 
-    daemon = startDaemon();
+    daemon = rig().start();
     await daemon.waitForLog('homecare-sync started');
     daemon.signal('SIGINT');
     expect(await withinBound(daemon.exited, 'the second daemon to exit after SIGINT')).toBe(0);
@@ -147,6 +132,7 @@ describe('run: the daemon process', () => {
   });
 
   it('printed only JSON lines on stdout, without the API key or the endpoint token', () => {
+    const { daemons } = rig();
     expect(daemons).toHaveLength(2);
     for (const started of daemons) {
       const lines = started.stdout().trimEnd().split('\n');

@@ -1,41 +1,34 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeLock } from '../../../src/store/index.js';
-import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
-import {
-  killIfRunning,
-  startDaemonProcess,
-  withinBound,
-  type DaemonProcess,
-} from '../../support/cli/daemonProcess.js';
+import { withinBound } from '../../support/cli/daemonProcess.js';
+import { useDaemonRig } from '../../support/cli/daemonRig.js';
 
-let sim: TestSimulator;
 let occupied: Server;
 let port = 0;
-let f: CliFolder;
-let daemon: DaemonProcess | undefined;
 
 beforeAll(async () => {
-  sim = await startTestSimulator({ keys: SIM_KEYS, seed: 23 });
   occupied = createServer();
   await new Promise<void>((resolve) => occupied.listen(0, '127.0.0.1', resolve));
   const address = occupied.address();
   port = typeof address === 'object' && address !== null ? address.port : 0;
-  f = cliFolder(sim.url, {
-    http: { enabled: true, host: '127.0.0.1', port, token: 'startup-token-3a9e51c7' },
-  });
 });
 afterAll(async () => {
-  await killIfRunning(daemon);
   await new Promise<void>((resolve) => occupied.close(() => resolve()));
-  await sim.close();
-  f.cleanup();
+});
+
+// After the hooks above: the config names the port they occupied.
+const rig = useDaemonRig({
+  simulator: { seed: 23 },
+  config: () => ({
+    http: { enabled: true, host: '127.0.0.1', port, token: 'startup-token-3a9e51c7' },
+  }),
 });
 
 describe('run: the endpoint port is in use', () => {
   it('exits 1 naming http.port, having started nothing and released the database', async () => {
-    daemon = startDaemonProcess(f.configPath, f.folder);
+    const { sim, f, start } = rig();
+    const daemon = start();
     expect(await withinBound(daemon.exited, 'run to exit')).toBe(1);
     expect(daemon.stderr()).toBe(
       `the HTTP endpoint cannot listen on 127.0.0.1:${port}:\n` +

@@ -1,33 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
-import {
-  killIfRunning,
-  startDaemonProcess,
-  withinBound,
-  type DaemonProcess,
-} from '../../support/cli/daemonProcess.js';
+import { describe, expect, it } from 'vitest';
+import { withinBound } from '../../support/cli/daemonProcess.js';
+import { useDaemonRig } from '../../support/cli/daemonRig.js';
 
-let sim: TestSimulator;
-let f: CliFolder;
-let daemon: DaemonProcess | undefined;
-
-beforeAll(async () => {
-  sim = await startTestSimulator({ keys: SIM_KEYS, seed: 17 });
+const rig = useDaemonRig({
+  simulator: { seed: 17 },
   // Debug: every finished pull logs a line then, also one that found nothing.
-  f = cliFolder(sim.url, { log: { level: 'debug' } });
-});
-afterAll(async () => {
-  await killIfRunning(daemon);
-  await sim.close();
-  f.cleanup();
+  config: { log: { level: 'debug' } },
 });
 
 describe('run: SIGTERM during the first pull of a slow platform', () => {
   it('finishes the pull under way, starts no other, exits 0 and leaves the database to the next run', async () => {
+    const { sim, f, start } = rig();
     // Every list takes a second: the whole first pass would take far longer than a stop may.
     await sim.control.setFault({ method: 'GET', latencyMs: 1000 });
-    daemon = startDaemonProcess(f.configPath, f.folder);
+    const daemon = start();
     await daemon.waitForLog('pull finished');
     daemon.signal('SIGTERM');
     expect(await withinBound(daemon.exited, 'the daemon to exit after SIGTERM')).toBe(0);

@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';
-import { killIfRunning, startDaemonProcess, withinBound } from '../../support/cli/daemonProcess.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { withinBound } from '../../support/cli/daemonProcess.js';
+import { useDaemonRig } from '../../support/cli/daemonRig.js';
 import { runCli } from '../../support/cli.js';
-import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
 import { useTempDir } from '../../support/config/tempDir.js';
 
 const dir = useTempDir();
@@ -48,24 +47,20 @@ describe('files the start reads are refused at once when they are no regular fil
 });
 
 describe('run warns about files every user may read, as config check does, once', () => {
-  let sim: TestSimulator;
-  let f: CliFolder;
-  beforeAll(async () => {
-    sim = await startTestSimulator({ keys: SIM_KEYS, seed: 31 });
-    f = cliFolder(sim.url, {
-      http: { enabled: true, host: '127.0.0.1', port: 0, tokenFile: 'endpoint.token' },
-    });
+  const rig = useDaemonRig({
+    simulator: { seed: 31 },
+    config: { http: { enabled: true, host: '127.0.0.1', port: 0, tokenFile: 'endpoint.token' } },
+  });
+  beforeAll(() => {
+    const { f } = rig();
     writeFileSync(join(f.folder, 'endpoint.token'), 'run-warning-token-6d1f0a9c7b\n');
     chmodSync(join(f.folder, 'endpoint.token'), 0o644);
     // The config holds platform.apiKey itself, so every user reading it is worth a warning.
     chmodSync(f.configPath, 0o644);
-  }, 60_000);
-  afterAll(async () => {
-    await sim.close();
-    f.cleanup();
   });
 
   it('prints each warning of config check once on stderr, not again while it runs', async () => {
+    const { f, start } = rig();
     const checked = await f.cli('config', 'check');
     expect(checked.code).toBe(0);
     const warnings = checked.stderr.split('\n').filter((line) => line !== '');
@@ -74,15 +69,11 @@ describe('run warns about files every user may read, as config check does, once'
       expect.stringMatching(/^warning: http\.tokenFile .* may be read by every user .*mode 644/),
     ]);
 
-    const daemon = startDaemonProcess(f.configPath, f.folder);
-    try {
-      await daemon.waitForLog('homecare-sync started');
-      await daemon.waitForLog('pull finished');
-      daemon.signal('SIGTERM');
-      expect(await withinBound(daemon.exited, 'run to stop after SIGTERM')).toBe(0);
-      expect(daemon.stderr()).toBe(checked.stderr);
-    } finally {
-      await killIfRunning(daemon);
-    }
+    const daemon = start();
+    await daemon.waitForLog('homecare-sync started');
+    await daemon.waitForLog('pull finished');
+    daemon.signal('SIGTERM');
+    expect(await withinBound(daemon.exited, 'run to stop after SIGTERM')).toBe(0);
+    expect(daemon.stderr()).toBe(checked.stderr);
   });
 });

@@ -2,6 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { stringify } from 'yaml';
+import { contractFor } from '../../../src/contract/index.js';
+import { pullTargets } from '../../../src/pull/targets.js';
 import type { ApiKeyEntry } from '../../../src/simulator/index.js';
 import { runCli, type CliResult } from '../cli.js';
 
@@ -11,6 +13,12 @@ export const SIM_KEYS: readonly ApiKeyEntry[] = [
   { key: API_KEY, tenant: 'demo', client: 'erp-1', attachments: true },
   { key: 'demo-key-2', tenant: 'demo', client: 'erp-2', attachments: false },
 ];
+
+/** `sync.resources` giving each resource variant B pulls (the folder's variant) `setting(it)`. */
+export function everyResource(setting: (resource: string) => unknown): Record<string, unknown> {
+  const resources = new Set(pullTargets(contractFor('B')).map((target) => target.resource));
+  return Object.fromEntries([...resources].map((resource) => [resource, setting(resource)]));
+}
 
 export interface CliFolder {
   folder: string;
