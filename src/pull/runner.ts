@@ -3,7 +3,7 @@ import type { ResourceName } from '../contract/index.js';
 import { failureLevel } from '../shared/errors.js';
 import { pullTarget, type PullDeps, type PullSummary } from './puller.js';
 import { pullFailures, type PullFailures } from './failureLog.js';
-import type { PullTarget } from './targets.js';
+import { referenceWaves, type PullTarget } from './targets.js';
 
 export interface PullRunner {
   /**
@@ -17,10 +17,11 @@ export interface PullRunner {
    */
   runAll(resources?: readonly ResourceName[]): Promise<PullSummary[]>;
   /**
-   * The daemon's pass at start: every resource once, in the targets' order. Until it has reached
-   * a resource, other runs of that resource (its schedule, the reconciliation) are skipped: an
-   * order its schedule pulled before the pass pulled its care arrangement would wait for it.
-   * `stopping` ends the pass between two resources.
+   * The daemon's pass at start: every resource once, in waves by reference (`referenceWaves`:
+   * patients and articles side by side, then care arrangements, then orders). Until it has
+   * reached a resource, other runs of that resource (its schedule, the reconciliation) are
+   * skipped: an order its schedule pulled before the pass pulled its care arrangement would wait
+   * for it. `stopping` ends the pass between two waves.
    */
   firstPass(stopping: () => boolean): Promise<PullSummary[]>;
   /** A wide pull over the last `days` days that catches what the incremental pulls missed. */
@@ -137,10 +138,11 @@ export function createPullRunner(
       const all: PullSummary[] = [];
       known().forEach((resource) => beforeFirstPass.add(resource));
       try {
-        for (const resource of known()) {
+        for (const wave of referenceWaves(known())) {
           if (stopping()) break;
-          beforeFirstPass.delete(resource);
-          all.push(...((await exclusive(resource, incremental)) ?? []));
+          wave.forEach((resource) => beforeFirstPass.delete(resource));
+          const pulled = await Promise.all(wave.map((r) => exclusive(r, incremental)));
+          for (const summaries of pulled) all.push(...(summaries ?? []));
         }
       } finally {
         beforeFirstPass.clear();

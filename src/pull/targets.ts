@@ -54,6 +54,31 @@ function referredFirst(targets: readonly PullTarget[]): PullTarget[] {
 }
 
 /**
+ * `resources` (in reference order) in waves: each wave holds those whose referred resources
+ * among `resources` are all in earlier waves, so a wave's pulls can run side by side and an
+ * order still finds what it refers to in the mirror. A first pass pulled one by one waited for
+ * each reference list in turn before the orders' list started.
+ */
+export function referenceWaves(resources: readonly ResourceName[]): ResourceName[][] {
+  const waves: ResourceName[][] = [];
+  const done = new Set<ResourceName>();
+  let left = [...resources];
+  while (left.length > 0) {
+    const ready = left.filter((resource) =>
+      referredResources(resource).every(
+        (referred) => done.has(referred) || !left.includes(referred),
+      ),
+    );
+    // A circle of references (none in the contract) would leave nothing ready: one at a time.
+    const wave = ready.length > 0 ? ready : left.slice(0, 1);
+    wave.forEach((resource) => done.add(resource));
+    left = left.filter((resource) => !wave.includes(resource));
+    waves.push(wave);
+  }
+  return waves;
+}
+
+/**
  * Every pull the daemon makes for `contract`'s variant, derived from the list operations' query
  * rules: one per status filter value where a `status` parameter exists, else one. A list that
  * also takes `archivedAfter` (attachments in B) gets a second pull for archived records.

@@ -63,6 +63,18 @@ describe("the daemon's first pass", () => {
     expect(troubles()).toEqual([]);
   });
 
+  it('pulls the resources of a wave side by side: a slow patient list holds back no article', async () => {
+    await sim.control.setFault({ path: '/patient', latencyMs: 1500 });
+    await app.runner.firstPass(() => false);
+    const finished = lines
+      .filter((line) => line['msg'] === 'pull finished')
+      .map((line) => String(line['resource']));
+    // One by one, in reference order, the patients would have finished before the articles.
+    expect(finished.indexOf('article')).toBeLessThan(finished.indexOf('patient'));
+    expect(finished.indexOf('patient')).toBeLessThan(finished.indexOf('integratedCare'));
+    expect(finished.indexOf('integratedCare')).toBeLessThan(finished.indexOf('singleOrder'));
+  });
+
   it('keeps no schedule back once it was stopped half-way', async () => {
     let asked = 0;
     // Stopped after the first resource.

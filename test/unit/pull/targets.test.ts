@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contractFor } from '../../../src/contract/index.js';
-import { pullTargets, targetName } from '../../../src/pull/targets.js';
+import { pullTargets, referenceWaves, targetName } from '../../../src/pull/targets.js';
 
 const names = (variant: 'A' | 'B' | 'C', settings = {}) =>
   pullTargets(contractFor(variant), settings).map(targetName);
@@ -78,5 +78,21 @@ describe('pull targets', () => {
       expect(resources.slice(0, 2), variant).toEqual(['patient', 'patientNote']);
       expect(resources.at(-1), variant).toBe('document');
     }
+  });
+});
+
+describe('referenceWaves', () => {
+  it('puts side by side what refers to nothing not yet pulled, and each order after its references', () => {
+    expect(
+      referenceWaves(['patient', 'article', 'integratedCare', 'singleOrder', 'directOrder']),
+    ).toEqual([['patient', 'article'], ['integratedCare', 'directOrder'], ['singleOrder']]);
+  });
+
+  it('ignores references to resources not pulled', () => {
+    expect(referenceWaves(['singleOrder', 'region'])).toEqual([['singleOrder', 'region']]);
+    expect(referenceWaves(['integratedCare', 'singleOrder'])).toEqual([
+      ['integratedCare'],
+      ['singleOrder'],
+    ]);
   });
 });
