@@ -61,17 +61,14 @@ function referredFirst(targets: readonly PullTarget[]): PullTarget[] {
  */
 export function referenceWaves(resources: readonly ResourceName[]): ResourceName[][] {
   const waves: ResourceName[][] = [];
-  const done = new Set<ResourceName>();
   let left = [...resources];
   while (left.length > 0) {
+    // Ready: nothing it refers to is still to pull (pulled in an earlier wave, or not pulled).
     const ready = left.filter((resource) =>
-      referredResources(resource).every(
-        (referred) => done.has(referred) || !left.includes(referred),
-      ),
+      referredResources(resource).every((referred) => !left.includes(referred)),
     );
     // A circle of references (none in the contract) would leave nothing ready: one at a time.
     const wave = ready.length > 0 ? ready : left.slice(0, 1);
-    wave.forEach((resource) => done.add(resource));
     left = left.filter((resource) => !wave.includes(resource));
     waves.push(wave);
   }
