@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import type { Config } from '../config/index.js';
 import type { OutboundRecord } from '../erp/adapter.js';
-import { batchFile, folderOf, isBatchFormat, recordFile } from '../erp/file/index.js';
+import {
+  batchFile,
+  folderOf,
+  isBatchFormat,
+  recordFile,
+  type FileAdapterOptions,
+  type OutboxFile,
+} from '../erp/file/index.js';
 import type { ShownRequest } from '../erp/rest/index.js';
 import { fileAdapterOptions, restAdapterOptions } from './adapter.js';
 
@@ -21,13 +28,21 @@ export type RenderedHandOver =
   /** The adapter would refuse the record (it goes to the dead letters with this reason). */
   | { adapter: 'file' | 'rest'; refused: string };
 
+/** The record alone in a batch file, or why the file leaves it out. */
+function batchOf(
+  outbound: OutboundRecord,
+  options: FileAdapterOptions,
+): { file: OutboxFile & { data: Buffer } } | { refused: string } {
+  const { file, refused } = batchFile(outbound.resource, [outbound.record], undefined, options);
+  const reason = refused.get(0);
+  return reason === undefined ? { file } : { refused: reason };
+}
+
 function fileHandOver(config: Config, outbound: OutboundRecord): RenderedHandOver {
   const options = fileAdapterOptions(config);
   const dir = folderOf(options.outbox, outbound.resource);
   const batch = isBatchFormat(options.format);
-  const rendered = batch
-    ? { file: batchFile(outbound.resource, [outbound.record], undefined, options) }
-    : recordFile(outbound, options);
+  const rendered = batch ? batchOf(outbound, options) : recordFile(outbound, options);
   if ('refused' in rendered) return { adapter: 'file', refused: rendered.refused };
   const path = join(dir, rendered.file.name);
   return {

@@ -1,3 +1,4 @@
+import { PLAIN_DECIMAL, plainNumber } from '../../shared/decimals.js';
 import { formatDateText } from '../mapping/dates.js';
 import type { CsvOptions } from './options.js';
 
@@ -6,9 +7,6 @@ function formatString(value: string, options: CsvOptions): string {
   if (options.dateFormat !== 'de') return value;
   return formatDateText(value, 'dd.MM.yyyy HH:mm:ss', options.timeZone, 'dd.MM.yyyy');
 }
-
-/** A decimal number as text: what a numeric column may hold as a string (`"25.47"`, `"-3"`). */
-const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/;
 
 /**
  * Characters that make a spreadsheet read a cell as a formula (`=`, `+`, `-`, `@`) or that some
@@ -27,15 +25,16 @@ function text(value: string): string {
 
 /**
  * The text of one CSV cell. Numbers, and decimals sent as text in a column the schema calls
- * numeric, are written as numbers (`-3` stays `-3`, with the decimal comma when asked). Every
+ * numeric, are written as numbers in plain notation (`-3` stays `-3`, with the decimal comma when asked). Every
  * other text is neutralised when it starts like a formula: a text column is known to be text by
  * its field, never by whether its value looks like a number. Objects and arrays are JSON.
  */
 export function formatCell(value: unknown, options: CsvOptions, numeric: boolean): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return number(String(value), options);
+  // Plain notation: `1e21` is written as its 22 digits, which every ERP reads.
+  if (typeof value === 'number') return number(plainNumber(value), options);
   if (typeof value === 'string') {
-    if (numeric && DECIMAL_TEXT.test(value)) return number(value, options);
+    if (numeric && PLAIN_DECIMAL.test(value)) return number(value, options);
     return text(formatString(value, options));
   }
   if (typeof value === 'boolean') return value ? 'true' : 'false';

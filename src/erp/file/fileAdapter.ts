@@ -109,10 +109,11 @@ async function deliverEach(
 }
 
 /**
- * One file for the batch. Companions go first; if one must wait, the whole batch waits, so
- * that no file is written a retried record would be missing from. A record whose companion
- * conflicts is left out of the batch file (the same way on every retry, so the file stays the
- * same).
+ * One file for the batch. A record the ERP's layout cannot say (a value wider than its width)
+ * is rejected and left out before anything of it is written. Companions go first; if one must
+ * wait, the whole batch waits, so that no file is written a retried record would be missing
+ * from. A record whose companion conflicts is left out of the batch file (the same way on
+ * every retry, so the file stays the same).
  */
 async function deliverBatch(
   folder: Folder,
@@ -121,21 +122,28 @@ async function deliverBatch(
   batch: number,
   options: FileAdapterOptions,
 ): Promise<Map<OutboundRecord, Placement>> {
-  const results = await placeCompanions(folder, items, undefined);
+  const render = (records: readonly OutboundRecord[]) =>
+    batchFile(
+      resource,
+      records.map((item) => item.record),
+      batch,
+      options,
+    );
+  const all = render(items);
+  const writable = items.filter((_, n) => !all.refused.has(n));
+  const results = await placeCompanions(folder, writable, undefined);
+  items.forEach((item, n) => {
+    const reason = all.refused.get(n);
+    if (reason !== undefined) results.set(item, { status: 'rejected', reason });
+  });
   const waiting = [...results.values()].find((p) => p.status === 'retry');
-  const kept = items.filter((item) => results.get(item)?.status === 'ok');
+  const kept = writable.filter((item) => results.get(item)?.status === 'ok');
   if (waiting !== undefined || kept.length === 0) {
     for (const item of kept) results.set(item, waiting ?? OK);
     return results;
   }
-  const [placement = OK] = await folder.place([
-    batchFile(
-      resource,
-      kept.map((i) => i.record),
-      batch,
-      options,
-    ),
-  ]);
+  const file = kept.length === writable.length ? all.file : render(kept).file;
+  const [placement = OK] = await folder.place([file]);
   for (const item of kept) results.set(item, placement);
   return results;
 }

@@ -1,6 +1,7 @@
 import type { ResourceName } from '../../contract/index.js';
 import type { OutboundRecord } from '../adapter.js';
-import { csvFile } from './csvFile.js';
+import { Unwritable } from '../mapping/values.js';
+import { csvFile, eachRecord, type BatchContent } from './csvFile.js';
 import { mappedObjects, mappingOf } from './mapped.js';
 import { openTransOrder, type OpenTransOrderResource } from './openTrans.js';
 import { OPENTRANS_UNITS_TABLE } from './unitCodes.js';
@@ -15,7 +16,7 @@ const isOpenTransResource = (resource: ResourceName): resource is OpenTransOrder
 export const isBatchFormat = (format: OutboxFormat): format is 'ndjson' | 'csv' =>
   format === 'ndjson' || format === 'csv';
 
-/** A one-record file, or why the record cannot be written in the format (openTRANS only). */
+/** A one-record file, or why the record cannot be written as it is. */
 export type RecordContent = { data: Buffer } | { refused: string };
 
 /**
@@ -24,6 +25,15 @@ export type RecordContent = { data: Buffer } | { refused: string };
  * the mapping writes lines as rows).
  */
 export function recordContent(item: OutboundRecord, options: FileAdapterOptions): RecordContent {
+  try {
+    return rendered(item, options);
+  } catch (error) {
+    if (error instanceof Unwritable) return { refused: error.message };
+    throw error;
+  }
+}
+
+function rendered(item: OutboundRecord, options: FileAdapterOptions): RecordContent {
   const mapping = mappingOf(item.resource, options);
   if (options.format === 'xml') {
     if (options.openTrans && isOpenTransResource(item.resource)) {
@@ -39,15 +49,20 @@ export function recordContent(item: OutboundRecord, options: FileAdapterOptions)
   return { data: Buffer.from(`${JSON.stringify(content, null, 2)}\n`, 'utf8') };
 }
 
-/** A batch file: `ndjson` one record (with a mapping: one object or row) per line, or `csv`. */
+/**
+ * A batch file: `ndjson` one record (with a mapping: one object or row) per line, or `csv`;
+ * and the records the ERP's layout cannot say, left out.
+ */
 export function batchContent(
   resource: ResourceName,
   records: readonly Record<string, unknown>[],
   options: FileAdapterOptions,
-): Buffer {
+): BatchContent {
   const mapping = mappingOf(resource, options);
   if (options.format === 'csv') return csvFile(resource, records, options.csv, mapping);
-  const lines =
-    mapping === undefined ? records : records.flatMap((record) => mappedObjects(mapping, record));
-  return Buffer.from(lines.map((line) => `${JSON.stringify(line)}\n`).join(''), 'utf8');
+  const { parts, refused } = eachRecord(records, (record) =>
+    mapping === undefined ? [record] : mappedObjects(mapping, record),
+  );
+  const data = Buffer.from(parts.map((line) => `${JSON.stringify(line)}\n`).join(''), 'utf8');
+  return { data, refused };
 }

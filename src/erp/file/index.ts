@@ -6,5 +6,5 @@ export { encodeText } from './csvFile.js';
 export * from './options.js';
 export { batchFile, recordFile } from './render.js';
 export { isBatchFormat } from './formats.js';
-export { folderOf } from './placement.js';
+export { folderOf, type OutboxFile } from './placement.js';
 export { archivalFileName, archivalFolderOf } from './archivalEvents.js';

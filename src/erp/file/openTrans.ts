@@ -1,5 +1,8 @@
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import { plainNumber } from '../../shared/decimals.js';
 import { isPlainObject } from '../../shared/objects.js';
+// Why an order cannot be written as a schema-valid ORDER: it is rejected with this.
+import { Unwritable } from '../mapping/values.js';
 import type { OpenTransParties } from './options.js';
 import { UNIT_ONE, unitCode, type UnitTable } from './unitCodes.js';
 import { XML_OPTIONS, xmlbuilder } from './xmlFile.js';
@@ -30,9 +33,6 @@ type AddressElement = keyof typeof ADDRESS_CHARS;
 
 /** SUPPLIER_PID and BUYER_PID: an article number is never cut (it would name another article). */
 const PID_CHARS = 50;
-
-/** Why an order cannot be written as a schema-valid ORDER: it is rejected with this. */
-class Unwritable extends Error {}
 
 /** What is written besides the elements: the header remarks that keep cut values whole. */
 interface Build {
@@ -93,12 +93,7 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 function quantity(value: unknown, lineItemId: string): string {
   if (value === undefined || value === null) return '0';
   if (typeof value === 'string' && DECIMAL.test(value)) return value;
-  if (typeof value === 'number' && Number.isFinite(value)) {
-    const plain = String(value);
-    if (!/e/i.test(plain)) return plain;
-    // Only tiny fractions come with an exponent below 1e21; fixed notation spells them out.
-    if (Math.abs(value) < 1) return value.toFixed(20).replace(/\.?0+$/, '');
-  }
+  if (typeof value === 'number' && Number.isFinite(value)) return plainNumber(value);
   throw new Unwritable(
     `line ${lineItemId}: quantity ${JSON.stringify(value)} is not a decimal number`,
   );

@@ -23,17 +23,19 @@ export function recordFile(
 /**
  * The batch file (ndjson, csv) of one resource's records handed over together as batch number
  * `batch`; undefined `batch` names it as a file whose number is given at the hand-over
- * (`article_##########.csv`), for a preview.
+ * (`article_##########.csv`), for a preview. `refused`: the records (by index) left out, each
+ * with why the ERP's layout cannot say it.
  */
 export function batchFile(
   resource: ResourceName,
   records: readonly Record<string, unknown>[],
   batch: number | undefined,
   options: FileAdapterOptions,
-): OutboxFile & { data: Buffer } {
+): { file: OutboxFile & { data: Buffer }; refused: ReadonlyMap<number, string> } {
   const base =
     batch === undefined
       ? `${safeSegment(resource)}_${'#'.repeat(BATCH_DIGITS)}`
       : batchBaseName(resource, batch);
-  return { name: `${base}.${options.format}`, data: batchContent(resource, records, options) };
+  const { data, refused } = batchContent(resource, records, options);
+  return { file: { name: `${base}.${options.format}`, data }, refused };
 }

@@ -1,6 +1,7 @@
 import type * as Xmlbuilder2 from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { lazyPackage } from '../../shared/lazyPackage.js';
+import { textOf } from '../../shared/decimals.js';
 import { isPlainObject } from '../../shared/objects.js';
 
 /** xmlbuilder2 (about a hundred modules) is loaded only when a config writes XML. */
@@ -31,7 +32,8 @@ function append(parent: XMLBuilder, name: string, value: unknown): void {
     for (const [key, child] of Object.entries(value)) append(element, xmlName(key), child);
     return;
   }
-  parent.ele(name).txt(typeof value === 'string' ? value : JSON.stringify(value));
+  // Numbers in plain notation (`1e21` as its 22 digits), as XML Schema's decimals read them.
+  parent.ele(name).txt(textOf(value));
 }
 
 /** One record as a well-formed XML document whose root element is the resource's name. */

@@ -1,4 +1,5 @@
 import type { ResourceName } from '../../contract/index.js';
+import { textOf } from '../../shared/decimals.js';
 import { isPlainObject } from '../../shared/objects.js';
 import { formatDate } from './dates.js';
 import { parsePath, type Segment } from './paths.js';
@@ -96,13 +97,14 @@ export function fieldValue(
   return value;
 }
 
-/** What JSON and XML write for a value: with the field's decimal comma and fixed width. */
+/**
+ * What JSON and XML write for a value: with the field's decimal comma and fixed width. Throws
+ * Unwritable for a value wider than the width.
+ */
 export function finishedValue(field: OutField, value: unknown): unknown {
-  let result = field.spec.decimalComma === true ? withDecimalComma(value) : value;
-  if (field.width !== undefined && !isMissing(result) && !isPlainObject(result)) {
-    result = fixedWidth(typeof result === 'string' ? result : JSON.stringify(result), field.width);
-  }
-  return result;
+  const result = field.spec.decimalComma === true ? withDecimalComma(value) : value;
+  if (field.width === undefined || isMissing(result) || isPlainObject(result)) return result;
+  return fixedWidth(textOf(result), field.width, field.target);
 }
 
 const linesOf = (mapping: OutboundMapping, record: Record<string, unknown>): unknown[] => {

@@ -1,3 +1,4 @@
+import { decimalTextOf, roundedHalfUp } from '../../shared/decimals.js';
 import type { Scalar } from './spec.js';
 
 /** Nothing to write: absent, null or empty text. A mapping's `default` stands in for it. */
@@ -25,24 +26,23 @@ export function reversed(
   return shared.size === 0 ? { ok: true, table: back } : { ok: false, shared: [...shared] };
 }
 
-const NUMBER_TEXT = /^-?\d+(?:\.\d+)?$/;
-
-const numberOf = (value: unknown): number | undefined => {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  return typeof value === 'string' && NUMBER_TEXT.test(value) ? Number(value) : undefined;
-};
-
-/** A number (or decimal text) with `decimals` digits after the point, as text; others unchanged. */
+/** `value` (a number, or decimal text) with `decimals` digits after the point, rounded half up on its digits; others unchanged. */
 export function withDecimals(value: unknown, decimals: number): unknown {
-  const number = numberOf(value);
-  return number === undefined ? value : number.toFixed(decimals);
+  const text = decimalTextOf(value);
+  return text === undefined ? value : roundedHalfUp(text, decimals);
 }
 
-/** `12.5` (number or text) as `12,5`; other values unchanged. */
+/** `12.5` (number or decimal text) as `12,5`, in plain notation; other values unchanged. */
 export function withDecimalComma(value: unknown): unknown {
-  if (typeof value === 'number') return String(value).replace('.', ',');
-  return typeof value === 'string' && NUMBER_TEXT.test(value) ? value.replace('.', ',') : value;
+  const text = decimalTextOf(value);
+  return text === undefined ? value : text.replace('.', ',');
 }
+
+/**
+ * A record the ERP's layout cannot say as it is, such as a value wider than its field's width:
+ * the record is refused with this reason (a dead letter), never written altered.
+ */
+export class Unwritable extends Error {}
 
 export interface Width {
   width: number;
@@ -50,10 +50,17 @@ export interface Width {
   pad: string;
 }
 
-/** The text cut to `width` characters, or padded to it on the side away from `align`. */
-export function fixedWidth(text: string, { width, align, pad }: Width): string {
-  const chars = [...text];
-  if (chars.length >= width) return chars.slice(0, width).join('');
-  const fill = pad.repeat(width - chars.length);
+/**
+ * The text padded to `width` characters on the side away from `align`. A longer text is not
+ * cut (a cut number or name is another value): the record is refused, naming `target`.
+ */
+export function fixedWidth(text: string, { width, align, pad }: Width, target: string): string {
+  const length = [...text].length;
+  if (length > width) {
+    throw new Unwritable(
+      `${target}: "${text}" has ${length} characters, wider than its width ${width}; values are never cut: widen the field in the mapping, or correct the value on the platform`,
+    );
+  }
+  const fill = pad.repeat(width - length);
   return align === 'right' ? `${fill}${text}` : `${text}${fill}`;
 }
