@@ -33,7 +33,7 @@ function perResource<T extends z.ZodType>(entry: T) {
  * defaults, then the profile, then the options written in the config, later ones winning.
  * `timeZone` stays open until the whole config is known (see `withTimeZones`).
  */
-const csvSchema = z
+export const csvSchema = z
   .strictObject({
     profile: z.enum(CSV_PROFILE_NAMES).optional(),
     delimiter: z.string().length(1, 'one character, e.g. ";"').optional(),

@@ -3,6 +3,7 @@ import type { InboxKinds } from '../erp/inbox/kinds.js';
 import { inboxMappingProblems, type InboxMappingOptions } from '../erp/inbox/mappings.js';
 import { DEFAULT_CSV_OPTIONS } from '../erp/file/options.js';
 import { valueAt, withoutUndefined } from '../shared/objects.js';
+import { csvSchema } from './erpSchema.js';
 import { inboxMappingsSchema, valueTablesSchema } from './mappingSchema.js';
 import { CONFIG_FILE_MAX_BYTES, readBounded } from './boundedRead.js';
 import { ConfigError } from './errors.js';
@@ -112,14 +113,16 @@ function inboxProblems(raw: unknown, kinds: InboxKinds): Problem[] {
   const file = valueAt(raw, 'erp.file');
   const mapping = inboxMappingsSchema.safeParse(valueAt(file, 'inboxMapping'));
   const tables = valueTablesSchema.safeParse(valueAt(file, 'valueTables'));
+  const csv = csvSchema.safeParse(valueAt(file, 'csv') ?? {});
   if (!mapping.success || !tables.success) return [];
   return inboxMappingProblems(
     {
       mapping: withoutUndefined(mapping.data) as InboxMappingOptions['mapping'],
       valueTables: tables.data,
-      // How dates and numbers are read changes no problem of the mapping itself.
+      // The time zone changes no problem of the mapping; the decimal separator checks its
+      // number patterns (a CSV option with a problem of its own is listed by the schema).
       timeZone: DEFAULT_CSV_OPTIONS.timeZone,
-      decimalComma: false,
+      decimalComma: csv.success ? csv.data.decimalComma : false,
     },
     kinds,
   );

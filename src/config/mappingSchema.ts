@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLOCK_CHANGES, INBOUND_ENCODINGS } from '../erp/mapping/spec.js';
 import { nonEmpty, optionalFlag } from './fields.js';
 
 /**
@@ -48,6 +49,8 @@ const inboundField = z.preprocess(
       })
       .optional(),
     ...common,
+    number: nonEmpty.optional(),
+    clockChange: z.enum(CLOCK_CHANGES).optional(),
   }),
 );
 
@@ -71,7 +74,7 @@ export const inboundMappingSchema = z
     columns: z.enum(['listed', 'named']).optional(),
     delimiter: z.string().length(1, 'one character, e.g. ";"').optional(),
     quote: z.string().length(1, "one character, e.g. '\"'").optional(),
-    encoding: z.enum(['utf-8', 'windows-1252']).optional(),
+    encoding: z.enum(INBOUND_ENCODINGS).optional(),
     decimalComma: optionalFlag,
     records: nonEmpty.optional(),
     lines: nonEmpty.optional(),

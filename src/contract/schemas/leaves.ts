@@ -21,10 +21,12 @@ export function unwrapped(schema: z.ZodType): z.ZodType {
   return current;
 }
 
-function isNumeric(schema: z.ZodType): boolean {
-  if (schema instanceof z.ZodNumber) return true;
-  return schema instanceof z.ZodString && schema.meta()?.format === DECIMAL_TEXT;
-}
+/** A decimal number the platform holds as text (`decimalStr`), told by the field, not the value. */
+export const isDecimalText = (schema: z.ZodType): boolean =>
+  schema instanceof z.ZodString && schema.meta()?.format === DECIMAL_TEXT;
+
+const isNumeric = (schema: z.ZodType): boolean =>
+  schema instanceof z.ZodNumber || isDecimalText(schema);
 
 /**
  * Every scalar field of an object schema, nested objects flattened to dot paths, in the order

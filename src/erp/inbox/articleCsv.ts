@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import { errorMessage } from '../../shared/errors.js';
 import { lazyPackage } from '../../shared/lazyPackage.js';
+import { numberGrammar, type NumberGrammar } from '../mapping/numbers.js';
 import { cellValue, fieldSchema } from './cells.js';
 import type { InboxKind } from './kinds.js';
 import type { InboxOptions } from './options.js';
@@ -73,7 +74,7 @@ function rowOf(
   cells: readonly string[],
   columns: readonly Column[],
   row: number,
-  decimalComma: boolean,
+  number: NumberGrammar,
   kind: InboxKind,
 ): ArticleRow {
   const body: Record<string, unknown> = {};
@@ -81,7 +82,7 @@ function rowOf(
   columns.forEach((column, index) => {
     const text = cells[index] ?? '';
     if (text.trim() === '') return;
-    const cell = cellValue(column.schema, text, decimalComma);
+    const cell = cellValue(column.schema, text, number);
     if ('problem' in cell)
       problems.push({ row, path: column.path.join('.'), message: cell.problem });
     else setAt(body, column.path, cell.value);
@@ -124,8 +125,6 @@ export function parseArticleCsv(
   if (problems.length > 0) return { ok: false, problems };
   if (data.length === 0)
     return { ok: false, problems: [{ message: 'no article rows below the header' }] };
-  return {
-    ok: true,
-    rows: data.map((cells, i) => rowOf(cells, columns, i + 2, options.decimalComma, kind)),
-  };
+  const number = numberGrammar(options.decimalComma);
+  return { ok: true, rows: data.map((cells, i) => rowOf(cells, columns, i + 2, number, kind)) };
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { isDecimalText } from '../../contract/index.js';
+import { readNumber, readNumberText, type NumberGrammar } from '../mapping/numbers.js';
 
 /**
  * Turns the text of a CSV cell into the type the entity schema expects at that field, so the
@@ -30,14 +32,6 @@ const FALSE = new Set(['false', '0', 'nein', 'no']);
 
 export type Cell = { value: unknown } | { problem: string };
 
-export function toNumber(text: string, decimalComma: boolean): Cell {
-  const normalised = decimalComma ? text.replace(',', '.') : text;
-  const value = Number(normalised);
-  return normalised.trim() !== '' && Number.isFinite(value)
-    ? { value }
-    : { problem: `expected a number, got "${text}"` };
-}
-
 export function toBoolean(text: string): Cell {
   const lower = text.trim().toLowerCase();
   if (TRUE.has(lower)) return { value: true };
@@ -45,19 +39,26 @@ export function toBoolean(text: string): Cell {
   return { problem: `expected true or false, got "${text}"` };
 }
 
-/** Lists are written `a|b|c` in one cell. */
+/**
+ * Lists are written `a|b|c` in one cell; numbers as `number` says (numbers.ts), decimals the
+ * platform holds as text as such text (`1.000,50` → `1000.50`).
+ */
 export function cellValue(
   schema: z.ZodType | undefined,
   text: string,
-  decimalComma: boolean,
+  number: NumberGrammar,
 ): Cell {
-  if (schema instanceof z.ZodNumber) return toNumber(text, decimalComma);
+  if (schema instanceof z.ZodNumber) return readNumber(text.trim(), number);
+  if (schema !== undefined && isDecimalText(schema)) {
+    const read = readNumberText(text.trim(), number);
+    return 'problem' in read ? read : { value: read.text };
+  }
   if (schema instanceof z.ZodBoolean) return toBoolean(text);
   if (schema instanceof z.ZodArray) {
     const element = unwrap(schema.element as z.ZodType);
     const values: unknown[] = [];
     for (const part of text.split('|')) {
-      const cell = cellValue(element, part.trim(), decimalComma);
+      const cell = cellValue(element, part.trim(), number);
       if ('problem' in cell) return cell;
       values.push(cell.value);
     }

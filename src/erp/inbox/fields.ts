@@ -1,3 +1,4 @@
+import { PLAIN_DECIMAL } from '../../shared/decimals.js';
 import { fieldPathText, pathText, ProblemList, type PathPart } from './problemList.js';
 import { expectedText, receivedOf, shapeFor } from './fit.js';
 import type { Shape } from './shape.js';
@@ -48,9 +49,27 @@ function walkEntry(walk: Walk, key: PathPart, shape: Shape, value: unknown): voi
   walk.path.pop();
 }
 
+/** C0 control characters but tab, line feed and carriage return: no text of the contract holds one. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+function controlProblem(text: string): string | undefined {
+  const at = text.search(CONTROL);
+  if (at === -1) return undefined;
+  const code = text.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
+  return `holds the control character U+${code} at character ${at + 1}; text may hold tab, line feed and carriage return, no other control character: correct the ERP's export`;
+}
+
 function walkObject(walk: Walk, shape: Shape, value: Record<string, unknown>): void {
   const keys = Object.keys(value);
   for (const key of keys) {
+    const control = controlProblem(key);
+    if (control !== undefined) {
+      walk.path.push(key.replace(CONTROL, '?'));
+      report(walk, () => `the field name ${control}`);
+      walk.path.pop();
+      continue;
+    }
     // Own keys (Object.keys), read only when known: nothing inherited, not even `constructor`.
     if (shape.kind !== 'object') walkEntry(walk, key, fieldShape(shape), value[key]);
     else {
@@ -76,12 +95,30 @@ function checkOption(walk: Walk, values: readonly (string | number)[], value: un
   report(walk, () => `Invalid option: expected one of ${options}`);
 }
 
+/** A decimal the platform holds as text is its digits with a point: `"1000.50"`, not `"1.000,50"`. */
+function checkDecimal(walk: Walk, value: unknown): void {
+  if (typeof value !== 'string' || value === '' || PLAIN_DECIMAL.test(value)) return;
+  const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  report(
+    walk,
+    () =>
+      `"${shown}" is no decimal as the platform writes it: digits, with a point before the decimals (1000.50)`,
+  );
+}
+
 function walkValue(walk: Walk, declared: Shape, value: unknown): void {
   // Whether a field may be missing or null is the schemas' business (run after this walk).
   if (value === null || value === undefined) return;
   if (typeof value === 'number' && !Number.isFinite(value)) {
     report(walk, () => 'not a finite number: send a number JSON can carry (this one overflows)');
     return;
+  }
+  if (typeof value === 'string') {
+    const control = controlProblem(value);
+    if (control !== undefined) {
+      report(walk, () => `the text ${control}`);
+      return;
+    }
   }
   const shape = shapeFor(declared, value);
   if (shape === undefined) {
@@ -90,6 +127,7 @@ function walkValue(walk: Walk, declared: Shape, value: unknown): void {
     return;
   }
   if (shape.kind === 'leaf' && shape.values !== undefined) checkOption(walk, shape.values, value);
+  else if (shape.kind === 'leaf' && shape.decimal === true) checkDecimal(walk, value);
   else if (Array.isArray(value)) walkArray(walk, shape, value);
   else if (typeof value === 'object') walkObject(walk, shape, value as Record<string, unknown>);
 }
@@ -97,7 +135,8 @@ function walkValue(walk: Walk, declared: Shape, value: unknown): void {
 /**
  * One pass over a parsed message against its kind's shape, before any schema runs: fields the
  * contract does not define (refused, or noted to be dropped), numbers that are not finite,
- * values of the wrong JSON type. Cheap whatever the message holds: its size was bounded on its
+ * values of the wrong JSON type, text with control characters, decimals not written as the
+ * platform writes them. Cheap whatever the message holds: its size was bounded on its
  * text before the parse (ERP_MESSAGE_BOUNDS), problems are counted, and only the listed ones are
  * put into words.
  */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { unwrapped } from '../../contract/schemas/leaves.js';
+import { isDecimalText, unwrapped } from '../../contract/schemas/leaves.js';
 
 /**
  * What the field walker needs of a zod schema: which keys an object may have, what lists hold,
@@ -15,8 +15,11 @@ export type Shape =
   /** Keys are free (`z.record`); every value has the shape `value`. */
   | { kind: 'record'; value: Shape }
   | { kind: 'union'; options: readonly Shape[] }
-  /** `values`: an enumeration's values, the only ones it takes. */
-  | { kind: 'leaf'; type: JsonType; values?: readonly (string | number)[] }
+  /**
+   * `values`: an enumeration's values, the only ones it takes. `decimal`: a decimal number the
+   * platform holds as text (prices: `"25.47"`).
+   */
+  | { kind: 'leaf'; type: JsonType; values?: readonly (string | number)[]; decimal?: true }
   /** The contract leaves it open (`z.unknown()`, `z.looseObject({})`): only the bounds apply. */
   | { kind: 'open' };
 
@@ -53,6 +56,7 @@ export function shapeOf(schema: z.ZodType): Shape {
     return { kind: 'union', options: inner.options.map((option) => shapeOf(option as z.ZodType)) };
   }
   if (inner instanceof z.ZodEnum) return enumShape(inner.options);
+  if (isDecimalText(inner)) return { kind: 'leaf', type: 'string', decimal: true };
   const type = inner.def.type;
   return type === 'string' || type === 'number' || type === 'boolean' ? leaf(type) : OPEN;
 }

@@ -22,7 +22,29 @@ function tableProblem(table: string, tables: ValueTables): string | undefined {
   return `erp.file.valueTables has no table ${table}${guess}; ${known}`;
 }
 
-/** What every field says alike, in both directions: one source, a known table, a date pattern. */
+/** Names JavaScript gives every object: a path through one would reach Object.prototype. */
+const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Whether a target or source (a dot path, an element path, an `@attribute`) names one. */
+export const reachesPrototype = (path: string): boolean =>
+  path.split(/[./]/).some((part) => PROTOTYPE_NAMES.has(part.replace(/^@/, '')));
+
+export const PROTOTYPE_PATH =
+  'no part of a path may be __proto__, constructor or prototype (names JavaScript gives every object); rename it';
+
+/**
+ * What names a record or a thing: `_id`, a field ending in `Id`, `Ids` or `Number`, a parcel's
+ * tracking code, a PZN (`pcn`). A width would pad it into another name.
+ */
+const IDENTIFIER = /^_id$|Ids?$|Number$|^pcn$|^trackingCode$/;
+
+export const isIdentifier = (path: string): boolean =>
+  IDENTIFIER.test(path.split('.').at(-1) ?? '');
+
+/**
+ * What every field says alike, in both directions: no path through a prototype, one source, a
+ * known table, a date pattern.
+ */
 export function commonFieldProblems(
   target: string,
   field: {
@@ -35,6 +57,10 @@ export function commonFieldProblems(
 ): MappingProblem[] {
   const at = (key?: string): Segment[] => ['fields', target, ...(key === undefined ? [] : [key])];
   const problems: MappingProblem[] = [];
+  if (reachesPrototype(target)) problems.push({ path: at(), message: PROTOTYPE_PATH });
+  if (typeof field.from === 'string' && reachesPrototype(field.from)) {
+    problems.push({ path: at('from'), message: PROTOTYPE_PATH });
+  }
   if ((field.from === undefined) === (field.value === undefined)) {
     const both = field.from !== undefined;
     problems.push({
@@ -120,7 +146,7 @@ function outboundFieldProblems(
   tables: ValueTables,
 ): MappingProblem[] {
   const problems = commonFieldProblems(target, field, tables);
-  if (field.from !== undefined) {
+  if (field.from !== undefined && !reachesPrototype(field.from)) {
     const resolved = resolvePath(
       sourceShape(resource),
       parsePath(field.from),
@@ -135,6 +161,12 @@ function outboundFieldProblems(
   }
   if (field.width === undefined && (field.pad !== undefined || field.align !== undefined)) {
     problems.push({ path: ['fields', target, 'width'], message: 'pad and align need a width' });
+  }
+  if (field.width !== undefined && field.from !== undefined && isIdentifier(field.from)) {
+    problems.push({
+      path: ['fields', target, 'width'],
+      message: `${field.from} is an identifier: a width would pad it into another one (and a longer one is refused, never cut); remove width`,
+    });
   }
   return problems;
 }

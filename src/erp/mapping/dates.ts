@@ -5,6 +5,8 @@
  * into a date (`2026-03-04`) or, with a time, an instant (`2026-03-04T08:15:00.000Z`).
  */
 
+import type { ClockChange } from './spec.js';
+
 const TOKEN = /yyyy|MM|dd|HH|mm|ss/g;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
@@ -34,18 +36,30 @@ function fill(pattern: string, parts: Parts): string {
   );
 }
 
+/** One formatter per time zone: making one costs far more than using it. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterIn(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
 /** The wall clock of `instant` in `timeZone`. */
 function wallClock(instant: Date, timeZone: string): Parts {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(instant);
+  const parts = formatterIn(timeZone).formatToParts(instant);
   const part = (type: Intl.DateTimeFormatPartTypes) =>
     Number(parts.find((p) => p.type === type)?.value ?? 0);
   return {
@@ -60,12 +74,43 @@ function wallClock(instant: Date, timeZone: string): Parts {
 
 const utcOf = (p: Parts) => Date.UTC(p.yyyy, p.MM - 1, p.dd, p.HH, p.mm, p.ss);
 
-/** The instant whose wall clock in `timeZone` is `parts` (the earlier one where a clock is set back). */
-function instantOf(parts: Parts, timeZone: string): Date {
-  const guess = utcOf(parts);
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The instants whose wall clock in `timeZone` is `parts`, earliest first: one; two where the
+ * clock is set back and the hour comes twice; none where it skips the hour. Then the two are
+ * the time read with the offsets after and before the change (earlier, later).
+ */
+function instantsOf(parts: Parts, timeZone: string): { found: number[]; around: number[] } {
+  const local = utcOf(parts);
   const offset = (at: number) => utcOf(wallClock(new Date(at), timeZone)) - at;
-  const first = guess - offset(guess);
-  return new Date(guess - offset(first));
+  // A zone changes its offset at most once a day: the offsets a day before and after are all
+  // this wall clock can have.
+  const offsets = [...new Set([offset(local - DAY_MS), offset(local + DAY_MS)])];
+  const around = offsets.map((o) => local - o).sort((a, b) => a - b);
+  return { found: around.filter((at) => local - offset(at) === at), around };
+}
+
+function instantOf(
+  text: string,
+  parts: Parts,
+  timeZone: string,
+  clockChange: ClockChange | undefined,
+): ParsedDate {
+  const { found, around } = instantsOf(parts, timeZone);
+  const [only] = found;
+  if (found.length === 1 && only !== undefined) return { value: new Date(only).toISOString() };
+  const chosen = clockChange === 'later' ? around.at(-1) : around[0];
+  if (clockChange !== undefined && chosen !== undefined) {
+    return { value: new Date(chosen).toISOString() };
+  }
+  const what =
+    found.length === 0
+      ? `does not exist in ${timeZone} (the clock skips that hour)`
+      : `is there twice in ${timeZone} (the clock is set back that night)`;
+  return {
+    problem: `"${text}" ${what}: set clockChange: earlier or later on the field to say which instant it is, or have the ERP write the offset or UTC`,
+  };
 }
 
 /**
@@ -118,8 +163,11 @@ function patternRegex(pattern: string): { regex: RegExp; order: Token[] } {
   return { regex: new RegExp(`^${source}$`), order };
 }
 
+/** A four-digit year before this is no date an ERP means (`0026` is a typing error, not 26 AD). */
+const FIRST_YEAR = 1900;
+
 const LIMITS: Record<Token, [number, number]> = {
-  yyyy: [1, 9999],
+  yyyy: [FIRST_YEAR, 9999],
   MM: [1, 12],
   dd: [1, 31],
   HH: [0, 23],
@@ -129,14 +177,28 @@ const LIMITS: Record<Token, [number, number]> = {
 
 export type ParsedDate = { value: string } | { problem: string };
 
-/** Text in `pattern` as a platform date, or a date-time instant when the pattern has a time. */
-export function parseDate(text: string, pattern: string, timeZone: string): ParsedDate {
+/**
+ * Text in `pattern` as a platform date, or a date-time instant when the pattern has a time: the
+ * local time in `timeZone`. One the clock skips or repeats is refused unless `clockChange`
+ * says which instant it is; a year before 1900 is refused.
+ */
+export function parseDate(
+  text: string,
+  pattern: string,
+  timeZone: string,
+  clockChange?: ClockChange,
+): ParsedDate {
   const { regex, order } = patternRegex(pattern);
   const match = regex.exec(text);
   const wrong = { problem: `"${text}" is not a date in the pattern ${pattern}` };
   if (!match) return wrong;
   const parts: Parts = { yyyy: 0, MM: 0, dd: 0, HH: 0, mm: 0, ss: 0 };
   order.forEach((token, index) => (parts[token] = Number(match[index + 1])));
+  if (order.includes('yyyy') && parts.yyyy < FIRST_YEAR) {
+    return {
+      problem: `"${text}": the year ${match[order.indexOf('yyyy') + 1] ?? ''} is before ${FIRST_YEAR}; check the date the ERP wrote`,
+    };
+  }
   const outside = order.some((t) => parts[t] < LIMITS[t][0] || parts[t] > LIMITS[t][1]);
   const day = new Date(Date.UTC(parts.yyyy, parts.MM - 1, parts.dd));
   if (outside || day.getUTCDate() !== parts.dd) return wrong;
@@ -145,5 +207,5 @@ export function parseDate(text: string, pattern: string, timeZone: string): Pars
       value: `${String(parts.yyyy).padStart(4, '0')}-${twoDigits(parts.MM)}-${twoDigits(parts.dd)}`,
     };
   }
-  return { value: instantOf(parts, timeZone).toISOString() };
+  return instantOf(text, parts, timeZone, clockChange);
 }

@@ -1,8 +1,9 @@
-import { toBoolean, toNumber } from '../inbox/cells.js';
+import { toBoolean } from '../inbox/cells.js';
 import type { Problem } from '../inbox/problems.js';
 import type { Shape } from '../inbox/shape.js';
 import { parseDate } from './dates.js';
 import type { InboundMapping, InField } from './inboundMapping.js';
+import { readNumber, readNumberText, type NumberGrammar } from './numbers.js';
 import type { Segment } from './paths.js';
 import type { Scalar } from './spec.js';
 import { isMissing } from './values.js';
@@ -49,35 +50,48 @@ const hasOption = (shape: Shape, type: string): boolean =>
     ? shape.options.some((option) => hasOption(option, type))
     : shape.kind === 'leaf' && shape.type === type;
 
-/** The text typed as the message's schema has the field: number, true/false, list, text. */
-function typed(shape: Shape, text: string, decimalComma: boolean): Typed {
+const isDecimalText = (shape: Shape): boolean =>
+  shape.kind === 'union'
+    ? shape.options.some(isDecimalText)
+    : shape.kind === 'leaf' && shape.decimal === true;
+
+/**
+ * The text typed as the message's schema has the field: a number read by the field's grammar
+ * (decimal text with a point where the platform holds it as text, `1.000,50` → `1000.50`),
+ * true/false, a list, text.
+ */
+function typed(shape: Shape, text: string, number: NumberGrammar): Typed {
   if (shape.kind === 'array') {
     const values: unknown[] = [];
     for (const part of text.split('|')) {
-      const one = typed(shape.item, part.trim(), decimalComma);
+      const one = typed(shape.item, part.trim(), number);
       if ('problem' in one) return one;
       values.push(one.value);
     }
     return { value: values };
   }
+  if (isDecimalText(shape)) {
+    const read = readNumberText(text, number);
+    return 'problem' in read ? read : { value: read.text };
+  }
   if (hasOption(shape, 'string')) return { value: text };
-  if (hasOption(shape, 'number')) return toNumber(text, decimalComma);
+  if (hasOption(shape, 'number')) return readNumber(text, number);
   if (hasOption(shape, 'boolean')) return toBoolean(text);
   return { value: text };
 }
 
 /** A constant or default from the config: as written, text typed like a cell's. */
-function constant(mapping: InboundMapping, field: InField, value: Scalar): Typed {
-  return typeof value === 'string' ? typed(field.shape, value, mapping.decimalComma) : { value };
+function constant(field: InField, value: Scalar): Typed {
+  return typeof value === 'string' ? typed(field.shape, value, field.number) : { value };
 }
 
 /** One field's value: the cell, else its default; back through the table; the date; typed. */
 function fieldValue(mapping: InboundMapping, field: InField, cell: Cell): Typed | undefined {
   const { spec } = field;
-  if (spec.value !== undefined) return constant(mapping, field, spec.value);
+  if (spec.value !== undefined) return constant(field, spec.value);
   const text = cell.text?.trim();
   if (text === undefined || isMissing(text)) {
-    return spec.default === undefined ? undefined : constant(mapping, field, spec.default);
+    return spec.default === undefined ? undefined : constant(field, spec.default);
   }
   let value = text;
   if (field.table !== undefined) {
@@ -89,11 +103,11 @@ function fieldValue(mapping: InboundMapping, field: InField, cell: Cell): Typed 
     value = back;
   }
   if (spec.date !== undefined) {
-    const date = parseDate(value, spec.date, mapping.timeZone);
+    const date = parseDate(value, spec.date, mapping.timeZone, spec.clockChange);
     if ('problem' in date) return date;
     value = date.value;
   }
-  return typed(field.shape, value, mapping.decimalComma);
+  return typed(field.shape, value, field.number);
 }
 
 function setAt(target: Record<string, unknown>, path: readonly Segment[], value: unknown): void {

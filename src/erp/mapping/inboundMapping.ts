@@ -1,5 +1,6 @@
 import type { Shape } from '../inbox/shape.js';
-import { commonFieldProblems, type MappingProblem } from './check.js';
+import { commonFieldProblems, reachesPrototype, type MappingProblem } from './check.js';
+import { numberGrammar, numberPatternProblem, type NumberGrammar } from './numbers.js';
 import { fieldNames, isScalarShape, parsePath, resolvePath, type Segment } from './paths.js';
 import type { InboundFieldSpec, InboundMappingSpec, ValueTables } from './spec.js';
 import { reversed, type ReverseTable } from './values.js';
@@ -16,6 +17,8 @@ export interface InField {
   spec: InboundFieldSpec;
   /** The value table read backwards: ERP value → platform value. */
   table: ReverseTable | undefined;
+  /** How the field's numbers are written: the decimal separator, its `number` pattern. */
+  number: NumberGrammar;
 }
 
 /** An inbound mapping ready to apply: what `erp.file.inboxMapping.<kind>` says, checked. */
@@ -51,6 +54,39 @@ function linesFieldOf(shape: Shape, path: readonly Segment[]): string | undefine
   return shape.fields.get(first)?.kind === 'array' ? first : undefined;
 }
 
+/** Whether a field of this shape holds a number (or decimal text): what `number` reads. */
+const takesNumber = (shape: Shape): boolean =>
+  shape.kind === 'union'
+    ? shape.options.some(takesNumber)
+    : shape.kind === 'array'
+      ? takesNumber(shape.item)
+      : shape.kind === 'leaf' && (shape.type === 'number' || shape.decimal === true);
+
+/** What `number` and `clockChange` say, checked against the field. */
+function readingProblems(
+  target: string,
+  spec: InboundFieldSpec,
+  shape: Shape,
+  decimalComma: boolean,
+): MappingProblem[] {
+  const problems: MappingProblem[] = [];
+  const at = (key: string): Segment[] => ['fields', target, key];
+  if (spec.number !== undefined) {
+    const problem = takesNumber(shape)
+      ? numberPatternProblem(spec.number, decimalComma)
+      : `${target} holds text, not a number; remove number`;
+    if (problem !== undefined) problems.push({ path: at('number'), message: problem });
+  }
+  if (spec.clockChange !== undefined && spec.date?.includes('HH') !== true) {
+    problems.push({
+      path: at('clockChange'),
+      message:
+        'clockChange says which instant a local time at a change of the clock is; it needs a date pattern with a time (HH)',
+    });
+  }
+  return problems;
+}
+
 function fieldOf(
   kind: Shape,
   target: string,
@@ -58,6 +94,7 @@ function fieldOf(
   context: InboundContext,
 ): { field?: InField; problems: MappingProblem[] } {
   const problems = commonFieldProblems(target, spec, context.tables);
+  if (reachesPrototype(target)) return { problems };
   const path = parsePath(target);
   const resolved = resolvePath(kind, path, linesFieldOf(kind, path));
   if (!resolved.ok)
@@ -82,7 +119,17 @@ function fieldOf(
       });
     }
   }
-  const field = { target, path, perLine: resolved.perLine, shape: resolved.shape, spec, table };
+  problems.push(...readingProblems(target, spec, resolved.shape, context.decimalComma));
+  const number = numberGrammar(context.decimalComma, spec.number);
+  const field = {
+    target,
+    path,
+    perLine: resolved.perLine,
+    shape: resolved.shape,
+    spec,
+    table,
+    number,
+  };
   return { field, problems };
 }
 
@@ -166,8 +213,9 @@ export function inboundMapping(
 ): Compiled<InboundMapping> {
   const problems: MappingProblem[] = [];
   const fields: InField[] = [];
+  const decimalComma = spec.decimalComma ?? context.decimalComma;
   for (const [target, fieldSpec] of Object.entries(spec.fields)) {
-    const made = fieldOf(kind, target, fieldSpec, context);
+    const made = fieldOf(kind, target, fieldSpec, { ...context, decimalComma });
     problems.push(...made.problems);
     if (made.field !== undefined) fields.push(made.field);
   }
@@ -188,7 +236,7 @@ export function inboundMapping(
       spec,
       fields,
       linesField,
-      decimalComma: spec.decimalComma ?? context.decimalComma,
+      decimalComma,
       timeZone: context.timeZone,
       message: kind,
       tables: context.tables,

@@ -34,17 +34,36 @@ export interface OutboundFieldSpec extends FieldCommon {
   decimals?: number | undefined;
   /** `12,5` instead of `12.5` for this field (a CSV file's own `decimalComma` otherwise). */
   decimalComma?: boolean | undefined;
-  /** Fixed width: the text padded (`pad`, default a space) or cut to this many characters. */
+  /** Fixed width: the text padded (`pad`, default a space); a longer one refuses the record. */
   width?: number | undefined;
   align?: 'left' | 'right' | undefined;
   pad?: string | undefined;
 }
 
+/**
+ * Which instant a local time means where the clock changes: the earlier or the later of the
+ * two a repeated hour has, and for an hour the clock skips, the time read with the offset
+ * before (earlier) or after (later) the change. Without it such a time is refused.
+ */
+export const CLOCK_CHANGES = ['earlier', 'later'] as const;
+export type ClockChange = (typeof CLOCK_CHANGES)[number];
+
 /** One target field of an inbound mapping. */
 export interface InboundFieldSpec extends FieldCommon {
   /** A CSV column by header name, a column number (from 1, files without a header), or an XML path. */
   from?: string | number | undefined;
+  /**
+   * A number pattern in the ERP's characters (`#.##0,00`): its thousands separator is then
+   * read alone too (`1.000`), and it takes at most its decimals (numbers.ts).
+   */
+  number?: string | undefined;
+  /** With a `date` pattern that has a time: which instant a local time at a clock change is. */
+  clockChange?: ClockChange | undefined;
 }
+
+/** What an inbound CSV file may be encoded in (`encoding`); UTF-16 only when named. */
+export const INBOUND_ENCODINGS = ['utf-8', 'windows-1252', 'utf-16le', 'utf-16be'] as const;
+export type InboundEncoding = (typeof INBOUND_ENCODINGS)[number];
 
 /** The order lines of an outbound record: one row each (header fields repeated) or a list. */
 export type LinesLayout = 'rows' | 'nested';
@@ -73,7 +92,7 @@ export interface InboundMappingSpec {
   /** CSV settings of these files; each defaults to `erp.file.csv`'s. */
   delimiter?: string | undefined;
   quote?: string | undefined;
-  encoding?: 'utf-8' | 'windows-1252' | undefined;
+  encoding?: InboundEncoding | undefined;
   decimalComma?: boolean | undefined;
   /** XML: the elements that are one message each, as a path below the root (`Auftrag`). */
   records?: string | undefined;

@@ -40,4 +40,52 @@ describe('mapping: date patterns', () => {
       'a date pattern needs yyyy, MM and dd; dd missing (e.g. dd.MM.yyyy)',
     );
   });
+
+  it('refuses a local time the clock repeats or skips, unless clockChange says which instant', () => {
+    const pattern = 'dd.MM.yyyy HH:mm';
+    // Berlin sets the clock back at 03:00 CEST on 25 October 2026: 02:30 comes twice.
+    expect(parseDate('25.10.2026 02:30', pattern, BERLIN)).toEqual({
+      problem:
+        '"25.10.2026 02:30" is there twice in Europe/Berlin (the clock is set back that night): set clockChange: earlier or later on the field to say which instant it is, or have the ERP write the offset or UTC',
+    });
+    expect(parseDate('25.10.2026 02:30', pattern, BERLIN, 'earlier')).toEqual({
+      value: '2026-10-25T00:30:00.000Z',
+    });
+    expect(parseDate('25.10.2026 02:30', pattern, BERLIN, 'later')).toEqual({
+      value: '2026-10-25T01:30:00.000Z',
+    });
+    // It skips 02:00 to 03:00 on 29 March 2026.
+    expect(parseDate('29.03.2026 02:30', pattern, BERLIN)).toEqual({
+      problem:
+        '"29.03.2026 02:30" does not exist in Europe/Berlin (the clock skips that hour): set clockChange: earlier or later on the field to say which instant it is, or have the ERP write the offset or UTC',
+    });
+    expect(parseDate('29.03.2026 02:30', pattern, BERLIN, 'earlier')).toEqual({
+      value: '2026-03-29T00:30:00.000Z',
+    });
+    expect(parseDate('29.03.2026 02:30', pattern, BERLIN, 'later')).toEqual({
+      value: '2026-03-29T01:30:00.000Z',
+    });
+    // The hours beside the change are one instant each, whatever clockChange says.
+    for (const clockChange of [undefined, 'earlier', 'later'] as const) {
+      expect(parseDate('25.10.2026 03:30', pattern, BERLIN, clockChange)).toEqual({
+        value: '2026-10-25T02:30:00.000Z',
+      });
+      expect(parseDate('29.03.2026 03:30', pattern, BERLIN, clockChange)).toEqual({
+        value: '2026-03-29T01:30:00.000Z',
+      });
+    }
+    expect(parseDate('25.10.2026 02:30', pattern, 'UTC')).toEqual({
+      value: '2026-10-25T02:30:00.000Z',
+    });
+  });
+
+  it('refuses a four-digit year before 1900 instead of reading 0026 as 1926', () => {
+    expect(parseDate('01.01.0026', 'dd.MM.yyyy', BERLIN)).toEqual({
+      problem: '"01.01.0026": the year 0026 is before 1900; check the date the ERP wrote',
+    });
+    expect(parseDate('01.01.1899 10:00', 'dd.MM.yyyy HH:mm', BERLIN)).toEqual({
+      problem: '"01.01.1899 10:00": the year 1899 is before 1900; check the date the ERP wrote',
+    });
+    expect(parseDate('01.01.1900', 'dd.MM.yyyy', BERLIN)).toEqual({ value: '1900-01-01' });
+  });
 });
