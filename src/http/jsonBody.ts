@@ -1,7 +1,7 @@
 import { parse as parseContentType } from 'content-type';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ERP_MESSAGE_BOUNDS } from '../erp/inbox/bounds.js';
-import { jsonBoundsProblem } from '../shared/jsonBounds.js';
+import { readStrictJson } from '../shared/strictJson.js';
 import { invalidUtf8Offset } from '../shared/utf8.js';
 
 /** A refusal of the body, with the HTTP status that says why. */
@@ -53,22 +53,36 @@ function bodyText(request: FastifyRequest, bytes: Buffer): string {
 }
 
 /**
- * JSON bodies as fastify parses them (which refuses `__proto__` and `constructor.prototype`),
- * after their bytes are checked (UTF-8 only) and their shape is bounded (nesting, keys, items)
- * before the parse, so that a hostile shape costs a scan, not a parse.
+ * A body sent compressed (`Content-Encoding: gzip`, …) is refused with 415 (RFC 9110, 15.5.16):
+ * its bytes are no JSON text, and decompressing what a client sends would let a small request
+ * cost the daemon far more than its size.
+ */
+function refuseEncoded(request: FastifyRequest): void {
+  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (encoding === undefined || encoding === '' || encoding === 'identity') return;
+  throw new BodyRefused(
+    `the body is sent with Content-Encoding: ${encoding}; send it uncompressed (no Content-Encoding, or identity)`,
+    415,
+    'content encoding',
+  );
+}
+
+/**
+ * JSON bodies read as the file inbox reads a JSON file (shared/strictJson.ts): their bytes
+ * checked (uncompressed, UTF-8 only), their shape bounded (nesting, keys, items) before the
+ * parse, a key twice, a `__proto__` key and a number a double cannot hold refused.
  */
 export function checkedJsonBodies(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser('error', 'error');
   // Fastify also reads text/plain; the ERP's messages are JSON and nothing else.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      const text = bodyText(request, body as Buffer);
-      const problem = jsonBoundsProblem(text, ERP_MESSAGE_BOUNDS);
-      if (problem !== undefined) {
-        throw new BodyRefused(`the body is refused: ${problem}`, 400, 'body beyond bounds');
-      }
-      void parse(request, text, done);
+      refuseEncoded(request);
+      const read = readStrictJson(bodyText(request, body as Buffer), ERP_MESSAGE_BOUNDS);
+      if (read.ok) done(null, read.value);
+      else if (read.syntax)
+        done(new BodyRefused(`the body is ${read.reason}`, 400, 'body not JSON'));
+      else done(new BodyRefused(`the body is refused: ${read.reason}`, 400, 'body refused'));
     } catch (error) {
       done(error as Error);
     }

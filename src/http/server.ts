@@ -191,7 +191,6 @@ function inboundRoute(app: FastifyInstance, deps: HttpEndpointDeps, refuse: Refu
 /** Why fastify refused a request, in words that hold none of the request's content. */
 function reasonOf(error: { code?: string }, status: number): string {
   if (error instanceof BodyRefused) return error.reason;
-  if (error instanceof SyntaxError) return 'body not JSON';
   return error.code ?? `HTTP ${status}`;
 }
 

@@ -1,8 +1,12 @@
+import { exactNumber } from './decimals.js';
+
 /**
  * Bounds on the shape of a JSON text, checked before it is parsed: a parser and every walker
  * after it spend time and memory in proportion to the shape. `JSON.parse` of one object with
  * 60,000 keys holds the event loop for 70-170 ms; a nesting of 100,000 levels exhausts the stack
- * of whatever walks it recursively.
+ * of whatever walks it recursively. The same pass refuses what `JSON.parse` would take
+ * silently: a key twice in one object (the last one would win), a `__proto__` key, a number
+ * a double cannot hold exactly.
  */
 export interface JsonBounds {
   /** How deep objects and arrays may nest. */
@@ -31,6 +35,10 @@ interface Level {
   objects: number;
   keyStart: number;
   keyEnd: number;
+  /** Where its first key stands, and its keys so far (a set made at its second key). */
+  firstKeyStart: number;
+  firstKeyEnd: number;
+  keys?: Set<string>;
 }
 
 /** Whether the quote at `at` is escaped: an odd number of backslashes stands before it. */
@@ -67,10 +75,60 @@ function where(text: string, levels: readonly Level[]): string {
   return path === '' ? 'the message' : path;
 }
 
+const MINUS = 0x2d;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+/** The characters a JSON number literal is made of. */
+const NUMBER_CHAR = /[-+.eE0-9]/;
+
+/** A key as the parser reads it: escapes resolved (`"\u0061"` is the key `a`). */
+function keyText(text: string, start: number, end: number): string {
+  const raw = text.slice(start + 1, end);
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
+}
+
+/** A key that `JSON.parse` would take silently: the object's second of a name, `__proto__`. */
+function keyProblem(text: string, levels: readonly Level[], top: Level): string | undefined {
+  const key = keyText(text, top.keyStart, top.keyEnd);
+  const inside = pathOf(text, levels.slice(0, -1));
+  const at = inside === '' ? '' : `${inside}: `;
+  if (key === '__proto__') {
+    return `${at}the key __proto__ is refused: no message of the contract has it, and JavaScript takes it for the object's prototype`;
+  }
+  if (top.commas === 0) return undefined;
+  top.keys ??= new Set([keyText(text, top.firstKeyStart, top.firstKeyEnd)]);
+  if (!top.keys.has(key)) {
+    top.keys.add(key);
+    return undefined;
+  }
+  return `${at}the field ${cut(key, MAX_SEGMENT)} is there twice; which one is meant cannot be told: send each field once`;
+}
+
+/** Where the number literal starting at `start` ends, and why it is refused, if it is. */
+function numberAt(
+  text: string,
+  levels: readonly Level[],
+  start: number,
+): { end: number; problem?: string } {
+  let end = start + 1;
+  while (end < text.length && NUMBER_CHAR.test(text.charAt(end))) end += 1;
+  const literal = text.slice(start, end);
+  // A literal beyond a double's range is named by the message check, as not finite.
+  if (!Number.isFinite(Number(literal))) return { end };
+  const exact = exactNumber(literal);
+  if (!('problem' in exact)) return { end };
+  return { end, problem: `${where(text, levels)}: ${exact.problem}` };
+}
+
 /**
- * Why `text` is outside `bounds`, naming the field, or undefined. One pass over the text without
- * recursion; brackets and commas inside strings do not count. It does not check syntax: the
- * parser does that afterwards.
+ * Why `text` is outside `bounds` or says something twice, naming the field, or undefined. One
+ * pass over the text without recursion; brackets and commas inside strings do not count. It
+ * does not check syntax: the parser does that afterwards.
  */
 export function jsonBoundsProblem(text: string, bounds: JsonBounds): string | undefined {
   const levels: Level[] = [];
@@ -90,7 +148,15 @@ export function jsonBoundsProblem(text: string, bounds: JsonBounds): string | un
       if (top?.object === false && char === OPEN_OBJECT && ++top.objects > bounds.objectItems) {
         return `${where(text, levels.slice(0, -1))}: more than ${bounds.objectItems} objects in one list; split it over several messages`;
       }
-      top = { object: char === OPEN_OBJECT, commas: 0, objects: 0, keyStart: -1, keyEnd: -1 };
+      top = {
+        object: char === OPEN_OBJECT,
+        commas: 0,
+        objects: 0,
+        keyStart: -1,
+        keyEnd: -1,
+        firstKeyStart: -1,
+        firstKeyEnd: -1,
+      };
       levels.push(top);
     } else if (char === CLOSE_OBJECT || char === CLOSE_ARRAY) {
       levels.pop();
@@ -98,6 +164,16 @@ export function jsonBoundsProblem(text: string, bounds: JsonBounds): string | un
     } else if (char === COLON && top?.object === true) {
       top.keyStart = lastStringStart;
       top.keyEnd = lastStringEnd;
+      if (top.commas === 0) {
+        top.firstKeyStart = lastStringStart;
+        top.firstKeyEnd = lastStringEnd;
+      }
+      const problem = keyProblem(text, levels, top);
+      if (problem !== undefined) return problem;
+    } else if (char === MINUS || (char >= DIGIT_0 && char <= DIGIT_9)) {
+      const number = numberAt(text, levels, at);
+      if (number.problem !== undefined) return number.problem;
+      at = number.end - 1;
     } else if (char === COMMA && top !== undefined) {
       top.commas += 1;
       const limit = top.object ? bounds.keys : bounds.items;

@@ -15,6 +15,14 @@ export function withoutUndefined<T>(value: T): Defined<T> {
   return Object.fromEntries(entries.map(([k, v]) => [k, withoutUndefined(v)])) as Defined<T>;
 }
 
+/**
+ * An object without a prototype, for objects whose keys come from outside (a mapping's target,
+ * a CSV header): a key `__proto__` or `constructor` is then a key like any other, and nothing
+ * written through one reaches Object.prototype.
+ */
+export const bareObject = (): Record<string, unknown> =>
+  Object.create(null) as Record<string, unknown>;
+
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 

@@ -2,9 +2,11 @@ import type * as CsvParse from 'csv-parse/sync';
 import type { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import { errorMessage } from '../../shared/errors.js';
+import { bareObject } from '../../shared/objects.js';
 import { lazyPackage } from '../../shared/lazyPackage.js';
 import { numberGrammar, type NumberGrammar } from '../mapping/numbers.js';
 import { cellValue, fieldSchema } from './cells.js';
+import { duplicateColumns } from './csvHeader.js';
 import type { InboxKind } from './kinds.js';
 import type { InboxOptions } from './options.js';
 import type { Problem } from './problems.js';
@@ -60,7 +62,9 @@ function setAt(
     const container = current as Record<string | number, unknown>;
     if (last) container[key] = value;
     else {
-      container[key] ??= typeof path[index + 1] === 'number' ? [] : {};
+      if (!Object.hasOwn(container, key)) {
+        container[key] = typeof path[index + 1] === 'number' ? [] : bareObject();
+      }
       current = container[key] as Record<string, unknown> | unknown[];
     }
   });
@@ -77,7 +81,7 @@ function rowOf(
   number: NumberGrammar,
   kind: InboxKind,
 ): ArticleRow {
-  const body: Record<string, unknown> = {};
+  const body = bareObject();
   const problems: Problem[] = [];
   columns.forEach((column, index) => {
     const text = cells[index] ?? '';
@@ -116,7 +120,9 @@ export function parseArticleCsv(
   if (header === undefined) return { ok: false, problems: [{ message: 'the file is empty' }] };
   const article = entitySchema('article');
   const columns: Column[] = [];
-  const problems: Problem[] = [];
+  const problems: Problem[] = duplicateColumns(header, (name) => name !== '').map(
+    ({ message }) => ({ row: 1, message }),
+  );
   for (const name of header) {
     const column = columnOf(name.trim(), article);
     if ('message' in column) problems.push(column);

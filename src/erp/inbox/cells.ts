@@ -21,7 +21,8 @@ export function fieldSchema(schema: z.ZodType, path: readonly string[]): z.ZodTy
     if (current instanceof z.ZodArray) current = unwrap(current.element as z.ZodType);
     if (!(current instanceof z.ZodObject)) return undefined;
     const shape = current.shape as Record<string, z.ZodType | undefined>;
-    const next: z.ZodType | undefined = shape[key];
+    // Own keys only: `__proto__` or `constructor` is no field, whatever a header says.
+    const next: z.ZodType | undefined = Object.hasOwn(shape, key) ? shape[key] : undefined;
     current = next === undefined ? undefined : unwrap(next);
   }
   return current;

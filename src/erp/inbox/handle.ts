@@ -3,7 +3,7 @@ import { copyFile, readFile, rename, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
 import { TransientError, errorMessage } from '../../shared/errors.js';
-import { jsonBoundsProblem } from '../../shared/jsonBounds.js';
+import { readStrictJson } from '../../shared/strictJson.js';
 import { dayIn } from '../../shared/timeZone.js';
 import type { InboxMessage } from '../adapter.js';
 import { parseArticleCsv } from './articleCsv.js';
@@ -50,15 +50,9 @@ function jsonMessages(
 ): Messages {
   // Only the kinds' folders and openTRANS's are scanned: every other folder is an unknown entry.
   if (kind === undefined) return { ok: false, reason: 'not an inbox kind folder', problems: [] };
-  const outside = jsonBoundsProblem(text, ERP_MESSAGE_BOUNDS);
-  if (outside !== undefined) return { ok: false, reason: outside, problems: [] };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, reason: `not valid JSON: ${errorMessage(error)}`, problems: [] };
-  }
-  const checked = checkMessage(kind, json, ctx.options.unknownFields);
+  const read = readStrictJson(text, ERP_MESSAGE_BOUNDS);
+  if (!read.ok) return { ok: false, reason: read.reason, problems: [] };
+  const checked = checkMessage(kind, read.value, ctx.options.unknownFields);
   if (!checked.ok) {
     return { ok: false, reason: `not a valid ${kind.name} message`, problems: checked.problems };
   }

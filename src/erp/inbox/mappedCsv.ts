@@ -8,6 +8,7 @@ import {
   type InputLine,
   type InputRecord,
 } from '../mapping/index.js';
+import { duplicateColumns } from './csvHeader.js';
 import type { Problem } from './problems.js';
 import { nearestField } from './suggest.js';
 
@@ -119,6 +120,18 @@ export function csvRecords(
   const byName = given.spec.header !== false;
   const [first] = rows;
   if (first === undefined) return { ok: false, reason: 'the file holds no rows', problems: [] };
+  if (byName) {
+    const listed = new Set(given.fields.map((field) => field.spec.from));
+    const named = given.spec.columns === 'named';
+    const twice = duplicateColumns(
+      first.cells,
+      (name) => listed.has(name) || (named && name !== ''),
+    );
+    if (twice.length > 0) {
+      const problems = twice.map((problem) => ({ line: first.line, ...problem }));
+      return { ok: false, reason: 'the header names a column more than once', problems };
+    }
+  }
   const mapping = fileMapping(given, first.cells);
   if ('problems' in mapping) return mapping;
   const indexes = columnIndexes(mapping, byName ? first.cells : undefined);

@@ -14,7 +14,7 @@ import type { InboxFolder } from './layout.js';
 import { csvRecords } from './mappedCsv.js';
 import { withOrderReference, type OrderReferences } from './mappedOrders.js';
 import { mappedText } from './mappedText.js';
-import { xmlRecords } from './mappedXml.js';
+import { foreignElements, xmlRecords } from './mappedXml.js';
 import { listedProblems } from './problemList.js';
 import type { Problem } from './problems.js';
 import { readXml, xmlText } from './safeXml.js';
@@ -78,6 +78,10 @@ function xmlFileRecords(ctx: MappedFileContext, bytes: Uint8Array): Records {
       reason: 'not readable as XML',
       problems: [{ ...where, message: parsed.reason }],
     };
+  }
+  const foreign = foreignElements(parsed.root);
+  if (foreign.length > 0) {
+    return { ok: false, reason: 'the file has elements of other namespaces', problems: foreign };
   }
   const { records = '.', lines } = ctx.mapping.spec;
   const found = xmlRecords(parsed.root, records, lines);

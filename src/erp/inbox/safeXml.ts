@@ -1,6 +1,7 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { invalidUtf8Offset } from '../../shared/utf8.js';
 import { decodeWindows1252 } from '../windows1252.js';
+import { notWindows1252 } from './mappedText.js';
 import { MAX_NESTING, MAX_OBJECT_KEYS, MAX_XML_ELEMENTS } from './bounds.js';
 
 /**
@@ -67,8 +68,9 @@ const SINGLE_BYTE = new Set(['iso-8859-1', 'latin1', 'iso_8859-1', 'windows-1252
 
 /**
  * The file's text, decoded as its XML declaration says: UTF-8 (also when none is named) or, as
- * older German ERPs write it, ISO-8859-1/Windows-1252. Invalid UTF-8 and other encodings are
- * refused, never guessed at. The text returned declares UTF-8, so the schema check, which reads
+ * older German ERPs write it, ISO-8859-1/Windows-1252. Invalid UTF-8, other encodings, and a
+ * single-byte declaration over bytes that prove another encoding (UTF-8, a byte Windows-1252
+ * does not define) are refused, never guessed at. The text returned declares UTF-8, so the schema check, which reads
  * it as UTF-8, sees the same characters.
  */
 export function xmlText(bytes: Uint8Array): XmlText {
@@ -77,6 +79,16 @@ export function xmlText(bytes: Uint8Array): XmlText {
   }
   const encoding = declaredEncoding(bytes) ?? 'utf-8';
   if (SINGLE_BYTE.has(encoding)) {
+    const wrong = notWindows1252(bytes);
+    if (wrong !== undefined) {
+      const declared = encoding.toUpperCase();
+      return {
+        ok: false,
+        reason: wrong.utf8
+          ? `the XML declaration names ${declared}, but the file is UTF-8 (its umlauts would be read wrong; first at offset ${wrong.offset}): declare encoding="UTF-8", or export the file in ${declared}`
+          : `the XML declaration names ${declared}, but byte 0x${wrong.byte.toString(16)} at offset ${wrong.offset} is no character of it: check the ERP's export encoding`,
+      };
+    }
     const text = decodeWindows1252(bytes).replace(
       /^(<\?xml\s[^>]*?encoding\s*=\s*)["'][^"']+["']/,
       '$1"UTF-8"',

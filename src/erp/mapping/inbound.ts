@@ -1,3 +1,4 @@
+import { bareObject } from '../../shared/objects.js';
 import { toBoolean } from '../inbox/cells.js';
 import type { Problem } from '../inbox/problems.js';
 import type { Shape } from '../inbox/shape.js';
@@ -17,10 +18,14 @@ export interface Where {
   element?: string;
 }
 
-/** A cell of the file: its text (undefined where the file has none) and where it is. */
+/**
+ * A cell of the file: its text (undefined where the file has none) and where it is; or why the
+ * file cannot say which text the field means (an XML element that stands twice).
+ */
 export interface Cell {
   text: string | undefined;
   where: Where;
+  problem?: string;
 }
 
 /** One line of an order in the file: a CSV row, an XML line element. */
@@ -89,6 +94,7 @@ function constant(field: InField, value: Scalar): Typed {
 function fieldValue(mapping: InboundMapping, field: InField, cell: Cell): Typed | undefined {
   const { spec } = field;
   if (spec.value !== undefined) return constant(field, spec.value);
+  if (cell.problem !== undefined) return { problem: cell.problem };
   const text = cell.text?.trim();
   if (text === undefined || isMissing(text)) {
     return spec.default === undefined ? undefined : constant(field, spec.default);
@@ -110,6 +116,7 @@ function fieldValue(mapping: InboundMapping, field: InField, cell: Cell): Typed 
   return typed(field.shape, value, field.number);
 }
 
+/** Sets `value` at `path` below `target`, making the objects on the way without prototypes. */
 function setAt(target: Record<string, unknown>, path: readonly Segment[], value: unknown): void {
   let current: Record<string | number, unknown> = target;
   path.forEach((key, index) => {
@@ -117,7 +124,9 @@ function setAt(target: Record<string, unknown>, path: readonly Segment[], value:
       current[key] = value;
       return;
     }
-    current[key] ??= typeof path[index + 1] === 'number' ? [] : {};
+    if (!Object.hasOwn(current, key)) {
+      current[key] = typeof path[index + 1] === 'number' ? [] : bareObject();
+    }
     current = current[key] as Record<string | number, unknown>;
   });
 }
@@ -159,7 +168,7 @@ function fieldAt(mapping: InboundMapping, path: readonly string[]): InField | un
  * number (`trackingInfo.0.trackingCode`) are filled at that entry.
  */
 export function mapRecord(mapping: InboundMapping, record: InputRecord): MappedMessage {
-  const body: Record<string, unknown> = {};
+  const body = bareObject();
   const problems: Problem[] = [];
   const header = mapping.fields.filter((field) => !field.perLine);
   const perLine = mapping.fields.filter((field) => field.perLine);
@@ -169,7 +178,7 @@ export function mapRecord(mapping: InboundMapping, record: InputRecord): MappedM
   if (perLine.length > 0 && mapping.linesField !== undefined) {
     const lines: Record<string, unknown>[] = [];
     for (const line of record.lines) {
-      const entry: Record<string, unknown> = {};
+      const entry = bareObject();
       fill(
         mapping,
         perLine,

@@ -260,14 +260,17 @@ export function withNamedColumns(
   header: readonly string[],
 ): { ok: true; mapping: InboundMapping } | { ok: false; problems: ColumnProblem[] } {
   const listed = new Set(mapping.fields.map((field) => field.spec.from));
-  const fields: Record<string, InboundFieldSpec> = { ...mapping.spec.fields };
+  // Without a prototype: a column named __proto__ is a name like any other (and refused).
+  const fields: Record<string, InboundFieldSpec> = Object.assign(
+    Object.create(null) as Record<string, InboundFieldSpec>,
+    mapping.spec.fields,
+  );
   const added = new Set<string>();
   const problems: ColumnProblem[] = [];
   for (const column of header) {
     if (listed.has(column)) continue;
+    // A column named twice is refused before (csvHeader.ts).
     if (column === '') problems.push({ message: 'a column has no name; name it in the header' });
-    else if (added.has(column))
-      problems.push({ column, message: `the header names ${column} twice` });
     else if (Object.hasOwn(fields, column)) {
       problems.push({ column, message: `${column} is read from another column already` });
     } else {

@@ -1,6 +1,6 @@
 import type { ResourceName } from '../../contract/index.js';
 import { textOf } from '../../shared/decimals.js';
-import { isPlainObject } from '../../shared/objects.js';
+import { bareObject, isPlainObject } from '../../shared/objects.js';
 import { formatDate } from './dates.js';
 import { parsePath, type Segment } from './paths.js';
 import { isNumericSource, linesFieldOf } from './sources.js';
@@ -122,6 +122,7 @@ export function outboundRows(
   return lines.length === 0 ? [row(undefined)] : lines.map(row);
 }
 
+/** Sets `value` at `path` below `target`, making the objects on the way without prototypes. */
 function setAt(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let current = target;
   path.forEach((key, index) => {
@@ -129,8 +130,8 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
       current[key] = value;
       return;
     }
-    const next = current[key];
-    const child = isPlainObject(next) ? next : {};
+    const next = Object.hasOwn(current, key) ? current[key] : undefined;
+    const child = isPlainObject(next) ? next : bareObject();
     current[key] = child;
     current = child;
   });
@@ -142,7 +143,7 @@ function objectOf(
   record: unknown,
   line: unknown,
 ): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
+  const result = bareObject();
   for (const field of fields) {
     const value = finishedValue(field, fieldValue(mapping, field, record, line));
     setAt(result, field.target.split('.'), value ?? null);

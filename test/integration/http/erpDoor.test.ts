@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../../src/app/app.js';
@@ -210,6 +211,37 @@ describe('the ERP door: bytes, keys and refusals', () => {
     expect(hostile.text).toContain('more than 256 fields in one object');
     expect(hostile.text.length).toBeLessThan(1_000);
     expect(storedMessages()).toBe(before);
+  });
+
+  it('refuses a key twice, a __proto__ key, a number beyond a double and a compressed body, each with its reason', async () => {
+    const before = storedMessages();
+    const twice = await post('{"orderType":"single","id":"o-1","status":3,"status":9}');
+    expect(twice.status).toBe(400);
+    expect(twice.text).toContain(
+      'the field status is there twice; which one is meant cannot be told: send each field once',
+    );
+    const proto = await post('{"orderType":"single","id":"o-1","__proto__":{"status":9}}');
+    expect(proto.status).toBe(400);
+    expect(proto.text).toContain(
+      "the key __proto__ is refused: no message of the contract has it, and JavaScript takes it for the object's prototype",
+    );
+    const digits = await post('{"orderType":"single","id":"o-1","status":3.0000000000000000001}');
+    expect(digits.status).toBe(400);
+    expect(digits.text).toContain(
+      'status: 3.0000000000000000001 has more digits than a JSON number keeps exactly',
+    );
+    const nul = await post('{"orderType":"single","id":"o-1","erpOrderNumber":"VK-\\u0000E1"}');
+    expect(nul.status).toBe(400);
+    expect(nul.text).toContain('erpOrderNumber: the text holds the control character U+0000');
+    const gzip = await post(gzipSync(STATUS), { 'Content-Encoding': 'gzip' });
+    expect(gzip.status).toBe(415);
+    expect(gzip.text).toContain(
+      'the body is sent with Content-Encoding: gzip; send it uncompressed (no Content-Encoding, or identity)',
+    );
+    expect(storedMessages()).toBe(before);
+    const plain = await post(STATUS.replace('FORGED', 'I-1'), { 'Content-Encoding': 'identity' });
+    expect(plain.status).toBe(202);
+    expect(storedMessages()).toBe(before + 1);
   });
 
   it('takes the same message under one Idempotency-Key as a repeat, whatever its key order and spacing', async () => {
