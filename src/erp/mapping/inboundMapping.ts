@@ -1,3 +1,4 @@
+import { bareObject } from '../../shared/objects.js';
 import type { Shape } from '../inbox/shape.js';
 import { commonFieldProblems, reachesPrototype, type MappingProblem } from './check.js';
 import { numberGrammar, numberPatternProblem, type NumberGrammar } from './numbers.js';
@@ -261,8 +262,8 @@ export function withNamedColumns(
 ): { ok: true; mapping: InboundMapping } | { ok: false; problems: ColumnProblem[] } {
   const listed = new Set(mapping.fields.map((field) => field.spec.from));
   // Without a prototype: a column named __proto__ is a name like any other (and refused).
-  const fields: Record<string, InboundFieldSpec> = Object.assign(
-    Object.create(null) as Record<string, InboundFieldSpec>,
+  const fields = Object.assign(
+    bareObject() as Record<string, InboundFieldSpec>,
     mapping.spec.fields,
   );
   const added = new Set<string>();
