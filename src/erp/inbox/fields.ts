@@ -63,7 +63,8 @@ function controlProblem(text: string): string | undefined {
 function walkObject(walk: Walk, shape: Shape, value: Record<string, unknown>): void {
   const keys = Object.keys(value);
   for (const key of keys) {
-    const control = controlProblem(key);
+    // A field of a known object is known by its name; a name with a control character is none.
+    const control = shape.kind === 'object' ? undefined : controlProblem(key);
     if (control !== undefined) {
       walk.path.push(key.replace(CONTROL, '?'));
       report(walk, () => `the field name ${control}`);
