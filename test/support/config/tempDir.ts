@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config/index.js';
+import type { InboxKinds } from '../../../src/erp/inbox/index.js';
 import { SetupError } from '../../../src/shared/errors.js';
 
 /** A fresh temp folder per test, removed after it; `write` puts a file in it. */
@@ -34,12 +35,15 @@ platform:
   variant: B
 `;
 
-/** Loading a config text from a temp folder, and the problems of one that is refused. */
-export function useConfigLoader() {
+/**
+ * Loading a config text from a temp folder, and the problems of one that is refused. Given the
+ * inbox kinds, `erp.file.inboxMapping` is checked against them, as `config check` does.
+ */
+export function useConfigLoader(options: { inboxKinds?: InboxKinds } = {}) {
   const dir = useTempDir();
   async function load(yaml: string, env: Record<string, string> = {}) {
     await dir.write('config.yaml', yaml);
-    return loadConfig({ path: 'config.yaml', env, cwd: dir.path() });
+    return loadConfig({ path: 'config.yaml', env, cwd: dir.path(), ...options });
   }
   /** The problems a failing load reports; fails the test when the load succeeds. */
   async function problems(yaml: string, env: Record<string, string> = {}): Promise<string[]> {

@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../src/config/index.js';
 import { KINDS } from '../../support/inboxKinds.js';
 import { MINIMAL, useConfigLoader } from '../../support/config/tempDir.js';
 
-const { dir, problems } = useConfigLoader();
-
 /** `config check` as the CLI runs it: the inbox's mappings checked against the kinds too. */
-async function checked(yaml: string): Promise<string[]> {
-  await dir.write('config.yaml', yaml);
-  try {
-    loadConfig({ path: 'config.yaml', env: {}, cwd: dir.path(), inboxKinds: KINDS });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return [...(error as ConfigError).problems];
-  }
-  return [];
-}
+const { problems } = useConfigLoader({ inboxKinds: KINDS });
 
 describe('config check: mappings that would alter values or the process', () => {
   it('refuses a width on an identifier, naming the path', async () => {
@@ -41,7 +29,7 @@ describe('config check: mappings that would alter values or the process', () => 
   });
 
   it('refuses __proto__, constructor and prototype in targets and sources, both ways', async () => {
-    const found = await checked(`${MINIMAL}erp:
+    const found = await problems(`${MINIMAL}erp:
   file:
     format: json
     mapping:
@@ -73,7 +61,7 @@ describe('config check: mappings that would alter values or the process', () => 
   });
 
   it('checks a number pattern against the decimal separator and the field', async () => {
-    const found = await checked(`${MINIMAL}erp:
+    const found = await problems(`${MINIMAL}erp:
   file:
     csv: { profile: de }
     inboxMapping:
@@ -101,7 +89,7 @@ describe('config check: mappings that would alter values or the process', () => 
   });
 
   it('takes clockChange only beside a date pattern with a time', async () => {
-    const found = await checked(`${MINIMAL}erp:
+    const found = await problems(`${MINIMAL}erp:
   file:
     inboxMapping:
       erpOrder:
@@ -112,7 +100,7 @@ describe('config check: mappings that would alter values or the process', () => 
           annotation: { from: Notiz, clockChange: later }
           timestamp: { from: Stand, date: dd.MM.yyyy, clockChange: later }
 `);
-    const misspelt = await checked(`${MINIMAL}erp:
+    const misspelt = await problems(`${MINIMAL}erp:
   file:
     inboxMapping:
       erpOrder:

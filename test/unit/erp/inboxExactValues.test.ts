@@ -1,16 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import iconv from 'iconv-lite';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createInbox,
-  DEFAULT_INBOX_OPTIONS,
-  type InboxOptions,
-} from '../../../src/erp/inbox/index.js';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbox/index.js';
 import type { InboundMappingSpec } from '../../../src/erp/mapping/index.js';
-import { FakeClock } from '../../support/fakeClock.js';
-import { KINDS } from '../../support/inboxKinds.js';
-import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';
+import { useInboxRig } from '../../support/erp/inboxRig.js';
 
 /** A German ERP's article export: decimal comma, a quantity and a price per article. */
 const ARTICLES: InboundMappingSpec = {
@@ -27,37 +19,8 @@ const ARTICLES: InboundMappingSpec = {
   },
 };
 
-interface Report {
-  problems: { line?: number; row?: number; column?: string; path?: string; message: string }[];
-}
-
 describe('inbox: values are read exactly as the ERP wrote them', () => {
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  let recorder: AcceptRecorder;
-  beforeEach(async () => {
-    ({ dir, cleanup } = await tempFolder());
-    recorder = new AcceptRecorder();
-  });
-  afterEach(() => cleanup());
-
-  async function scan(
-    kind: string,
-    name: string,
-    content: string | Buffer,
-    extra: Partial<InboxOptions> = {},
-  ) {
-    const inbox = createInbox(
-      { ...DEFAULT_INBOX_OPTIONS, inbox: dir, minFileAgeMs: 0, ...extra },
-      { clock: new FakeClock('2026-03-03T15:00:00.000Z'), kinds: KINDS, accept: recorder.accept },
-    );
-    await mkdir(join(dir, kind), { recursive: true });
-    await writeFile(join(dir, kind, name), content);
-    await inbox.scanOnce();
-    return inbox.scanOnce();
-  }
-  const report = async (kind: string, name: string) =>
-    JSON.parse(await readFile(join(dir, '.error', kind, `${name}.error.json`), 'utf8')) as Report;
+  const { scan, report, taken } = useInboxRig();
   const cp1252 = (lines: string[]) => iconv.encode(`${lines.join('\r\n')}\r\n`, 'windows-1252');
   const article = (body: Record<string, unknown>) => ({
     quantity: (body.packagingUnits as { quantity: unknown }[])[0]?.quantity,
@@ -80,7 +43,7 @@ describe('inbox: values are read exactly as the ERP wrote them', () => {
       ]),
       { mapping: { article: ARTICLES } },
     );
-    expect(recorder.messages.map((m) => article(m.body))).toEqual([
+    expect(taken().map((m) => article(m.body))).toEqual([
       { quantity: 1000, price: '1000.50' },
       { quantity: 2.675, price: '12345678901234567890.99' },
     ]);
@@ -124,7 +87,7 @@ describe('inbox: values are read exactly as the ERP wrote them', () => {
       cp1252(['Artikel;Name;Menge;Einheit;Preis', 'A-1;K;1.000;ST;2', 'A-2;K;1.000,5;ST;2']),
       { mapping: { article: grouped } },
     );
-    expect(recorder.messages.map((m) => article(m.body))).toEqual([{ quantity: 1000, price: '2' }]);
+    expect(taken().map((m) => article(m.body))).toEqual([{ quantity: 1000, price: '2' }]);
     const { problems } = await report('article', 'artikel.csv');
     expect(problems).toEqual([
       expect.objectContaining({
@@ -146,9 +109,7 @@ describe('inbox: values are read exactly as the ERP wrote them', () => {
       ].join('\n'),
       { csv: { ...DEFAULT_INBOX_OPTIONS.csv, delimiter: ';', decimalComma: true } },
     );
-    expect(recorder.messages.map((m) => article(m.body))).toEqual([
-      { quantity: 10, price: '1012.90' },
-    ]);
+    expect(taken().map((m) => article(m.body))).toEqual([{ quantity: 10, price: '1012.90' }]);
     const { problems } = await report('article', 'artikel.csv');
     expect(problems).toEqual([
       expect.objectContaining({
@@ -166,7 +127,7 @@ describe('inbox: values are read exactly as the ERP wrote them', () => {
       packagingUnits: [{ quantity: 1, unit: 'ST' }],
     };
     await scan('article', 'a.json', JSON.stringify({ ...body, listPrice: '12,90' }));
-    expect(recorder.messages).toEqual([]);
+    expect(taken()).toEqual([]);
     const { problems } = await report('article', 'a.json');
     expect(problems).toEqual([
       {

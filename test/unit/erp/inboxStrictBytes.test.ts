@@ -1,20 +1,7 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createInbox,
-  DEFAULT_INBOX_OPTIONS,
-  type InboxOptions,
-} from '../../../src/erp/inbox/index.js';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbox/index.js';
 import type { InboundMappingSpec } from '../../../src/erp/mapping/index.js';
-import { FakeClock } from '../../support/fakeClock.js';
-import { KINDS } from '../../support/inboxKinds.js';
-import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';
-
-interface Report {
-  reason: string;
-  problems: { line?: number; row?: number; column?: string; path?: string; message: string }[];
-}
+import { useInboxRig } from '../../support/erp/inboxRig.js';
 
 const utf16le = (text: string) =>
   Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
@@ -26,33 +13,8 @@ const PATIENTS_XML: InboundMappingSpec = {
 };
 
 describe('inbox: text only in the encoding the file provably has, nothing taken twice', () => {
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  let recorder: AcceptRecorder;
-  beforeEach(async () => {
-    ({ dir, cleanup } = await tempFolder());
-    recorder = new AcceptRecorder();
-  });
-  afterEach(() => cleanup());
-
-  async function scan(
-    kind: string,
-    name: string,
-    content: string | Buffer,
-    extra: Partial<InboxOptions> = {},
-  ) {
-    const inbox = createInbox(
-      { ...DEFAULT_INBOX_OPTIONS, inbox: dir, minFileAgeMs: 0, ...extra },
-      { clock: new FakeClock('2026-03-03T15:00:00.000Z'), kinds: KINDS, accept: recorder.accept },
-    );
-    await mkdir(join(dir, kind), { recursive: true });
-    await writeFile(join(dir, kind, name), content);
-    await inbox.scanOnce();
-    return (await inbox.scanOnce()).files;
-  }
-  const report = async (kind: string, name: string) =>
-    JSON.parse(await readFile(join(dir, '.error', kind, `${name}.error.json`), 'utf8')) as Report;
-  const taken = () => recorder.messages.map((m) => m.body);
+  const { scan, report, taken: messages } = useInboxRig();
+  const taken = () => messages().map((m) => m.body);
 
   it('refuses a UTF-16 file read as another encoding, and reads it where the mapping names UTF-16', async () => {
     const file = utf16le('customerId,lastName\r\nKD-1,Müller\r\n');

@@ -1,11 +1,7 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createInbox, DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbox/index.js';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbox/index.js';
 import type { ClockChange, InboundMappingSpec } from '../../../src/erp/mapping/index.js';
-import { FakeClock } from '../../support/fakeClock.js';
-import { KINDS } from '../../support/inboxKinds.js';
-import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';
+import { useInboxRig } from '../../support/erp/inboxRig.js';
 
 /** An ERP's dispatch export: its local time of dispatch, in Berlin. */
 const dispatches = (clockChange?: ClockChange): InboundMappingSpec => ({
@@ -34,37 +30,16 @@ const FILE = [
 ].join('\n');
 
 describe('inbox: local times read in the configured zone', () => {
-  let dir: string;
-  let cleanup: () => Promise<void>;
-  let recorder: AcceptRecorder;
-  beforeEach(async () => {
-    ({ dir, cleanup } = await tempFolder());
-    recorder = new AcceptRecorder();
-  });
-  afterEach(() => cleanup());
+  const rig = useInboxRig();
 
   async function scan(mapping: InboundMappingSpec) {
-    const inbox = createInbox(
-      {
-        ...DEFAULT_INBOX_OPTIONS,
-        inbox: dir,
-        minFileAgeMs: 0,
-        csv: { ...DEFAULT_INBOX_OPTIONS.csv, timeZone: 'Europe/Berlin' },
-        mapping: { erpOrder: mapping },
-      },
-      { clock: new FakeClock('2026-03-03T15:00:00.000Z'), kinds: KINDS, accept: recorder.accept },
-    );
-    await mkdir(join(dir, 'erpOrder'), { recursive: true });
-    await writeFile(join(dir, 'erpOrder', 'versand.csv'), FILE);
-    await inbox.scanOnce();
-    await inbox.scanOnce();
-    const report = await readFile(
-      join(dir, '.error', 'erpOrder', 'versand.csv.error.json'),
-      'utf8',
-    );
+    await rig.scan('erpOrder', 'versand.csv', FILE, {
+      csv: { ...DEFAULT_INBOX_OPTIONS.csv, timeZone: 'Europe/Berlin' },
+      mapping: { erpOrder: mapping },
+    });
     return {
-      taken: recorder.messages.map((m) => [m.body.salesId, m.body.outboundDate]),
-      problems: (JSON.parse(report) as { problems: { line: number; message: string }[] }).problems,
+      taken: rig.taken().map((m) => [m.body.salesId, m.body.outboundDate]),
+      problems: (await rig.report('erpOrder', 'versand.csv')).problems,
     };
   }
 
