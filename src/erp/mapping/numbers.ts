@@ -61,18 +61,24 @@ const refused = (text: string, why?: string): NumberText => ({
   problem: `expected a number, got "${text}"${why === undefined ? '' : `: ${why}`}`,
 });
 
-function groupedWhole(text: string, whole: string, grammar: NumberGrammar, hasDecimals: boolean) {
+/** The digits of `whole` without thousands separators, or why they are not read. */
+function groupedWhole(
+  text: string,
+  whole: string,
+  grammar: NumberGrammar,
+  hasDecimals: boolean,
+): string | NumberText {
   const separator = grammar.grouping ?? (grammar.decimal === ',' ? '.' : ',');
   if (/^\d+$/.test(whole)) return whole;
   if (!whole.includes(separator) || !/^\d/.test(whole)) return refused(text);
   const groups = new RegExp(`^\\d{1,3}(?:\\${separator}\\d{3})+$`);
   if (!groups.test(whole)) {
-    const hint =
-      separator === ',' && grammar.grouping === undefined
-        ? '; if the ERP writes a decimal comma, set decimalComma: true'
-        : separator === '.' && grammar.grouping === undefined
-          ? '; if the ERP writes a decimal point, set decimalComma: false'
-          : '';
+    // Without a pattern, the separator may be the decimal one of an ERP written the other way.
+    const other =
+      separator === ','
+        ? 'a decimal comma, set decimalComma: true'
+        : 'a decimal point, set decimalComma: false';
+    const hint = grammar.grouping === undefined ? `; if the ERP writes ${other}` : '';
     return refused(
       text,
       `"${separator}" separates thousands in groups of three here, and "${grammar.decimal}" is the decimal separator${hint}`,
