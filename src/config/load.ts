@@ -11,7 +11,8 @@ import { issueProblems } from './issues.js';
 import { folderProblems } from './paths.js';
 import { problemText, withoutRepeats, type Problem } from './problems.js';
 import { configSchema, type Config } from './schema.js';
-import { shortApiKeyWarning, weakHttpTokenProblems } from './secretStrength.js';
+import { secretShapeProblems } from './secretShape.js';
+import { weakApiKeyWarning, weakHttpTokenProblems } from './secretStrength.js';
 import { inlineSecrets, readSecretFiles, secretFiles, skipSecrets } from './secrets.js';
 import { displayPath, readConfigTree, resolveConfigPath, worldReadableWarning } from './source.js';
 import { substituteEnv, type Env } from './substitute.js';
@@ -42,7 +43,7 @@ export interface LoadedConfig {
   source: string;
   /**
    * Not wrong enough to refuse, but to tell: a secret file, or a config file with a secret
-   * written in it, that every user may read; a short platform API key.
+   * written in it, that every user may read; a weak platform API key.
    */
   warnings: string[];
 }
@@ -63,9 +64,11 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const substituted = substituteEnv(raw, options.env);
   const secretProblems = readSecretFiles(substituted.value, options.cwd);
   const secretsRead = [...substituted.problems, ...secretProblems];
+  const shapes = withoutRepeats(secretShapeProblems(substituted.value), secretsRead);
   const early = [
     ...secretsRead,
-    ...withoutRepeats(weakHttpTokenProblems(substituted.value), secretsRead),
+    ...shapes,
+    ...withoutRepeats(weakHttpTokenProblems(substituted.value), [...secretsRead, ...shapes]),
   ];
 
   const parsed = configSchema.safeParse(substituted.value, { reportInput: true });
@@ -100,7 +103,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     ...secretFiles(substituted.value, options.cwd).map(({ at, path }) =>
       worldReadableWarning(path, at, 'a secret'),
     ),
-    shortApiKeyWarning(parsed.data.platform.apiKey),
+    weakApiKeyWarning(parsed.data.platform.apiKey),
   ].filter((warning): warning is string => warning !== undefined);
   return { config: parsed.data, source: location.path, warnings };
 }

@@ -1,6 +1,6 @@
-import { MIN_SCRUBBED_SECRET_CHARS } from '../log/scrubText.js';
+import { MIN_SCRUBBED_SECRET_CHARS, scrubbedFromText } from '../log/scrubText.js';
 import type { Problem } from './problems.js';
-import { secretHolder } from './secrets.js';
+import { secretHolder, UNREAD_SECRET } from './secrets.js';
 
 /**
  * The shortest `http.token` taken: the endpoint answers anyone who can reach it, so a short
@@ -76,10 +76,16 @@ function httpTokenWeakness(token: string, fromFile: boolean): string | undefined
 }
 
 /**
- * The platform issues the API key, so a short one is only told about, never refused: it is
- * easier to guess, and the log masks it only where it stands as a field's value.
+ * The platform issues the API key, so a weak one is only told about, never refused: short, or
+ * a word or a number, it is easier to guess, and the log hides it only where it stands as a
+ * field's or header's value, never inside other text (scrubbedFromText: replacing a word there
+ * would mangle every line that holds the word).
  */
-export function shortApiKeyWarning(apiKey: string): string | undefined {
-  if (apiKey.length >= MIN_SCRUBBED_SECRET_CHARS) return undefined;
-  return `platform.apiKey has only ${characters(apiKey.length)}: a key this short is easy to guess, and the log masks it only as the value of a field such as apiKey, not inside other text; ask the platform for a longer one if it can issue one`;
+export function weakApiKeyWarning(apiKey: string): string | undefined {
+  if (scrubbedFromText(apiKey) || apiKey === UNREAD_SECRET) return undefined;
+  const what =
+    apiKey.length < MIN_SCRUBBED_SECRET_CHARS
+      ? `has only ${characters(apiKey.length)}: a key this short`
+      : `is a word or a number of ${characters(apiKey.length)}: such a key`;
+  return `platform.apiKey ${what} is easy to guess, and the log masks it only as the value of a field such as apiKey, not inside other text; ask the platform for a longer one if it can issue one`;
 }

@@ -26,8 +26,8 @@ export function secretHolder(tree: unknown, location: readonly string[]): Tree |
 }
 
 /**
- * Reads each `<key>File` (Docker and Kubernetes secrets) into `<key>`, trimming the trailing
- * newline such files usually end with. Changes `tree` in place; relative paths are taken from
+ * Reads each `<key>File` (Docker and Kubernetes secrets) into `<key>`, taking off the one
+ * trailing newline such files usually end with (oneLine). Changes `tree` in place; relative paths are taken from
  * `cwd`. A problem is reported at the path of the key the secret was meant for.
  */
 export function readSecretFiles(tree: unknown, cwd: string): Problem[] {
@@ -44,6 +44,7 @@ export function readSecretFiles(tree: unknown, cwd: string): Problem[] {
     }
     const read = readSecret(resolve(cwd, file), `${at}File`);
     if (typeof read === 'string') parent[key] = read;
+    else if (read.reason.startsWith(`${at}File `)) problems.push({ at, message: read.reason });
     else problems.push({ at, message: `cannot read ${at}File ${file}: ${read.reason}` });
   }
   return problems;
@@ -123,8 +124,25 @@ function readSecret(path: string, keyFile: string): string | { reason: string } 
   if (!read.ok) {
     return { reason: `${read.reason}; point ${keyFile} at a file that holds only the secret` };
   }
-  const secret = read.bytes.toString('utf8').replace(/\r?\n$/, '');
-  return secret === '' ? { reason: 'the file is empty' } : secret;
+  return oneLine(read.bytes.toString('utf8'), keyFile);
+}
+
+/**
+ * The secret a file holds: its one line, without the newline such files usually end with (LF,
+ * or CRLF from Windows). That newline is all that is taken off: a blank line before or after
+ * it, or a second line, is refused with the reason, never trimmed into a secret no one wrote.
+ * A space or tab left at the end of the line stays, for the check of the secret to name.
+ */
+function oneLine(text: string, keyFile: string): string | { reason: string } {
+  const refused = (what: string) => ({
+    reason: `${keyFile} ${what}; write the secret alone on one line (one newline at its end is taken off)`,
+  });
+  if (/^(?:\r?\n)?$/.test(text)) return { reason: 'the file is empty' };
+  if (/^\r?\n/.test(text)) return refused('starts with a blank line');
+  const secret = text.replace(/\r?\n$/, '');
+  if (/\r?\n$/.test(secret)) return refused('ends in a blank line');
+  if (/[\r\n]/.test(secret)) return refused('holds more than one line');
+  return secret;
 }
 
 /** What stands for a secret a command did not read (it never talks to the platform or ERP). */

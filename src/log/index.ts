@@ -1,11 +1,14 @@
 /**
- * Mechanism: logging (pino) with secrets and personal values redacted by key.
+ * Mechanism: logging (pino), and the one masking of personal values and secrets every output
+ * uses (maskPersonal), file names reduced to labels (fileLabel).
  */
 export { createLogger } from './logger.js';
 export type { Logger, LoggerOptions } from './logger.js';
 export { REDACTED, isSensitiveKey } from './sensitiveKeys.js';
-export { redactJson } from './redact.js';
-export { personalValues, scrubText, valuesToScrub } from './scrubText.js';
+export { maskPersonal, type PersonalValues } from './personal.js';
+export { maskAnswer } from './answers.js';
+export { fileLabel, fileOfMessage, LABEL, messageLabel } from './fileLabel.js';
+export { personalValues, scrubbedFromText, scrubText, valuesToScrub } from './scrubText.js';
 export { STATE_RELOG_MS, stateLog, stateLogger } from './stateLog.js';
 export type { Condition, StateLoggerSpec } from './stateLog.js';
 export { waitLog } from './waitLog.js';

@@ -11,9 +11,13 @@ const jsonPair = new RegExp(
   'gi',
 );
 
-/** `key=value` and `key: value`, as in query strings and raw header dumps. */
+/**
+ * `key=value` and `key: value`, as in query strings and raw header dumps. Not a key named as the
+ * last step of a config path (`platform.apiKey: variable … is not set`, a problem's reason): the
+ * words after it are the reason, not the key's value.
+ */
 const plainPair = new RegExp(
-  `\\b(${sensitiveKeySource})(\\s*[:=]\\s*)((?:(?:Bearer|Basic)\\s+)?[^\\s&,;"']+)`,
+  `(?<![.\\w-])(${sensitiveKeySource})(\\s*[:=]\\s*)((?:(?:Bearer|Basic)\\s+)?[^\\s&,;"']+)`,
   'gi',
 );
 
@@ -36,22 +40,33 @@ export function scrubText(text: string, secrets: readonly string[]): string {
     .replace(bearer, `$1 ${REDACTED}`);
 }
 
-/**
- * A configured secret shorter than this is not replaced inside other text: "t" or "k1" stands in
- * ordinary words and paths, and replacing it there leaves no log line readable. Where it stands
- * as a field's value (`apiKey`, `token`, `authorization`) the key-based redaction hides it.
- */
+/** The fewest characters of a secret that mixes letters and digits, to be found in free text. */
 export const MIN_SCRUBBED_SECRET_CHARS = 8;
+/** The fewest characters of any other secret (letters only: a word, or a name of words). */
+const MIN_SCRUBBED_PLAIN_CHARS = 20;
 
 /**
- * The configured secrets to replace wherever they occur in a line (`scrubText`): those of at
- * least MIN_SCRUBBED_SECRET_CHARS, longest first, so a secret that contains another is replaced
- * whole.
+ * Whether a configured secret is removed wherever it stands in free text (a message, a URL, an
+ * answer): only when it cannot be part of ordinary words, numbers or paths. That is a secret of
+ * at least MIN_SCRUBBED_SECRET_CHARS that holds both a letter and a digit (`hs-live-4c7e19…`,
+ * `erp-pass-0815`: random-looking), or one of at least MIN_SCRUBBED_PLAIN_CHARS of any kind.
+ * A key `homecare` replaced in text would turn every "homecare-sync started" into
+ * "[redacted]-sync started"; `12345678` would take numbers apart, `t` any word. Such a secret is
+ * hidden where it stands as a field's or header's value (`apiKey`, `token`, `authorization`:
+ * the key-based redaction), never inside other text; `config check` warns about a platform key
+ * of that kind (secretStrength.ts).
+ */
+export function scrubbedFromText(secret: string): boolean {
+  if (secret.length >= MIN_SCRUBBED_PLAIN_CHARS) return true;
+  return secret.length >= MIN_SCRUBBED_SECRET_CHARS && /\p{L}/u.test(secret) && /\d/.test(secret);
+}
+
+/**
+ * The configured secrets to replace wherever they occur in a line (`scrubText`): those
+ * `scrubbedFromText`, longest first, so a secret that contains another is replaced whole.
  */
 export function normaliseSecrets(secrets: readonly string[]): string[] {
-  return [...new Set(secrets.filter((secret) => secret.length >= MIN_SCRUBBED_SECRET_CHARS))].sort(
-    (a, b) => b.length - a.length,
-  );
+  return [...new Set(secrets.filter(scrubbedFromText))].sort((a, b) => b.length - a.length);
 }
 
 /** Shorter values of other fields (a status, a unit) would take words out of any text. */

@@ -1,4 +1,5 @@
 import type { ResourceName } from '../contract/index.js';
+import { scrubbedFromText } from '../log/index.js';
 import { errorMessage, HomecareError, PermanentError, TransientError } from '../shared/errors.js';
 import { networkFailureOf, type NetworkFailure } from '../shared/networkFailure.js';
 import { statusHint } from './retryable.js';
@@ -16,8 +17,12 @@ export interface RequestContext {
 
 const EXCERPT_CHARS = 500;
 
+/**
+ * The start of an answer's body, without our key should the platform echo it: only a key that
+ * cannot be part of words (scrubbedFromText), so that no word of the answer is taken apart.
+ */
 export function excerptOf(text: string, secret: string): string {
-  const clean = secret === '' ? text : text.split(secret).join('***');
+  const clean = scrubbedFromText(secret) ? text.split(secret).join('***') : text;
   return clean.slice(0, EXCERPT_CHARS);
 }
 

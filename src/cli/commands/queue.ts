@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { redactJson } from '../../log/index.js';
+import { maskPersonal } from '../../log/index.js';
 import type { JobDetails, JobListing } from '../../queue/index.js';
 import { dropJob, getJob, listJobs, retryAllDead, retryJob } from '../../queue/index.js';
 import { supersedingKind } from '../../pushback/index.js';
@@ -26,7 +26,7 @@ function jobCommand(name: string, description: string, id: '<id>' | '[id]' = '<i
 
 /** What the queue shows is masked like a log line: no personal field reaches the terminal. */
 function masked<T>(value: T): T {
-  return redactJson(value, []) as T;
+  return maskPersonal(value);
 }
 
 function print(text: string): void {

@@ -1,5 +1,5 @@
 import type { DryRunReport, PlannedHandOver, PlannedPlatformWrite } from '../../app/dryRun.js';
-import { redactJson } from '../../log/index.js';
+import { maskPersonal } from '../../log/index.js';
 
 /** `sync --dry-run`'s report as text: per resource what goes to the ERP, then the writes. */
 
@@ -32,7 +32,7 @@ function resourceLines(report: DryRunReport): string[] {
 function writeLines(write: PlannedPlatformWrite): string[] {
   const head = `  ${write.kind} ${write.entityKey}`;
   const requests = write.requests.map((request) => {
-    const body = JSON.stringify(redactJson(request.body, []));
+    const body = JSON.stringify(maskPersonal(request.body));
     return 'refused' in request
       ? `    refused: ${request.refused}`
       : `    ${request.method} ${request.path} ${body}`;

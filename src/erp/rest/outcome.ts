@@ -12,7 +12,10 @@ export interface Attempt {
   version: string;
   /** `POST http://erp.local/api/singleOrder`: no query, no user info. */
   label: string;
-  /** Credentials to hide, should the ERP echo them. */
+  /**
+   * Credentials to hide, should the ERP echo them: in its answer and our reasons, which are
+   * free text, only those that cannot be part of words (scrubbedFromText).
+   */
   secrets: readonly string[];
   /** Values of the record sent (`valuesToScrub`): an ERP's answer may quote them in any form. */
   sentValues: readonly string[];

@@ -1,4 +1,4 @@
-import { valuesToScrub, type Logger } from '../../log/index.js';
+import { scrubbedFromText, valuesToScrub, type Logger } from '../../log/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../adapter.js';
@@ -103,7 +103,7 @@ export function createRestAdapter(options: RestAdapterOptions, deps: RestAdapter
       id: item.id,
       version: item.version,
       label: `${erpRequest.method} ${shownUrl(erpRequest.url)}`,
-      secrets,
+      secrets: secrets.filter(scrubbedFromText),
       sentValues: valuesToScrub(item.record, [item.id, item.version]),
       targetPath,
     };

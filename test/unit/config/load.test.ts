@@ -268,7 +268,7 @@ storage: { path: "\${DATA_DIR:-/data}/sync.db" }
 
 describe('files every user may read', () => {
   it('warns about a world-readable config file and secret file, and not about owner-only ones', async () => {
-    const key = await dir.write('api.key', 'from-file\n');
+    const key = await dir.write('api.key', 'from-file-7c41\n');
     const yaml = `platform: { baseUrl: "https://p.example", apiKeyFile: api.key, variant: A }\nhttp: { token: inbound-token-5e0c7b19 }\n`;
     const config = join(dir.path(), 'config.yaml');
     chmodSync(key, 0o644);
@@ -290,7 +290,7 @@ describe('files every user may read', () => {
     chmodSync(join(dir.path(), 'config.yaml'), 0o644);
     const loaded = loadConfig({
       path: 'config.yaml',
-      env: { API_KEY: 'key-from-env' },
+      env: { API_KEY: 'key-from-env-7c41' },
       cwd: dir.path(),
     });
     expect(loaded.warnings).toEqual([]);
