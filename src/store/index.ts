@@ -30,6 +30,8 @@ export * from './backup.js';
 export * from './restorePoint.js';
 export * from './erasure.js';
 export * from './trace.js';
+export * from './traceSubjects.js';
+export * from './personalOf.js';
 export * from './operatorActions.js';
 export * from './pauses.js';
 export * from './jobKeys.js';

@@ -1,20 +1,21 @@
-import { RESOURCE_NAMES } from '../contract/index.js';
-import { personalValues, scrubText } from '../log/index.js';
+import { maskPersonal, messageLabel, type PersonalValues } from '../log/index.js';
 import {
   AGAIN,
   archivalKey,
   handOverKey,
-  inboxJobKey,
   inboxMessageOfKey,
   replayedName,
-  replayName,
   type InboxMessageKey,
 } from './jobKeys.js';
 import type { VersionChanges } from './ledger.js';
 import { operatorActionsOn, type RecordedAction } from './operatorActions.js';
 import { pauseActionsOf } from './pauses.js';
+import { personalValuesOf } from './personalOf.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
+import type { TraceSubject } from './traceSubjects.js';
+
+export type { PersonalValues };
 
 /**
  * One record's way through the daemon, read from what the database keeps (`trace <key>`):
@@ -23,24 +24,21 @@ import type { Store } from './store.js';
  * came from (inbox_messages), and our last write's fingerprint (own_writes). Reads only.
  *
  * Personal values reach a timeline only inside the other side's words: a job's last error and a
- * dead letter's reason (an answer may quote the record). Unless they are `shown`, those texts
- * are masked as log lines are (`scrubText`): the values of the record's personal fields, of its
- * patient's and of its jobs' payloads wherever they stand, and `"key": value` pairs of personal
- * keys. Ids, keys, statuses, stamps, file names and job ids stay: they are what one searches by.
- * So do field names: the pull keeps no values of what a version changed.
+ * dead letter's reason (an answer may quote the record), and the ERP's file names. Unless they
+ * are `shown`, those texts are masked as every output is (maskPersonal): the values of the
+ * record's personal fields, of its patient's and of its jobs' payloads wherever they stand (see
+ * personalValuesOf), and `"key": value` pairs of personal keys; a file name becomes its label
+ * (messageLabel, as logs show it). Ids, keys, statuses, stamps and job ids stay: they are what
+ * one searches by. So do field names: the pull keeps no values of what a version changed.
  */
 
-/** Whether a timeline masks personal values (the default) or shows them (`--show-personal`). */
-export type PersonalValues = 'masked' | 'shown';
-
-type Mask = (text: string) => string;
-
-/** The record a trace follows, and the queue's entity keys jobs about it carry. */
-export interface TraceSubject {
-  resource: string;
-  id: string;
-  entityKeys: string[];
+/** How a timeline shows the other side's texts and the ERP's file names. */
+interface Mask {
+  text: (text: string) => string;
+  name: (name: string) => string;
 }
+
+const SHOWN: Mask = { text: (text) => text, name: (name) => name };
 
 export type TraceEventKind =
   'version' | 'handOver' | 'job' | 'deadLetter' | 'message' | 'ownWrite' | 'operator';
@@ -54,154 +52,6 @@ export interface TraceEvent {
   changed?: readonly string[];
   /** A pulled version of a record first seen. */
   new?: true;
-}
-
-interface MirrorKeys {
-  resource: string;
-  _id: string;
-  customer_id: string | null;
-  customer_number: string | null;
-  sales_id: string | null;
-  serial_number: string | null;
-}
-
-const MIRROR_KEYS = 'resource, _id, customer_id, customer_number, sales_id, serial_number';
-
-/**
- * The queue's entity keys for a record: `<resource>:<_id>`, and the ERP's own key where the
- * inbox keys a kind by it (src/queue/jobs.ts): a patient's customerId, an article's
- * customerNumber, a device's serialNumber, an ERP order's salesId, an order status by salesId
- * before the order was known.
- */
-function subjectOf(row: MirrorKeys): TraceSubject {
-  const keys = [`${row.resource}:${row._id}`];
-  const own = {
-    patient: row.customer_id,
-    article: row.customer_number,
-    device: row.serial_number,
-    erpOrder: row.sales_id,
-  }[row.resource];
-  if (own !== undefined && own !== null) keys.push(`${row.resource}:${own}`);
-  if ((row.resource === 'singleOrder' || row.resource === 'directOrder') && row.sales_id !== null) {
-    keys.push(`${row.resource}:salesId:${row.sales_id}`);
-  }
-  return { resource: row.resource, id: row._id, entityKeys: keys };
-}
-
-/** Looked up per resource, so each lookup takes the mirror's key or one of its indexes. */
-function mirroredBy(store: Store, column: string, value: string): TraceSubject[] {
-  return statement<{ value: string; resources: string }, MirrorKeys>(
-    store.db,
-    `SELECT ${MIRROR_KEYS} FROM mirror
-     WHERE resource IN (SELECT value FROM json_each(@resources)) AND ${column} = @value
-     ORDER BY resource, _id`,
-  )
-    .all({ value, resources: JSON.stringify(RESOURCE_NAMES) })
-    .map(subjectOf);
-}
-
-/** The mirrored records whose `_id` or one of the ERP's keys is `key`. */
-function mirroredByAnyKey(store: Store, key: string): TraceSubject[] {
-  return ['_id', 'sales_id', 'customer_id', 'customer_number', 'serial_number'].flatMap((column) =>
-    mirroredBy(store, column, key),
-  );
-}
-
-/**
- * The orders an ERP gave `number` as their erpOrderNumber (an orderStatus message; a reduced
- * record keeps it). No column or index holds it, so the orders' bodies are read: only after
- * the indexed keys matched nothing.
- */
-function mirroredByErpOrderNumber(store: Store, number: string): TraceSubject[] {
-  return statement<{ number: string }, MirrorKeys>(
-    store.db,
-    `SELECT ${MIRROR_KEYS} FROM mirror
-     WHERE resource IN ('singleOrder', 'directOrder') AND json ->> '$.erpOrderNumber' = @number
-     ORDER BY resource, _id`,
-  )
-    .all({ number })
-    .map(subjectOf);
-}
-
-/** The entity keys (subjectOf) that name a record by the ERP's own key. */
-const ERP_KEYED = ['patient:', 'article:', 'device:', 'erpOrder:'].concat(
-  ['singleOrder', 'directOrder'].map((resource) => `${resource}:salesId:`),
-);
-
-/**
- * A record the ERP named by its own key and the mirror does not hold: a patient the platform
- * refused to create, an order status by a salesId no pull has brought. Only its jobs know it.
- */
-function queuedByErpKey(store: Store, key: string): TraceSubject[] {
-  const jobOf = statement<{ key: string }, { id: number }>(
-    store.db,
-    'SELECT id FROM queue INDEXED BY queue_entity WHERE entity_key = @key LIMIT 1',
-  );
-  return ERP_KEYED.flatMap((prefix) => {
-    const job = jobOf.get({ key: `${prefix}${key}` });
-    const subject = job === undefined ? undefined : subjectOfJob(store, job.id);
-    return subject === undefined ? [] : [subject];
-  });
-}
-
-/** The subject a job is about, by its entity key; undefined for a job not in the queue. */
-function subjectOfJob(store: Store, jobId: number): TraceSubject | undefined {
-  const job = statement<{ id: number }, { entity_key: string }>(
-    store.db,
-    'SELECT entity_key FROM queue WHERE id = @id',
-  ).get({ id: jobId });
-  if (job === undefined) return undefined;
-  const key = job.entity_key;
-  const [resource = '', ...rest] = key.split(':');
-  const id = rest.join(':');
-  const found = mirroredByAnyKey(store, id).find((subject) => subject.resource === resource);
-  return found ?? { resource, id, entityKeys: [key] };
-}
-
-/** The subject of an ERP message, found by its file name or request key. */
-function subjectsOfMessage(store: Store, name: string): TraceSubject[] {
-  const replays = replayName(name, '');
-  const messages = statement<Record<string, string>, InboxMessageKey>(
-    store.db,
-    `SELECT kind, source, name, sha256 FROM inbox_messages
-     WHERE name = @name OR name LIKE @suffix OR (name > @replays AND name < @replaysEnd)
-     ORDER BY id`,
-  ).all({ name, suffix: `%/${name}`, replays, replaysEnd: `${replays}\uffff` });
-  const jobOf = statement<{ key: string }, { id: number }>(
-    store.db,
-    'SELECT id FROM queue WHERE idempotency_key = @key',
-  );
-  // A message and its replays are about one record: it is named once.
-  const subjects = new Map<string, TraceSubject>();
-  for (const message of messages) {
-    const job = jobOf.get({ key: inboxJobKey(message) });
-    const subject = job === undefined ? undefined : subjectOfJob(store, job.id);
-    if (subject !== undefined) subjects.set(`${subject.resource}:${subject.id}`, subject);
-  }
-  return [...subjects.values()];
-}
-
-/**
- * The records `key` names: a platform `_id`, a salesId (an ERP order's number), an order's
- * erpOrderNumber, a patient's customerId, an article's customerNumber, a device's serialNumber
- * (also of a record only the queue knows), an outbox file name (`<_id>_<version>.<ext>`), an
- * inbox file name or request key, or a job id. The mirror's keys come first, as an ERP's
- * number may look like a job id.
- */
-export function subjectsOfKey(store: Store, key: string): TraceSubject[] {
-  for (const lookUp of [mirroredByAnyKey, mirroredByErpOrderNumber, queuedByErpKey]) {
-    const found = lookUp(store, key);
-    if (found.length > 0) return found;
-  }
-  if (/^\d+$/.test(key)) {
-    const ofJob = subjectOfJob(store, Number(key));
-    if (ofJob !== undefined) return [ofJob];
-  }
-  const ofMessage = subjectsOfMessage(store, key);
-  if (ofMessage.length > 0) return ofMessage;
-  // An outbox file: the record's `_id` comes first in its name.
-  const [fileId] = (key.split('/').pop() ?? key).split('_');
-  return fileId !== undefined && fileId !== key ? mirroredBy(store, '_id', fileId) : [];
 }
 
 interface LedgerRow {
@@ -279,7 +129,7 @@ interface JobRow {
 }
 
 /** The ERP message an inbox job came from (its key names it: inboxMessageOfKey). */
-function messageOf(store: Store, job: JobRow): TraceEvent | undefined {
+function messageOf(store: Store, job: JobRow, mask: Mask): TraceEvent | undefined {
   const message = inboxMessageOfKey(job.idempotency_key ?? undefined);
   if (message === undefined) return undefined;
   const row = statement<InboxMessageKey, { received_at: string }>(
@@ -295,8 +145,8 @@ function messageOf(store: Store, job: JobRow): TraceEvent | undefined {
   const first = replayedName(name);
   const what =
     first === undefined
-      ? `ERP ${kind} ${from} ${name} received`
-      : `ERP ${kind} ${from} ${first} replayed by an operator, as a new message`;
+      ? `ERP ${kind} ${from} ${mask.name(name)} received`
+      : `ERP ${kind} ${from} ${mask.name(first)} replayed by an operator, as a new message`;
   return { at: row.received_at, kind: 'message', what, job: job.id };
 }
 
@@ -307,7 +157,7 @@ function messageOf(store: Store, job: JobRow): TraceEvent | undefined {
 function jobState(job: JobRow, mask: Mask): string {
   const failed = `${job.attempts} failed ${job.attempts === 1 ? 'try' : 'tries'}`;
   const status = job.last_status === null ? '' : `HTTP ${job.last_status}`;
-  const error = job.last_error === null ? '' : mask(job.last_error);
+  const error = job.last_error === null ? '' : mask.text(job.last_error);
   const last = [status, error].filter((part) => part !== '').join(': ');
   const why = last === '' ? '' : ` (the last: ${last})`;
   const answered = job.state === 'done' && job.answer !== null ? `: ${job.answer}` : '';
@@ -317,7 +167,7 @@ function jobState(job: JobRow, mask: Mask): string {
 
 function jobEvents(store: Store, job: JobRow, mask: Mask): TraceEvent[] {
   const events: TraceEvent[] = [];
-  const message = messageOf(store, job);
+  const message = messageOf(store, job, mask);
   if (message !== undefined) events.push(message);
   events.push({
     at: job.created_at,
@@ -339,7 +189,7 @@ function jobEvents(store: Store, job: JobRow, mask: Mask): TraceEvent[] {
     events.push({
       at: letter.dead_at,
       kind: 'deadLetter',
-      what: `job ${job.id} dead: ${mask(letter.reason)}`,
+      what: `job ${job.id} dead: ${mask.text(letter.reason)}`,
       job: job.id,
     });
     if (letter.resolved_at !== null) {
@@ -402,22 +252,14 @@ function operatorEvents(
   });
 }
 
-/**
- * What the record, its pulled versions, its patient (an order's `patientId`) and its jobs'
- * payloads hold in personal fields: an answer about the record may quote any of them.
- */
-function personalMask(store: Store, subject: TraceSubject, jobs: readonly JobRow[]): Mask {
-  const records = statement<{ resource: string; id: string }, { json: string }>(
-    store.db,
-    `SELECT json FROM mirror WHERE resource = @resource AND _id = @id
-     UNION ALL SELECT json FROM ledger
-       WHERE resource = @resource AND _id = @id AND json IS NOT NULL
-     UNION ALL SELECT json FROM mirror WHERE resource = 'patient' AND _id = (
-       SELECT json ->> '$.patientId' FROM mirror WHERE resource = @resource AND _id = @id)`,
-  ).all({ resource: subject.resource, id: subject.id });
-  const texts = [...records.map((row) => row.json), ...jobs.map((job) => job.payload)];
-  const values = personalValues(texts.map((text): unknown => JSON.parse(text)));
-  return (text) => scrubText(text, values);
+/** The masking of one subject's timeline: its record's and its jobs' personal values. */
+function maskOf(store: Store, subject: TraceSubject, jobs: readonly JobRow[]): Mask {
+  const known = personalValuesOf(
+    store,
+    subject,
+    jobs.map((job) => job.payload),
+  );
+  return { text: (text) => maskPersonal(text, known), name: messageLabel };
 }
 
 /**
@@ -432,7 +274,7 @@ export function traceOf(
   personal: PersonalValues = 'masked',
 ): TraceEvent[] {
   const jobs = jobsOf(store, subject);
-  const mask: Mask = personal === 'shown' ? (text) => text : personalMask(store, subject, jobs);
+  const mask = personal === 'shown' ? SHOWN : maskOf(store, subject, jobs);
   const recorded = [
     ...versionEvents(store, subject),
     ...jobs.flatMap((job) => jobEvents(store, job, mask)),

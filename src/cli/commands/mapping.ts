@@ -2,9 +2,13 @@ import { Command } from 'commander';
 import { renderHandOver, type RenderedHandOver } from '../../app/preview.js';
 import type { ResourceName } from '../../contract/index.js';
 import { mirroredHandOver, type MirroredHandOver } from '../../deliver/preview.js';
+import type { OutboundRecord } from '../../erp/adapter.js';
+import { maskPersonal, type PersonalValues } from '../../log/index.js';
+import type { Store } from '../../store/index.js';
 import { withStoreIfThere } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { recordCommand, type ConfigOption } from '../options.js';
+import { personalOf, recordLook, withShowPersonal } from './personal.js';
 
 /** Why there is nothing to preview, and what to do. */
 function nothingToShow(
@@ -57,19 +61,36 @@ function previewOf(shown: Shown, withFiles: boolean): Preview {
   return { notes, content: shown.data };
 }
 
+/**
+ * The record to render: its personal values masked (the same masking as every output, applied
+ * before the rendering, so a value reaches no format, column or element unmasked), or as the ERP
+ * gets it, with the look recorded.
+ */
+function toRender(
+  store: Store,
+  outbound: OutboundRecord,
+  personal: PersonalValues,
+): OutboundRecord {
+  if (personal === 'masked') return { ...outbound, record: maskPersonal(outbound.record) };
+  const { resource, id } = outbound;
+  recordLook(store, `${resource}:${id}`, `mapping preview ${resource} ${id}`);
+  return outbound;
+}
+
 async function previewAction(
   resource: ResourceName,
   id: string,
-  options: ConfigOption,
+  options: ConfigOption & { showPersonal?: boolean },
 ): Promise<void> {
+  const personal = personalOf(options);
   const preview = await withStoreIfThere(options, async (store, config): Promise<Preview> => {
-    const found: MirroredHandOver = store
-      ? mirroredHandOver(store, resource, id)
-      : { found: 'none' };
+    if (store === undefined)
+      throw new CliExit(EXIT.failure, nothingToShow(resource, id, { found: 'none' }));
+    const found: MirroredHandOver = mirroredHandOver(store, resource, id);
     if (found.found !== 'record')
       throw new CliExit(EXIT.failure, nothingToShow(resource, id, found));
     const { outbound, withFiles } = found;
-    const rendered = await renderHandOver(config, outbound);
+    const rendered = await renderHandOver(config, toRender(store, outbound, personal));
     if ('refused' in rendered) {
       throw new CliExit(
         EXIT.failure,
@@ -77,7 +98,11 @@ async function previewAction(
       );
     }
     const { notes, content } = previewOf(rendered, withFiles);
-    const title = `${resource} ${id} (${outbound.version}) as the ERP would receive it from the ${rendered.adapter} adapter; nothing was written or sent`;
+    const how =
+      personal === 'masked'
+        ? 'personal values masked (--show-personal shows them)'
+        : 'personal values shown';
+    const title = `${resource} ${id} (${outbound.version}) as the ERP would receive it from the ${rendered.adapter} adapter, ${how}; nothing was written or sent`;
     return { notes: [title, ...notes], content };
   });
   process.stderr.write(preview.notes.map((note) => `# ${note}\n`).join(''));
@@ -86,9 +111,12 @@ async function previewAction(
 
 /** `mapping preview <resource> <_id>`: what the ERP would receive for a mirrored record. */
 function previewCommand(): Command {
-  return recordCommand(
-    'preview',
-    'print exactly what the ERP would receive for a mirrored record (file name and content, or the REST request with credentials masked); writes and sends nothing',
+  return withShowPersonal(
+    recordCommand(
+      'preview',
+      'print exactly what the ERP would receive for a mirrored record (file name and content, or the REST request with credentials masked), personal values masked; writes and sends nothing',
+    ),
+    'the personal values (names, addresses, birth dates, phone and insurance numbers)',
   ).action(previewAction);
 }
 

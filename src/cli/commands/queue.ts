@@ -1,6 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { maskPersonal } from '../../log/index.js';
-import type { JobDetails, JobListing } from '../../queue/index.js';
+import type { JobDetails } from '../../queue/index.js';
 import { dropJob, getJob, listJobs, retryAllDead, retryJob } from '../../queue/index.js';
 import { supersedingKind } from '../../pushback/index.js';
 import {
@@ -9,9 +8,10 @@ import {
   transaction,
   type Store,
 } from '../../store/index.js';
-import { withStoreOrExit } from '../context.js';
+import { withStore, withStoreOrExit } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
+import { maskedJob, personalOf, recordLook, withShowPersonal } from './personal.js';
 import { jobDetailsText, jobTable } from './queueText.js';
 
 function jobId(value: string): number {
@@ -22,11 +22,6 @@ function jobId(value: string): number {
 /** A subcommand about one job, by the id `queue list` shows; `[id]` where it may be left out. */
 function jobCommand(name: string, description: string, id: '<id>' | '[id]' = '<id>'): Command {
   return commandWithConfig(name, description).argument(id, 'the job id', jobId);
-}
-
-/** What the queue shows is masked like a log line: no personal field reaches the terminal. */
-function masked<T>(value: T): T {
-  return maskPersonal(value);
 }
 
 function print(text: string): void {
@@ -49,7 +44,11 @@ interface ListOptions extends ConfigOption {
 
 function listAction(options: ListOptions): void {
   const dead = options.dead === true;
-  const jobs = withStoreOrExit(options, (store) => masked<JobListing[]>(listJobs(store, { dead })));
+  const jobs = withStore(
+    options,
+    (store) => listJobs(store, { dead }).map((job) => maskedJob(store, job)),
+    'read',
+  );
   // JSON is for programs: all of it unless a limit is asked for.
   const limit = options.limit ?? (options.json === true ? jobs.length : TABLE_LIMIT);
   const shown = jobs.slice(0, limit);
@@ -63,16 +62,42 @@ function listAction(options: ListOptions): void {
   }
 }
 
-function showAction(id: number, options: ConfigOption & { json?: boolean }): void {
-  const job = withStoreOrExit(options, (store) => getJob(store, id));
+interface ShowOptions extends ConfigOption {
+  json?: boolean;
+  showPersonal?: boolean;
+}
+
+/** The job masked (reading only), or as stored with the look recorded in the same transaction. */
+function jobToShow(options: ShowOptions, id: number): JobDetails | undefined {
+  if (personalOf(options) === 'masked') {
+    return withStore(options, (store) => {
+      const job = getJob(store, id);
+      return job === undefined ? undefined : maskedJob(store, job);
+    });
+  }
+  return withStoreOrExit(options, (store) =>
+    transaction(store, () => {
+      const job = getJob(store, id);
+      if (job !== undefined) recordLook(store, `job:${id}`, `queue show ${id}`);
+      return job;
+    }),
+  );
+}
+
+function showAction(id: number, options: ShowOptions): void {
+  const job = jobToShow(options, id);
   if (job === undefined) {
     throw new CliExit(
       EXIT.failure,
       `no job ${id} in the queue; \`homecare-sync queue list\` shows the ids`,
     );
   }
-  const shown = masked<JobDetails>(job);
-  print(options.json === true ? JSON.stringify(shown, null, 2) : jobDetailsText(shown));
+  const personal = personalOf(options);
+  print(
+    options.json === true
+      ? JSON.stringify({ ...job, personal }, null, 2)
+      : jobDetailsText(job, personal),
+  );
 }
 
 /** An operator's `change` to job `id`, kept with the `action` that names it or not at all. */
@@ -142,12 +167,13 @@ export function queueCommand(): Command {
       listLimit,
     )
     .action(listAction);
-  const show = jobCommand(
-    'show',
-    'show one job: payload (personal fields masked), attempts, last error, dead letters',
-  )
-    .option('--json', 'print JSON')
-    .action(showAction);
+  const show = withShowPersonal(
+    jobCommand(
+      'show',
+      'show one job: payload, attempts, last error, dead letters with the answers, operator actions; personal values masked',
+    ).option('--json', 'print JSON'),
+    'the personal values (payload, errors, answers)',
+  ).action(showAction);
   const retry = jobCommand(
     'retry',
     'put a dead letter (or all of them) back in the queue, tries counted from zero',

@@ -1,3 +1,4 @@
+import type { PersonalValues } from '../../log/index.js';
 import type { DeadLetter } from '../../store/index.js';
 import type { JobDetails, JobListing } from '../../queue/index.js';
 
@@ -38,7 +39,7 @@ function nextAttempt(job: JobDetails): string {
 }
 
 /** `queue show`: the job, its payload as JSON and every dead letter it had. */
-export function jobDetailsText(job: JobDetails): string {
+export function jobDetailsText(job: JobDetails, personal: PersonalValues = 'masked'): string {
   const fields: [string, string | number | undefined][] = [
     ['kind', job.kind],
     ['entity key', job.entityKey],
@@ -57,10 +58,8 @@ export function jobDetailsText(job: JobDetails): string {
   for (const [label, value] of fields) {
     if (value !== undefined) lines.push(`  ${`${label}:`.padEnd(17)}${value}`);
   }
-  lines.push(
-    '  payload (personal fields masked):',
-    indent(JSON.stringify(job.payload, null, 2), 4),
-  );
+  const how = personal === 'masked' ? 'personal values masked' : 'personal values shown';
+  lines.push(`  payload (${how}):`, indent(JSON.stringify(job.payload, null, 2), 4));
   lines.push(job.deadLetters.length === 0 ? '  dead letters: none' : '  dead letters:');
   for (const letter of job.deadLetters) lines.push(...deadLetterLines(letter));
   if (job.operatorActions.length > 0) lines.push('  operator actions:');

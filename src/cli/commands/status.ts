@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { maskPersonal } from '../../log/index.js';
 import { DELIVER_PREFIX } from '../../queue/index.js';
 import {
   countInboxMessages,
@@ -15,6 +16,8 @@ import {
   operatorActionsOn,
   pausesInForce,
   pauseSubject,
+  personalValuesOf,
+  subjectOfJob,
   type Run,
   type StoredJob,
   type Store,
@@ -31,15 +34,22 @@ function handOverOf(job: StoredJob) {
   return { job: job.id, resource, id, version, tries: job.attempts };
 }
 
-/** The open dead letter of a refused hand-over: the reason and the ERP's answer. */
+/**
+ * The open dead letter of a refused hand-over: the reason and the ERP's answer, masked as every
+ * output is (the ERP's words may quote the record: `queue show <job> --show-personal` shows them).
+ */
 function refusal(store: Store, job: StoredJob) {
   const letter = deadLettersOf(store, job.id).find((l) => l.resolvedAt === undefined);
-  return {
-    ...handOverOf(job),
-    reason: letter?.reason ?? job.lastError,
-    httpStatus: letter?.httpStatus,
-    answer: letter?.bodyExcerpt,
-  };
+  const known = personalValuesOf(store, subjectOfJob(store, job.id));
+  return maskPersonal(
+    {
+      ...handOverOf(job),
+      reason: letter?.reason ?? job.lastError,
+      httpStatus: letter?.httpStatus,
+      answer: letter?.bodyExcerpt,
+    },
+    known,
+  );
 }
 
 /** The pauses in force (`*`: the whole direction), with who paused and since when. */
@@ -79,11 +89,12 @@ export function statusOf(store: Store, storage: StorageFigures) {
     delivery: {
       undelivered: countUndelivered(store),
       refusedCount: countOpenDeadJobs(store, DELIVER_PREFIX),
-      waiting: listRetryingJobs(store, DELIVER_PREFIX, SHOWN).map((job) => ({
-        ...handOverOf(job),
-        nextTryAt: job.nextAttemptAt,
-        reason: job.lastError,
-      })),
+      waiting: listRetryingJobs(store, DELIVER_PREFIX, SHOWN).map((job) =>
+        maskPersonal(
+          { ...handOverOf(job), nextTryAt: job.nextAttemptAt, reason: job.lastError },
+          personalValuesOf(store, subjectOfJob(store, job.id)),
+        ),
+      ),
       refused: listOpenDeadJobs(store, DELIVER_PREFIX, SHOWN).map((job) => refusal(store, job)),
     },
     quarantined: countQuarantined(store),

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { isPlatformWrite } from '../../queue/index.js';
+import { fileLabel } from '../../log/index.js';
 import {
-  currentOperator,
-  recordOperatorAction,
   subjectsOfKey,
   traceOf,
   transaction,
@@ -13,6 +12,7 @@ import {
 import { withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
+import { recordLook, withShowPersonal } from './personal.js';
 
 export interface TracedRecord {
   resource: string;
@@ -32,7 +32,7 @@ function tracesOf(store: Store, key: string, personal: PersonalValues): TracedRe
  * Who saw the personal values: an operator action on each record traced, and on each job whose
  * texts the masking would have changed (so `queue show` of that job names the look too).
  */
-function recordLook(store: Store, key: string, shown: readonly TracedRecord[]): void {
+function recordLooks(store: Store, key: string, shown: readonly TracedRecord[]): void {
   const masked = tracesOf(store, key, 'masked');
   const jobs = new Set<number>();
   shown.forEach((record, r) =>
@@ -43,11 +43,14 @@ function recordLook(store: Store, key: string, shown: readonly TracedRecord[]): 
   );
   const subjects = shown.map((record) => `${record.resource}:${record.id}`);
   subjects.push(...[...jobs].map((job) => `job:${job}`));
-  const by = currentOperator();
-  for (const subject of subjects) {
-    recordOperatorAction(store, { action: 'showPersonal', subject, detail: `trace ${key}` }, by);
-  }
+  for (const subject of subjects) recordLook(store, subject, `trace ${keptKey(key)}`);
 }
+
+/**
+ * The key as the audit keeps it, for good: an ERP file's name (it may be the patient's) by its
+ * label, as logs show it; ids and ERP keys as given.
+ */
+const keptKey = (key: string): string => (/\.[A-Za-z0-9]{1,8}$/.test(key) ? fileLabel(key) : key);
 
 /**
  * Every record `key` names, each with its timeline; none when the database knows no such key.
@@ -64,7 +67,7 @@ export function traceKey(
   return withStore(options, (store) =>
     transaction(store, () => {
       const shown = tracesOf(store, key, 'shown');
-      recordLook(store, key, shown);
+      recordLooks(store, key, shown);
       return shown;
     }),
   );
@@ -91,7 +94,7 @@ function traceAction(
   if (records.length === 0) {
     throw new CliExit(
       EXIT.failure,
-      `trace: nothing in the database is known by "${key}"; give a platform _id, a salesId, an erpOrderNumber, a customerId, a customerNumber, a serialNumber, an outbox or inbox file name, or a job id (see \`homecare-sync queue list\`)`,
+      `trace: nothing in the database is known by "${key}"; give a platform _id, a salesId, an erpOrderNumber, a customerId, a customerNumber, a serialNumber, an outbox or inbox file name, the label a log gave a file (#5d41402a.json), or a job id (see \`homecare-sync queue list\`)`,
     );
   }
   process.stdout.write(
@@ -103,18 +106,17 @@ function traceAction(
 
 /** `trace <key> [--json]`: one record's timeline, from the database only. */
 export function traceCommand(): Command {
-  return commandWithConfig(
+  const command = commandWithConfig(
     'trace',
     "one record's timeline: every version pulled and the fields it changed, every hand-over to the ERP, the jobs about it with their tries and dead letters, the ERP messages they came from, our last write to it",
   )
     .argument(
       '<key>',
-      'a platform _id, salesId, erpOrderNumber, customerId, customerNumber, serialNumber, outbox or inbox file name, or job id',
+      'a platform _id, salesId, erpOrderNumber, customerId, customerNumber, serialNumber, outbox or inbox file name (or the label logs give it), or job id',
     )
-    .option('--json', 'print JSON instead of text')
-    .option(
-      '--show-personal',
-      'show the personal values (names, addresses, phone numbers) masked in errors and answers; recorded as an operator action',
-    )
-    .action(traceAction);
+    .option('--json', 'print JSON instead of text');
+  return withShowPersonal(
+    command,
+    'the personal values (names, addresses, phone numbers) in errors and answers, and the ERP’s file names,',
+  ).action(traceAction);
 }

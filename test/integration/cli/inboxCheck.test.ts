@@ -6,9 +6,10 @@ import {
   readFileSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUS } from '../../../src/contract/index.js';
+import { fileLabel } from '../../../src/log/index.js';
 import { orderLineItems } from '../../../src/erp/file/openTrans.js';
 import { getMirror, mirrorIdsOf, storageReport, type Store } from '../../../src/store/index.js';
 import { useAppCycle } from '../../support/appCycle.js';
@@ -91,9 +92,11 @@ describe('inbox check', () => {
     const result = await check(path);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`read as orderStatus: 1 message(s)`);
+    // The file by its label: an ERP may name a file after its patient.
     expect(result.stdout).toContain(
-      `orderStatus status-1.json (queue key singleOrder:${order._id})`,
+      `orderStatus ${fileLabel('status-1.json')} (queue key singleOrder:${order._id})`,
     );
+    expect(result.stdout).not.toContain('status-1.json');
     expect(result.stdout).toContain(`PATCH /singleOrder/${order._id}`);
     expect(result.stdout).toContain('"salesId": "SO-CHECK-1"');
     expect(result.stdout).toContain('"status": 3');
@@ -124,7 +127,7 @@ describe('inbox check', () => {
     const text = orderResponse({ orderId: order._id, salesId: 'VK-CHECK-7', lines });
     const result = await check(place('opentrans', 'response-1.xml', text));
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain(`orderStatus response-1.xml#${order._id}`);
+    expect(result.stdout).toContain(`orderStatus ${fileLabel('response-1.xml')}#${order._id}`);
     expect(result.stdout).toContain(`PATCH /singleOrder/${order._id}`);
     expect(result.stdout).toContain('"salesId": "VK-CHECK-7"');
   });
@@ -177,10 +180,11 @@ describe('inbox check', () => {
       reason: string;
       problems: { path?: string; message: string }[];
     };
-    expect(report).toMatchObject({ file: 'bad-1.json', kind: 'orderStatus' });
+    expect(report).toMatchObject({ file: fileLabel('bad-1.json'), kind: 'orderStatus' });
     expect(report.reason).toContain('not a valid orderStatus message');
     expect(report.problems.map((p) => p.path)).toEqual(expect.arrayContaining(['status', 'id']));
-    expect(result.stderr).toContain(`would set ${path} aside in .error/orderStatus/`);
+    const labelled = join(dirname(path), fileLabel('bad-1.json'));
+    expect(result.stderr).toContain(`would set ${labelled} aside in .error/orderStatus/`);
     expect(existsSync(path)).toBe(true);
   });
 

@@ -65,13 +65,25 @@ function snapshot(store: Store): Record<string, string[]> {
   );
 }
 
-/** `mapping preview`, with the proof that it wrote and sent nothing. */
-async function preview(p: Pulled, args: string[] = ['singleOrder', p.orderId]): Promise<CliResult> {
+/**
+ * `mapping preview` as the ERP gets it (`--show-personal`, which records the look), with the
+ * proof that it wrote and sent nothing else; `masked`: as it prints by default, writing nothing.
+ */
+async function preview(
+  p: Pulled,
+  args: string[] = ['singleOrder', p.orderId],
+  personal: 'shown' | 'masked' = 'shown',
+): Promise<CliResult> {
   const before = snapshot(p.app.store);
   const requests = (await p.sim.control.requests()).length;
-  const result = await runCli(['mapping', 'preview', ...args, '-c', p.rig.configPath]);
+  const flags = personal === 'shown' ? ['--show-personal'] : [];
+  const result = await runCli(['mapping', 'preview', ...args, ...flags, '-c', p.rig.configPath]);
   expect(p.rig.outboxFiles('singleOrder')).toEqual([]);
-  expect(snapshot(p.app.store)).toEqual(before);
+  const { operator_actions: looks = [], ...after } = snapshot(p.app.store);
+  const { operator_actions: looked = [], ...unchanged } = before;
+  expect(after).toEqual(unchanged);
+  const recorded = personal === 'shown' && result.code === 0 ? 1 : 0;
+  expect(looks.length).toBe(looked.length + recorded);
   expect((await p.sim.control.requests()).length).toBe(requests);
   return result;
 }
@@ -117,10 +129,20 @@ describe('mapping preview', () => {
     const mirrored = getMirror(p.app.store, 'singleOrder', p.orderId)?.record;
     expect(shown['_id']).toBe(p.orderId);
     expect(mirrored?.['patient']).toBeUndefined();
-    expect(typeof (shown['patient'] as Record<string, unknown> | undefined)?.['lastName']).toBe(
-      'string',
-    );
+    const patient = shown['patient'] as Record<string, unknown> | undefined;
+    expect(typeof patient?.['lastName']).toBe('string');
     expect(shown).toHaveProperty('patientCustomerId');
+
+    // Without --show-personal: the same file with every personal value masked, no look kept.
+    const masked = await preview(p, undefined, 'masked');
+    expect(masked.stderr).toContain('personal values masked (--show-personal shows them)');
+    const plain = JSON.parse(masked.stdout) as Record<string, unknown>;
+    expect(plain).toMatchObject({
+      _id: p.orderId,
+      patientCustomerId: shown['patientCustomerId'],
+      patient: { lastName: '[redacted]' },
+    });
+    expect(masked.stdout).not.toContain(String(patient?.['lastName']));
   });
 
   it("csv: prints the header and the order's rows, which the batch file then holds", async () => {

@@ -79,7 +79,7 @@ describe('trace by the ERP order number and the patient customerId', () => {
       linesOf(text, [
         /pulled version \S+ \(run \d+\): new$/,
         /handed version \S+ to the ERP; acknowledgement/,
-        /ERP orderStatus file \S*number-1\.json received$/,
+        /ERP orderStatus file #[0-9a-f]{8}\.json received$/,
         /job \d+ orderStatus done: platform answered 200$/,
       ]),
     );
@@ -89,7 +89,7 @@ describe('trace by the ERP order number and the patient customerId', () => {
     ]);
     const messages = json.records[0]?.events.filter((event) => event.kind === 'message');
     expect(messages?.map((event) => event.what)).toEqual([
-      expect.stringMatching(/number-1\.json received$/),
+      expect.stringMatching(/#[0-9a-f]{8}\.json received$/),
     ]);
   });
 
@@ -125,7 +125,7 @@ describe('trace by the ERP order number and the patient customerId', () => {
     expect(text.split('\n')[0]).toBe(`erpOrder ${record?.id}`);
     ascending(
       linesOf(text, [
-        /ERP erpOrder file \S*erp-order-1\.json received$/,
+        /ERP erpOrder file #[0-9a-f]{8}\.json received$/,
         /job \d+ erpOrder done: platform answered 20\d$/,
         /our last write to it/,
       ]),
@@ -150,7 +150,7 @@ describe('trace by the ERP order number and the patient customerId', () => {
       linesOf(text, [
         /pulled version \S+ \(run \d+\): new$/,
         /handed version \S+ to the ERP$/,
-        /ERP patient file \S*patient-1\.json received$/,
+        /ERP patient file #[0-9a-f]{8}\.json received$/,
         /job \d+ patient queued$/,
         /job \d+ patient done: platform answered 20\d$/,
         /our last write to it/,
@@ -178,7 +178,7 @@ describe('trace by the ERP order number and the patient customerId', () => {
     expect(text.split('\n')[0]).toBe(`singleOrder salesId:${UNPULLED_SALES_ID}`);
     ascending(
       linesOf(text, [
-        /ERP orderStatus file \S*unknown-order\.json received$/,
+        /ERP orderStatus file #[0-9a-f]{8}\.json received$/,
         /job \d+ orderStatus queued$/,
         /job \d+ orderStatus pending after 1 failed try \(the last: .*no single order with salesId/,
       ]),
@@ -205,7 +205,7 @@ describe('trace by the ERP order number and the patient customerId', () => {
     expect(text.split('\n')[0]).toBe(`patient ${REFUSED_CUSTOMER_ID}`);
     ascending(
       linesOf(text, [
-        /ERP patient file \S*new-patient\.json received$/,
+        /ERP patient file #[0-9a-f]{8}\.json received$/,
         /job \d+ patient queued$/,
         /job \d+ patient dead after 1 failed try \(the last: HTTP 422/,
         /job \d+ dead: /,

@@ -1,0 +1,196 @@
+import { RESOURCE_NAMES } from '../contract/index.js';
+import { fileLabel, fileOfMessage, LABEL } from '../log/index.js';
+import { inboxJobKey, replayName, type InboxMessageKey } from './jobKeys.js';
+import { statement } from './statements.js';
+import type { Store } from './store.js';
+
+/**
+ * The records a key names (`trace <key>`, and the jobs' records whose personal values masking
+ * looks for): by the mirror's keys and indexes, the queue's entity keys, a job id, an ERP
+ * message's file name (or its label, as logs and alerts show it), an outbox file name.
+ */
+
+/** The record a trace follows, and the queue's entity keys jobs about it carry. */
+export interface TraceSubject {
+  resource: string;
+  id: string;
+  entityKeys: string[];
+}
+
+interface MirrorKeys {
+  resource: string;
+  _id: string;
+  customer_id: string | null;
+  customer_number: string | null;
+  sales_id: string | null;
+  serial_number: string | null;
+}
+
+const MIRROR_KEYS = 'resource, _id, customer_id, customer_number, sales_id, serial_number';
+
+/**
+ * The queue's entity keys for a record: `<resource>:<_id>`, and the ERP's own key where the
+ * inbox keys a kind by it (src/queue/jobs.ts): a patient's customerId, an article's
+ * customerNumber, a device's serialNumber, an ERP order's salesId, an order status by salesId
+ * before the order was known.
+ */
+function subjectOf(row: MirrorKeys): TraceSubject {
+  const keys = [`${row.resource}:${row._id}`];
+  const own = {
+    patient: row.customer_id,
+    article: row.customer_number,
+    device: row.serial_number,
+    erpOrder: row.sales_id,
+  }[row.resource];
+  if (own !== undefined && own !== null) keys.push(`${row.resource}:${own}`);
+  if ((row.resource === 'singleOrder' || row.resource === 'directOrder') && row.sales_id !== null) {
+    keys.push(`${row.resource}:salesId:${row.sales_id}`);
+  }
+  return { resource: row.resource, id: row._id, entityKeys: keys };
+}
+
+/** Looked up per resource, so each lookup takes the mirror's key or one of its indexes. */
+function mirroredBy(store: Store, column: string, value: string): TraceSubject[] {
+  return statement<{ value: string; resources: string }, MirrorKeys>(
+    store.db,
+    `SELECT ${MIRROR_KEYS} FROM mirror
+     WHERE resource IN (SELECT value FROM json_each(@resources)) AND ${column} = @value
+     ORDER BY resource, _id`,
+  )
+    .all({ value, resources: JSON.stringify(RESOURCE_NAMES) })
+    .map(subjectOf);
+}
+
+/** The mirrored records whose `_id` or one of the ERP's keys is `key`. */
+function mirroredByAnyKey(store: Store, key: string): TraceSubject[] {
+  return ['_id', 'sales_id', 'customer_id', 'customer_number', 'serial_number'].flatMap((column) =>
+    mirroredBy(store, column, key),
+  );
+}
+
+/**
+ * The orders an ERP gave `number` as their erpOrderNumber (an orderStatus message; a reduced
+ * record keeps it). No column or index holds it, so the orders' bodies are read: only after
+ * the indexed keys matched nothing.
+ */
+function mirroredByErpOrderNumber(store: Store, number: string): TraceSubject[] {
+  return statement<{ number: string }, MirrorKeys>(
+    store.db,
+    `SELECT ${MIRROR_KEYS} FROM mirror
+     WHERE resource IN ('singleOrder', 'directOrder') AND json ->> '$.erpOrderNumber' = @number
+     ORDER BY resource, _id`,
+  )
+    .all({ number })
+    .map(subjectOf);
+}
+
+/** The entity keys (subjectOf) that name a record by the ERP's own key. */
+const ERP_KEYED = ['patient:', 'article:', 'device:', 'erpOrder:'].concat(
+  ['singleOrder', 'directOrder'].map((resource) => `${resource}:salesId:`),
+);
+
+/**
+ * A record the ERP named by its own key and the mirror does not hold: a patient the platform
+ * refused to create, an order status by a salesId no pull has brought. Only its jobs know it.
+ */
+function queuedByErpKey(store: Store, key: string): TraceSubject[] {
+  const jobOf = statement<{ key: string }, { id: number }>(
+    store.db,
+    'SELECT id FROM queue INDEXED BY queue_entity WHERE entity_key = @key LIMIT 1',
+  );
+  return ERP_KEYED.flatMap((prefix) => {
+    const job = jobOf.get({ key: `${prefix}${key}` });
+    const subject = job === undefined ? undefined : subjectOfJob(store, job.id);
+    return subject === undefined ? [] : [subject];
+  });
+}
+
+/** The subject a job is about, by its entity key; undefined for a job not in the queue. */
+export function subjectOfJob(store: Store, jobId: number): TraceSubject | undefined {
+  const job = statement<{ id: number }, { entity_key: string }>(
+    store.db,
+    'SELECT entity_key FROM queue WHERE id = @id',
+  ).get({ id: jobId });
+  if (job === undefined) return undefined;
+  const key = job.entity_key;
+  const [resource = '', ...rest] = key.split(':');
+  const id = rest.join(':');
+  const found = mirroredByAnyKey(store, id).find((subject) => subject.resource === resource);
+  return found ?? { resource, id, entityKeys: [key] };
+}
+
+/**
+ * The names of the ERP messages whose file a label (`#5d41402a.json`, as logs and alerts name
+ * it) stands for. No column holds the labels: the names are read and hashed, only after every
+ * other look-up found nothing.
+ */
+function messagesLabelled(store: Store, key: string): string[] {
+  const hash = LABEL.exec(key)?.[1]?.toLowerCase();
+  if (hash === undefined) return [];
+  const names = statement<Record<string, never>, { name: string }>(
+    store.db,
+    'SELECT DISTINCT name FROM inbox_messages',
+  ).all({});
+  return names
+    .map((row) => row.name)
+    .filter((name) => fileLabel(fileOfMessage(name)).startsWith(`#${hash}`));
+}
+
+/** The subject of an ERP message, found by its file name or request key. */
+function subjectsOfMessage(store: Store, name: string): TraceSubject[] {
+  const replays = replayName(name, '');
+  const messages = statement<Record<string, string>, InboxMessageKey>(
+    store.db,
+    `SELECT kind, source, name, sha256 FROM inbox_messages
+     WHERE name = @name OR name LIKE @suffix OR (name > @replays AND name < @replaysEnd)
+     ORDER BY id`,
+  ).all({ name, suffix: `%/${name}`, replays, replaysEnd: `${replays}\uffff` });
+  const jobOf = statement<{ key: string }, { id: number }>(
+    store.db,
+    'SELECT id FROM queue WHERE idempotency_key = @key',
+  );
+  // A message and its replays are about one record: it is named once.
+  const subjects = new Map<string, TraceSubject>();
+  for (const message of messages) {
+    const job = jobOf.get({ key: inboxJobKey(message) });
+    const subject = job === undefined ? undefined : subjectOfJob(store, job.id);
+    if (subject !== undefined) subjects.set(`${subject.resource}:${subject.id}`, subject);
+  }
+  return [...subjects.values()];
+}
+
+/** The subjects of the messages a file's label names (messagesLabelled), each once. */
+function subjectsOfLabel(store: Store, key: string): TraceSubject[] {
+  const subjects = new Map<string, TraceSubject>();
+  for (const name of messagesLabelled(store, key)) {
+    for (const subject of subjectsOfMessage(store, name)) {
+      subjects.set(`${subject.resource}:${subject.id}`, subject);
+    }
+  }
+  return [...subjects.values()];
+}
+
+/**
+ * The records `key` names: a platform `_id`, a salesId (an ERP order's number), an order's
+ * erpOrderNumber, a patient's customerId, an article's customerNumber, a device's serialNumber
+ * (also of a record only the queue knows), an outbox file name (`<_id>_<version>.<ext>`), an
+ * inbox file name or request key (or its label, as logs show it), or a job id. The mirror's keys come first, as an ERP's
+ * number may look like a job id.
+ */
+export function subjectsOfKey(store: Store, key: string): TraceSubject[] {
+  for (const lookUp of [mirroredByAnyKey, mirroredByErpOrderNumber, queuedByErpKey]) {
+    const found = lookUp(store, key);
+    if (found.length > 0) return found;
+  }
+  if (/^\d+$/.test(key)) {
+    const ofJob = subjectOfJob(store, Number(key));
+    if (ofJob !== undefined) return [ofJob];
+  }
+  const ofMessage = subjectsOfMessage(store, key);
+  if (ofMessage.length > 0) return ofMessage;
+  const ofLabel = subjectsOfLabel(store, key);
+  if (ofLabel.length > 0) return ofLabel;
+  // An outbox file: the record's `_id` comes first in its name.
+  const [fileId] = (key.split('/').pop() ?? key).split('_');
+  return fileId !== undefined && fileId !== key ? mirroredBy(store, '_id', fileId) : [];
+}
