@@ -1,3 +1,5 @@
+import { maskPersonal } from '../log/index.js';
+
 /**
  * The states an operator is told about (design.md, `alerts`): each fires once when it starts
  * and once when it clears, whatever happens in between, so one outage is one alert.
@@ -117,6 +119,10 @@ export function alertWatch(digestMs: number) {
   }
 
   return {
+    /**
+     * The events of this look, each masked as every output is (maskPersonal): an alert goes to
+     * a chat or a mailbox, out of `forget`'s reach, and its texts come from the daemon's states.
+     */
     observe(now: Date, conditions: Conditions): AlertEvent[] {
       const events: AlertEvent[] = [];
       for (const alert of ALERT_NAMES) {
@@ -132,7 +138,7 @@ export function alertWatch(digestMs: number) {
             : heldBack
               ? undefined
               : started(alert, condition, now);
-        if (event !== undefined) events.push(event);
+        if (event !== undefined) events.push(maskPersonal(event));
       }
       return events;
     },

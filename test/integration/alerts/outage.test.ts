@@ -3,6 +3,7 @@ import { alertsOf } from '../../../src/app/alerting.js';
 import type { App } from '../../../src/app/app.js';
 import { daemonHealth } from '../../../src/app/daemonHealth.js';
 import { syncOnce } from '../../../src/app/syncOnce.js';
+import { fileLabel } from '../../../src/log/index.js';
 import { appRig, type AppRig } from '../../support/appRig.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
@@ -10,6 +11,9 @@ import { smtpReceiver } from '../../support/smtpReceiver.js';
 import { webhookReceiver } from '../../support/webhookReceiver.js';
 
 const START = '2026-03-01T08:00:00.000Z';
+
+/** A refused patient file as alerts name it: its kind, its label and the day it was refused. */
+const named = (name: string) => `patient/${fileLabel(name)} (2026-03-01)`;
 
 let closing: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -54,12 +58,14 @@ async function daemonWithAlerts(url: string, smtp?: string) {
 
 // A 10-minute outage's one alert and one recovery: test/integration/app/outageLog.test.ts (with its log lines).
 describe('alerts to a webhook', () => {
-  it('a refused inbox file fires inboxRejected once; it clears after a quiet digest period', async () => {
+  it('a refused inbox file fires inboxRejected once, naming it by its label; it clears after a quiet digest period', async () => {
     const hook = await webhookReceiver();
     closing.push(() => void hook.server.close());
     const daemon = await daemonWithAlerts(hook.url);
     await syncOnce(daemon.app);
-    daemon.rig.drop('patient', 'broken.json', { lastName: 'no customerId' });
+    // ERPs name files after the patient: the alert names the file by its label.
+    const file = 'Norris_Arved_1933-11-23_Brueckenstr29c.json';
+    daemon.rig.drop('patient', file, { lastName: 'no customerId' });
     daemon.elapse(60_000);
     await syncOnce(daemon.app);
     expect(daemon.app.refusals.count).toBe(1);
@@ -74,7 +80,8 @@ describe('alerts to a webhook', () => {
     ]);
     await daemon.alerts.idle();
     expect(hook.bodies.map((b) => b.alert)).toEqual(['inboxRejected', 'inboxRejected']);
-    expect(hook.bodies[0]?.details).toEqual({ count: 1, names: ['patient/broken.json'] });
+    expect(hook.bodies[0]?.details).toEqual({ count: 1, names: [named(file)] });
+    expect(JSON.stringify(hook.bodies)).not.toMatch(/Norris|Arved|1933-11-23|Brueckenstr/);
   });
 
   it('many files refused in a short window: one message listing them, then one digest of the next, on both channels', async () => {
@@ -109,17 +116,21 @@ describe('alerts to a webhook', () => {
     expect(digest?.details).toEqual({
       count: 6,
       repeats: 3,
-      names: ['patient/d.json', 'patient/e.json', 'patient/f.json'],
+      names: ['d.json', 'e.json', 'f.json'].map(named),
     });
     await daemon.alerts.idle();
 
     expect(hook.bodies.map((b) => (b.details as { names: string[] }).names)).toEqual([
-      ['patient/a.json', 'patient/b.json', 'patient/c.json'],
-      ['patient/d.json', 'patient/e.json', 'patient/f.json'],
+      ['a.json', 'b.json', 'c.json'].map(named),
+      ['d.json', 'e.json', 'f.json'].map(named),
     ]);
     expect(smtp.mails).toHaveLength(2);
-    expect(smtp.mails[0]?.subject).toContain(': patient/a.json, patient/b.json, patient/c.json');
+    expect(smtp.mails[0]?.subject).toContain(
+      `: ${['a.json', 'b.json', 'c.json'].map(named).join(', ')}`,
+    );
     expect(smtp.mails[1]?.text).toContain('3 more since');
-    expect(smtp.mails[1]?.text).toContain('names: patient/d.json, patient/e.json, patient/f.json');
+    expect(smtp.mails[1]?.text).toContain(
+      `names: ${['d.json', 'e.json', 'f.json'].map(named).join(', ')}`,
+    );
   });
 });
