@@ -22,6 +22,7 @@ import {
   lastCount,
   isReducedRecord,
   keepVersionRecord,
+  reducedRecord,
   knownVersions,
   markDelivered,
   MAX_STORED_JSON_DEPTH,
@@ -230,6 +231,23 @@ function forgottenEnding(store: Store, resource: ResourceName, pulled: PulledRec
 }
 
 /**
+ * The reduced body our own write coming back keeps (undefined: the version is stored whole).
+ * After `forget` (or retention) the mirror holds the record reduced; the echo of a write of ours
+ * made before is no change on the platform, so it must not bring the personal data back: it is
+ * stored as reduced as the record was, with the same mark. A change by someone else (not an
+ * echo) is pulled whole, as any new version.
+ */
+function keptReduced(
+  echo: boolean,
+  before: MirrorRecord | undefined,
+  record: MirrorRecord,
+): { record: MirrorRecord; json: string } | undefined {
+  if (!echo || before === undefined || !isReducedRecord(before)) return undefined;
+  const json = reducedRecord(JSON.stringify(record), String(before['_reduced']));
+  return { record: JSON.parse(json) as MirrorRecord, json };
+}
+
+/**
  * A pulled version, in the pull's transaction: false for a repeat. A version seen for the
  * first time goes in the ledger, with the names of the fields it changed against the mirror's
  * record (`earlier`), and in the mirror, and its hand-over to the ERP is queued, all
@@ -263,10 +281,13 @@ function recordPulledVersion(
   const archival = archivalWatch(store, resource, { ...pulled, version }, runId, before);
   // The mirror names every record by `_id`; one identified otherwise gets it added there.
   const asPulled = record['_id'] === id;
-  const body = asPulled ? (record as MirrorRecord) : { ...record, _id: id };
-  const mirrored = upsertMirror(store, resource, body, version, asPulled ? json : undefined);
+  const whole = asPulled ? (record as MirrorRecord) : { ...record, _id: id };
+  const kept = keptReduced(echo, before, whole);
+  const body = kept?.record ?? whole;
+  const text = kept?.json ?? (asPulled ? json : undefined);
+  const mirrored = upsertMirror(store, resource, body, version, text);
   if (mirrored) earlier.stored(id, body);
-  if (!mirrored || !asPulled) keepVersionRecord(store, resource, id, version, json);
+  if (!mirrored || !asPulled) keepVersionRecord(store, resource, id, version, text ?? json);
   if (echo) markDelivered(store, resource, id, version);
   else queueDelivery(store, resource, id, version);
   // Our own write archiving it came from the ERP: it knows (no ping-pong).

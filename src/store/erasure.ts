@@ -1,9 +1,18 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { PERSONAL_FIELDS } from '../contract/personalFields.js';
 import { errorMessage, SetupError } from '../shared/errors.js';
 import { listBackups } from './backup.js';
+import { eraseInboxFiles } from './erasureFiles.js';
+import { findPatient, namedPatient, type ErasureSubject, type Patient } from './erasurePatient.js';
+import {
+  giveUpWork,
+  hasWork,
+  holdsNeedle,
+  params,
+  PATIENT_JOB_SQL,
+  unresolvedWork,
+  type UnresolvedWork,
+} from './erasureWork.js';
 import { currentOperator } from './operatorActions.js';
 import { reducedRecord } from './retention.js';
 import { compact } from './space.js';
@@ -24,11 +33,7 @@ import { transaction } from './transaction.js';
  * distinctive personal values, and emptied.
  */
 
-/** How the patient is named on the command line. */
-export interface ErasureSubject {
-  by: 'id' | 'customerId';
-  value: string;
-}
+export type { ErasureSubject, UnresolvedWork };
 
 export interface ErasureOptions {
   /** Erase even while work for the patient is unresolved (that work is given up). */
@@ -51,165 +56,7 @@ export interface ErasureReport {
   forced: boolean;
 }
 
-/** Work for the patient not yet done, by what it is; `forget` refuses while there is any. */
-export interface UnresolvedWork {
-  jobs: number[];
-  versions: string[];
-  messages: number[];
-}
-
-/** The patient as known to the database: ids, the records naming it, the values to look for. */
-interface Patient {
-  id: string;
-  customerId: string | undefined;
-  records: { resource: string; id: string }[];
-  /**
-   * The id and customerId (as JSON strings) and distinctive personal values: any text holding
-   * one is the patient's.
-   */
-  needles: string[];
-  /** The personal values alone: replaced inside texts that are kept (ids stay). */
-  values: string[];
-}
-
-/**
- * Personal fields whose values name one person: a first name, a postal code or a city alone are
- * shared by many, and emptying every text holding them would erase other patients' work.
- */
-const COMMON_FIELDS: ReadonlySet<string> = new Set(['firstName', 'name', 'postalCode', 'city']);
-const DISTINCTIVE_FIELDS: ReadonlySet<string> = new Set(
-  PERSONAL_FIELDS.filter((field) => !COMMON_FIELDS.has(field)),
-);
-/** Shorter values match too much text by chance ("Bad", "12"). */
-const MIN_NEEDLE_LENGTH = 5;
-
 const ERASED = '[erased]';
-
-/** Where a record names its patient (`metadata.patientId`: attachments). */
-const PATIENT_REFERENCE_SQL = `(json ->> '$.patientId' = @id OR json ->> '$.metadata.patientId' = @id
-  OR (resource IN ('patient', 'patientCustomerMapping') AND _id = @id))`;
-
-/** The distinctive personal values anywhere in `value` (a parsed record or message). */
-function personalValues(value: unknown, into: Set<string>, key = ''): void {
-  if (Array.isArray(value)) {
-    for (const item of value) personalValues(item, into, key);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [field, inner] of Object.entries(value)) personalValues(inner, into, field);
-  } else if (typeof value === 'string' && DISTINCTIVE_FIELDS.has(key)) {
-    if (value.trim().length >= MIN_NEEDLE_LENGTH) into.add(value.trim());
-  }
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The patient's `_id` from how it was named; undefined when the database knows no such patient. */
-function patientId(store: Store, subject: ErasureSubject): string | undefined {
-  if (subject.by === 'id') {
-    const known = statement<{ id: string }, { n: number }>(
-      store.db,
-      `SELECT count(*) AS n FROM mirror WHERE ${PATIENT_REFERENCE_SQL}`,
-    ).get({ id: subject.value });
-    return (known?.n ?? 0) > 0 ? subject.value : undefined;
-  }
-  return statement<{ customerId: string }, { _id: string }>(
-    store.db,
-    `SELECT _id FROM mirror WHERE resource IN ('patient', 'patientCustomerMapping')
-       AND customer_id = @customerId ORDER BY resource = 'patient' DESC LIMIT 1`,
-  ).get({ customerId: subject.value })?._id;
-}
-
-function findPatient(store: Store, id: string): Patient {
-  const rows = statement<{ id: string }, { resource: string; _id: string; json: string }>(
-    store.db,
-    `SELECT resource, _id, json FROM mirror WHERE ${PATIENT_REFERENCE_SQL} ORDER BY resource, _id`,
-  ).all({ id });
-  const customerId = statement<{ id: string }, { customer_id: string }>(
-    store.db,
-    `SELECT customer_id FROM mirror WHERE resource IN ('patient', 'patientCustomerMapping')
-       AND _id = @id AND customer_id IS NOT NULL LIMIT 1`,
-  ).get({ id })?.customer_id;
-  const values = new Set<string>();
-  for (const row of rows) personalValues(parsed(row.json), values);
-  // What the ERP sent of the patient may hold values the platform's record does not.
-  for (const body of patientMessages(store, customerId)) personalValues(parsed(body), values);
-  const ids = customerId === undefined ? [id] : [id, customerId];
-  // An id is looked for as a JSON string ("1001"): a short customerId alone would also be found
-  // inside other numbers and texts, and erase other patients' data.
-  const quoted = ids.map((value) => JSON.stringify(value));
-  return {
-    id,
-    customerId,
-    records: rows.map((row) => ({ resource: row.resource, id: row._id })),
-    needles: [...new Set([...quoted, ...values])],
-    values: [...values].filter((value) => !ids.includes(value)),
-  };
-}
-
-function patientMessages(store: Store, customerId: string | undefined): string[] {
-  if (customerId === undefined) return [];
-  return statement<{ customerId: string }, { body: string }>(
-    store.db,
-    `SELECT body FROM inbox_messages WHERE kind = 'patient' AND body <> ''
-       AND json_valid(body) AND body ->> '$.customerId' = @customerId`,
-  )
-    .all({ customerId })
-    .map((row) => row.body);
-}
-
-/** SQL true when `column` holds any of the needles (a JSON array in @needles). */
-const holdsNeedle = (column: string) =>
-  `EXISTS (SELECT 1 FROM json_each(@needles) WHERE instr(${column}, json_each.value) > 0)`;
-
-const entityKeys = (patient: Patient): string[] => [
-  ...patient.records.map((record) => `${record.resource}:${record.id}`),
-  ...(patient.customerId === undefined ? [] : [`patient:${patient.customerId}`]),
-];
-
-/** The patient's jobs: by their entity, or by a payload naming the patient. */
-const PATIENT_JOB_SQL = `(entity_key IN (SELECT value FROM json_each(@keys))
-  OR ${holdsNeedle('payload')} OR ${holdsNeedle('entity_key')})`;
-
-function params(patient: Patient): { keys: string; needles: string } {
-  return { keys: JSON.stringify(entityKeys(patient)), needles: JSON.stringify(patient.needles) };
-}
-
-/** Work for the patient still under way: it would write the data again, or need it. */
-function unresolvedWork(store: Store, patient: Patient): UnresolvedWork {
-  const jobs = statement<{ keys: string; needles: string }, { id: number }>(
-    store.db,
-    `SELECT id FROM queue WHERE ${PATIENT_JOB_SQL} AND (state IN ('pending', 'running')
-       OR (state = 'dead' AND EXISTS (SELECT 1 FROM dead_letters
-         WHERE job_id = queue.id AND resolved_at IS NULL)))
-     ORDER BY id`,
-  )
-    .all(params(patient))
-    .map((row) => row.id);
-  const versions = statement<{ records: string }, { key: string }>(
-    store.db,
-    `SELECT resource || ':' || _id || ':' || version AS key FROM ledger
-     WHERE resource || ':' || _id IN (SELECT value FROM json_each(@records))
-       AND delivered_at IS NULL
-     ORDER BY seq`,
-  )
-    .all({ records: JSON.stringify(patient.records.map((r) => `${r.resource}:${r.id}`)) })
-    .map((row) => row.key);
-  const messages = statement<{ needles: string }, { id: number }>(
-    store.db,
-    `SELECT id FROM inbox_messages WHERE state = 'received' AND ${holdsNeedle('body')} ORDER BY id`,
-  )
-    .all({ needles: JSON.stringify(patient.needles) })
-    .map((row) => row.id);
-  return { jobs, versions, messages };
-}
-
-const hasWork = (work: UnresolvedWork): boolean =>
-  work.jobs.length + work.versions.length + work.messages.length > 0;
 
 /**
  * Reduces each of the patient's records in the mirror; their ledger rows keep hashes and the
@@ -237,32 +84,6 @@ function eraseRecords(store: Store, patient: Patient, now: string): Record<strin
     versions += ledger.run(record).changes;
   }
   return { mirror, ledgerBodies: versions };
-}
-
-/**
- * Gives the patient's unresolved work up (`--force`): pending and running jobs are superseded
- * with no successor, open dead letters dropped, ERP messages not yet handled rejected. Their
- * texts are erased next, so none of it could run anyway.
- */
-function giveUpWork(store: Store, work: UnresolvedWork, now: string): void {
-  const jobs = { ids: JSON.stringify(work.jobs), now };
-  statement<typeof jobs>(
-    store.db,
-    `UPDATE queue SET state = 'superseded', lease_until = NULL, updated_at = @now
-     WHERE id IN (SELECT value FROM json_each(@ids)) AND state IN ('pending', 'running')`,
-  ).run(jobs);
-  statement<typeof jobs>(
-    store.db,
-    `UPDATE dead_letters SET resolved_at = @now, resolution = 'dropped'
-     WHERE job_id IN (SELECT value FROM json_each(@ids)) AND resolved_at IS NULL`,
-  ).run(jobs);
-  const messages = { ids: JSON.stringify(work.messages), now };
-  statement<typeof messages>(
-    store.db,
-    `UPDATE inbox_messages SET state = 'rejected', processed_at = @now,
-       error = 'given up: its patient was erased (forget --force)'
-     WHERE id IN (SELECT value FROM json_each(@ids)) AND state = 'received'`,
-  ).run(messages);
 }
 
 /** Empties every free-text copy: job payloads and errors, dead letters, messages, quarantine. */
@@ -346,39 +167,6 @@ function eraseInDatabase(
   });
 }
 
-/** Files under `folder` (recursively) whose bytes hold one of the needles. */
-function filesHolding(folder: string, needles: readonly string[]): string[] {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(folder, { recursive: true, withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const patterns = needles.map((needle) => Buffer.from(needle, 'utf8'));
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .filter((file) => {
-      const bytes = fs.readFileSync(file);
-      return patterns.some((pattern) => bytes.includes(pattern));
-    });
-}
-
-/**
- * The inbox's archive and error folders: a file naming the patient is removed whole (with the
- * error report beside it). Files not yet handled are not touched: they are work under way.
- */
-function eraseInboxFiles(inbox: string, patient: Patient): string[] {
-  const found = ['.archive', '.error'].flatMap((folder) =>
-    filesHolding(path.join(inbox, folder), patient.needles),
-  );
-  const reports = found.map((file) => `${file}.error.json`).filter((file) => fs.existsSync(file));
-  const files = [...new Set([...found, ...reports])];
-  for (const file of files) fs.rmSync(file, { force: true });
-  return files;
-}
-
 /**
  * The same erasure inside a backup (a database file `backup` wrote): opened directly, erased,
  * rebuilt by VACUUM so no free page keeps a byte, its WAL emptied. Its unresolved work is
@@ -428,6 +216,8 @@ function audit(store: Store, report: ErasureReport): void {
 
 export type ErasureOutcome =
   | { outcome: 'unknown' }
+  /** The value is one patient's customerId and another's `_id`: say which. */
+  | { outcome: 'ambiguous'; byCustomerId: string; byId: string }
   | { outcome: 'refused'; patientId: string; work: UnresolvedWork }
   | { outcome: 'erased'; report: ErasureReport };
 
@@ -443,8 +233,10 @@ export function erasePatient(
   subject: ErasureSubject,
   options: ErasureOptions,
 ): ErasureOutcome {
-  const id = patientId(store, subject);
-  if (id === undefined) return { outcome: 'unknown' };
+  const named = namedPatient(store, subject);
+  if (named === undefined) return { outcome: 'unknown' };
+  if ('ambiguous' in named) return { outcome: 'ambiguous', ...named.ambiguous };
+  const { id } = named;
   const patient = findPatient(store, id);
   const work = unresolvedWork(store, patient);
   if (hasWork(work) && !options.force) return { outcome: 'refused', patientId: id, work };

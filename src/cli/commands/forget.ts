@@ -12,7 +12,24 @@ import { commandWithConfig, type ConfigOption } from '../options.js';
 
 interface ForgetOptions extends ConfigOption {
   customerId?: boolean;
+  id?: boolean;
   force?: boolean;
+}
+
+/** How the command line names the patient: by a flag, else either way (namedPatient). */
+function subjectOf(value: string, options: ForgetOptions): ErasureSubject {
+  if (options.customerId === true && options.id === true) {
+    throw new CliExit(EXIT.usage, 'forget: give --customer-id or --id, not both');
+  }
+  const by = options.customerId === true ? 'customerId' : options.id === true ? 'id' : 'either';
+  return { by, value };
+}
+
+/** The patient as the messages name it. */
+function named(subject: ErasureSubject): string {
+  if (subject.by === 'id') return `patient ${subject.value}`;
+  if (subject.by === 'customerId') return `patient with customerId ${subject.value}`;
+  return `patient with the _id or customerId ${subject.value}`;
 }
 
 /**
@@ -49,21 +66,24 @@ function printReport(report: ErasureReport): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** `forget patient <id>`: erasure of one patient's personal data (src/store/erasure.ts). */
+/** `forget patient <id|customerId>`: erasure of one patient's personal data (src/store/erasure.ts). */
 export function forgetCommand(): Command {
   const patient = commandWithConfig(
     'patient',
     "erase a patient's personal data from the database, its WAL and free pages, the inbox archive and every backup `backup` made; refused while the daemon runs or work for the patient is unresolved",
   )
-    .argument('<id>', "the patient's platform _id (or its customerId with --customer-id)")
-    .option('--customer-id', 'the argument is the ERP customerId')
+    .argument(
+      '<id|customerId>',
+      "the patient's platform _id (a UUID) or the ERP's customerId (anything else)",
+    )
+    .option('--customer-id', 'the argument is the ERP customerId (optional: said when both fit)')
+    .option('--id', 'the argument is the platform _id (optional: said when both fit)')
     .option(
       '--force',
       'erase even while work for the patient is unresolved (that work is given up)',
     )
     .action((value: string, options: ForgetOptions) => {
-      const subject: ErasureSubject = { by: options.customerId ? 'customerId' : 'id', value };
-      const named = `patient ${subject.by === 'id' ? value : `with customerId ${value}`}`;
+      const subject = subjectOf(value, options);
       // A copy a killed dry run left beside the database holds the patient too.
       let dryRunCopies: string[] = [];
       const outcome = withStore(options, (store, config) =>
@@ -79,11 +99,17 @@ export function forgetCommand(): Command {
       if (outcome.outcome === 'unknown') {
         throw new CliExit(
           EXIT.failure,
-          `forget: no ${named} is known to the database; nothing erased`,
+          `forget: no ${named(subject)} is known to the database; nothing erased`,
+        );
+      }
+      if (outcome.outcome === 'ambiguous') {
+        throw new CliExit(
+          EXIT.failure,
+          `forget: ${value} is the customerId of patient ${outcome.byCustomerId} and the _id of patient ${outcome.byId}; say which with --customer-id or --id`,
         );
       }
       if (outcome.outcome === 'refused')
-        throw new CliExit(EXIT.failure, refusal(named, outcome.work));
+        throw new CliExit(EXIT.failure, refusal(named(subject), outcome.work));
       printReport(outcome.report);
       for (const copy of dryRunCopies) process.stdout.write(`  dry-run copy removed: ${copy}\n`);
     });

@@ -98,10 +98,48 @@ describe('homecare-sync forget patient', () => {
     expect(forced.stdout + forced.stderr).not.toMatch(/Krautstampfer|Wilhelmine/);
   });
 
+  it('takes the customerId or the _id (a UUID) without a flag, and refuses a key that names two patients', async () => {
+    const uuid = '7e1d2c3b-4a5f-4e6d-8c7b-9a0f1e2d3c4b';
+    fs.mkdirSync(path.dirname(f.database), { recursive: true });
+    const store = openStore({ path: f.database, clock: systemClock });
+    upsertMirror(store, 'patient', { ...PATIENT, _id: uuid }, '2026-01-02T00:00:00Z');
+    upsertMirror(
+      store,
+      'patient',
+      { _id: 'K-8', customerId: 'K-9', lastName: 'Amselfeld' },
+      '2026-01-02T00:00:00Z',
+    );
+    upsertMirror(
+      store,
+      'patient',
+      { _id: 'p-8', customerId: 'K-8', lastName: 'Drosselgasse' },
+      '2026-01-02T00:00:00Z',
+    );
+    store.close();
+
+    const byCustomerId = await f.cli('forget', 'patient', 'K-7');
+    expect(byCustomerId.stdout).toContain(`erased patient ${uuid} (customerId K-7)`);
+    expect(byCustomerId).toMatchObject({ code: 0, stderr: '' });
+    expect(holds(f.database)).toEqual([]);
+
+    const byId = await f.cli('forget', 'patient', uuid);
+    expect(byId.stdout).toContain(`erased patient ${uuid} (customerId K-7)`);
+
+    const both = await f.cli('forget', 'patient', 'K-8');
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain(
+      'forget: K-8 is the customerId of patient p-8 and the _id of patient K-8; say which with --customer-id or --id',
+    );
+    const flagged = await f.cli('forget', 'patient', 'K-8', '--id');
+    expect(flagged.stdout).toContain('erased patient K-8 (customerId K-9)');
+  });
+
   it('names an unknown patient and exits 1', async () => {
     seed(false);
     const result = await f.cli('forget', 'patient', 'p-none');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('no patient p-none is known to the database; nothing erased');
+    expect(result.stderr).toContain(
+      'no patient with the _id or customerId p-none is known to the database; nothing erased',
+    );
   });
 });
