@@ -29,6 +29,7 @@ import {
   countJobs,
   openDeadLetterJobIds,
   openStore,
+  removeStaleDryRuns,
   countUndelivered,
   pausesInForce,
   type Store,
@@ -153,6 +154,11 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   const contract = contractFor(config.platform.variant, config.platform.paths, {
     integratedCareAck: config.ack.integratedCare,
   });
+  // A copy a killed dry run left holds every patient's data: gone before the daemon starts.
+  const removedCopies = removeStaleDryRuns(config.storage.path);
+  if (removedCopies.length > 0) {
+    logger.info({ removed: removedCopies }, 'removed the database copies killed dry runs left');
+  }
   const store = openStore({ path: config.storage.path, clock });
   const client = createPlatformClient({
     baseUrl: config.platform.baseUrl,

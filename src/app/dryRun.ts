@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { ResourceName } from '../contract/index.js';
@@ -14,7 +14,7 @@ import {
   type PlanView,
 } from '../pushback/index.js';
 import type { Clock } from '../shared/clock.js';
-import { copyStore, openStore } from '../store/index.js';
+import { copyStore, dryRunFolder, openStore, removeStaleDryRuns } from '../store/index.js';
 import { createApp, type App, type AppDeps } from './app.js';
 import { renderHandOver } from './preview.js';
 import type { SyncReport } from './syncOnce.js';
@@ -154,37 +154,11 @@ async function copyDatabase(from: string, to: string, clock: Clock): Promise<voi
   }
 }
 
-const SCRATCH_PREFIX = '.dry-run-';
-
-/** Whether the process that made a scratch folder (`.dry-run-<pid>-…`) still runs. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Removes the copies dry runs killed on their way left beside the database (`forget` and the
- * next dry run call it): each holds the database's personal data. A copy whose process still
- * runs stays. Answers the folders removed.
- */
-export function removeLeftoverDryRuns(database: string): string[] {
-  const folder = path.dirname(path.resolve(database));
-  const leftovers = readdirSync(folder).filter((name) => {
-    const pid = Number(/^\.dry-run-(\d+)-/.exec(name)?.[1]);
-    return Number.isInteger(pid) && pid > 0 && !alive(pid);
-  });
-  for (const name of leftovers) rmSync(path.join(folder, name), { recursive: true, force: true });
-  return leftovers.map((name) => path.join(folder, name));
-}
-
 /**
  * Runs `pass` (the same pass `sync` runs) over the dry run's App, built from `config` on a copy
  * of its database with the noting stand-ins, and reports what it would have done. The copy and
- * its folder are removed whatever happens; one a killed dry run left is removed by the next.
+ * its folder are removed whatever happens; one a killed dry run left is removed by the next
+ * command that opens the database (src/store/dryRunCopies.ts).
  */
 export async function dryRunOnce(
   config: Config,
@@ -192,10 +166,8 @@ export async function dryRunOnce(
   pass: (app: App) => Promise<SyncReport>,
 ): Promise<DryRunReport> {
   const database = path.resolve(config.storage.path);
-  removeLeftoverDryRuns(database);
-  const scratch = mkdtempSync(
-    path.join(path.dirname(database), `${SCRATCH_PREFIX}${process.pid}-`),
-  );
+  removeStaleDryRuns(database);
+  const scratch = dryRunFolder(database);
   try {
     const copy = path.join(scratch, path.basename(database));
     await copyDatabase(database, copy, deps.clock);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { RetentionConfig } from '../config/retentionSchema.js';
 import type { Logger } from '../log/index.js';
 import { pruneBackups } from '../store/backup.js';
+import { removeStaleDryRuns } from '../store/dryRunCopies.js';
 import { cutoffOf, pruneStore, type PruneReport } from '../store/retention.js';
 import { autoVacuumOf } from '../store/space.js';
 import type { Store } from '../store/store.js';
@@ -69,12 +70,15 @@ export async function prunePass(deps: PruningDeps): Promise<PruneReport> {
   const backups = report.stopped
     ? []
     : pruneBackups(store, { days: retention.backups, kept: retention.backupsKept });
+  // A dry run killed while the daemon runs: its copy goes at this pass, not at the next start.
+  const dryRunCopies = report.stopped ? [] : removeStaleDryRuns(store.path);
   deps.logger.info(
     {
       removed: report.removed,
       freedPages: report.freedPages,
       inboxFolders,
       backups: backups.length,
+      ...(dryRunCopies.length === 0 ? {} : { dryRunCopies }),
     },
     report.stopped
       ? 'retention: stopped for the shutdown; the next pass goes on'

@@ -5,7 +5,7 @@ import { takeWriterLock } from '../app/writerLock.js';
 import { loadConfig, type Config, type LoadedConfig } from '../config/index.js';
 import { systemClock } from '../shared/clock.js';
 import { PermanentError, SetupError } from '../shared/errors.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, removeStaleDryRuns, type Store } from '../store/index.js';
 import { CliExit, EXIT } from './exit.js';
 import type { ConfigOption } from './options.js';
 
@@ -30,17 +30,38 @@ export function configOf(options: ConfigOption, secrets: 'read' | 'skip' = 'read
 }
 
 /**
+ * What a command does about the copies killed dry runs left beside the database: `remove` them
+ * at its start (every command that opens the database, saying so on stderr), or `keep` them for
+ * `status` to list.
+ */
+export type StaleCopies = 'remove' | 'keep';
+
+/** Opens the database the config names, the stale dry-run copies beside it removed first. */
+function openFor(config: Config, copies: StaleCopies = 'remove'): Store {
+  if (copies === 'remove') {
+    for (const removed of removeStaleDryRuns(config.storage.path)) {
+      process.stderr.write(
+        `removed ${removed}: the copy of the database a dry run left when it was killed (it held every patient's data)\n`,
+      );
+    }
+  }
+  return openStore({ path: config.storage.path, clock: systemClock });
+}
+
+/**
  * Opens the database the config names for `work`, and closes it after. The commands that use
  * it only read or change the database, so they run without the API key and other secrets.
  * `read`: `work` may not write (SQLite's query_only refuses it), once the schema is migrated.
+ * `copies`: see StaleCopies.
  */
 export function withStore<T>(
   options: ConfigOption,
   work: (store: Store, config: Config) => T,
   access: 'read' | 'write' = 'write',
+  copies: StaleCopies = 'remove',
 ): T {
   const config = configOf(options, 'skip');
-  const store = openStore({ path: config.storage.path, clock: systemClock });
+  const store = openFor(config, copies);
   try {
     if (access === 'read') store.db.pragma('query_only = ON');
     return work(store, config);
@@ -87,13 +108,17 @@ export function whileNoDaemonRuns<T>(
   }
 }
 
-/** withStore() for work that awaits (reads files beside the database): closed once it settles. */
+/**
+ * withStore() for work that awaits (reads files beside the database): closed once it settles.
+ * `copies`: see StaleCopies.
+ */
 export async function withStoreAsync<T>(
   options: ConfigOption,
   work: (store: Store, config: Config) => Promise<T>,
+  copies: StaleCopies = 'remove',
 ): Promise<T> {
   const config = configOf(options, 'skip');
-  const store = openStore({ path: config.storage.path, clock: systemClock });
+  const store = openFor(config, copies);
   try {
     return await work(store, config);
   } finally {
@@ -111,7 +136,7 @@ export async function withStoreIfThere<T>(
 ): Promise<T> {
   const config = configOf(options, 'skip');
   if (!existsSync(resolve(config.storage.path))) return work(undefined, config);
-  const store = openStore({ path: config.storage.path, clock: systemClock });
+  const store = openFor(config);
   try {
     return await work(store, config);
   } finally {

@@ -27,6 +27,7 @@ export * from './handOver.js';
 export * from './retention.js';
 export * from './space.js';
 export * from './backup.js';
+export * from './dryRunCopies.js';
 export * from './restorePoint.js';
 export * from './erasure.js';
 export * from './trace.js';

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import { systemClock } from '../../shared/clock.js';
 import { backupStore, pruneBackups } from '../../store/backup.js';
-import { openStore } from '../../store/index.js';
-import { configOf } from '../context.js';
+import { withStoreAsync } from '../context.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 
 /**
@@ -17,17 +15,13 @@ export function backupCommand(): Command {
   )
     .argument('<file>', 'the new backup file (never replaces an existing one)')
     .action(async (file: string, options: ConfigOption) => {
-      const config = configOf(options, 'skip');
-      const store = openStore({ path: config.storage.path, clock: systemClock });
-      try {
+      await withStoreAsync(options, async (store, config) => {
         const made = await backupStore(store, file);
         process.stdout.write(`backup ${made.path}: ${made.bytes} bytes, mode 0600\n`);
         const { backups: days, backupsKept: kept } = config.retention;
         for (const gone of pruneBackups(store, { days, kept })) {
           process.stdout.write(`removed old backup ${gone}\n`);
         }
-      } finally {
-        store.close();
-      }
+      });
     });
 }

@@ -5,7 +5,7 @@ import {
   type ErasureSubject,
   type UnresolvedWork,
 } from '../../store/erasure.js';
-import { removeLeftoverDryRuns } from '../../app/dryRun.js';
+import { dryRunCopies, removeStaleDryRuns, type DryRunCopy } from '../../store/index.js';
 import { whileNoDaemonRuns, withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
@@ -84,18 +84,27 @@ export function forgetCommand(): Command {
     )
     .action((value: string, options: ForgetOptions) => {
       const subject = subjectOf(value, options);
-      // A copy a killed dry run left beside the database holds the patient too.
-      let dryRunCopies: string[] = [];
-      const outcome = withStore(options, (store, config) =>
-        whileNoDaemonRuns(store, FORGET_REFUSED, () => {
-          const erased = erasePatient(store, subject, {
-            force: options.force === true,
-            inbox: config.erp.adapter === 'file' ? config.erp.file.inbox : undefined,
-          });
-          if (erased.outcome === 'erased') dryRunCopies = removeLeftoverDryRuns(store.path);
-          return erased;
-        }),
+      // A copy a killed dry run left beside the database holds the patient too: removed here
+      // (as every command that opens the database does), and named in the erasure's report.
+      let removed: string[] = [];
+      let running: DryRunCopy[] = [];
+      const outcome = withStore(
+        options,
+        (store, config) =>
+          whileNoDaemonRuns(store, FORGET_REFUSED, () => {
+            removed = removeStaleDryRuns(store.path);
+            running = dryRunCopies(store.path);
+            return erasePatient(store, subject, {
+              force: options.force === true,
+              inbox: config.erp.adapter === 'file' ? config.erp.file.inbox : undefined,
+            });
+          }),
+        'write',
+        'keep',
       );
+      if (outcome.outcome !== 'erased') {
+        for (const copy of removed) process.stderr.write(`removed the dry-run copy ${copy}\n`);
+      }
       if (outcome.outcome === 'unknown') {
         throw new CliExit(
           EXIT.failure,
@@ -111,7 +120,12 @@ export function forgetCommand(): Command {
       if (outcome.outcome === 'refused')
         throw new CliExit(EXIT.failure, refusal(named(subject), outcome.work));
       printReport(outcome.report);
-      for (const copy of dryRunCopies) process.stdout.write(`  dry-run copy removed: ${copy}\n`);
+      for (const copy of removed) process.stdout.write(`  dry-run copy removed: ${copy}\n`);
+      for (const copy of running) {
+        process.stdout.write(
+          `  dry-run copy ${copy.path}: a dry run is running (process ${copy.pid}) on a copy taken before the erasure; it removes the copy when it ends\n`,
+        );
+      }
     });
   return new Command('forget').description('erase personal data on request').addCommand(patient);
 }

@@ -13,6 +13,8 @@ import {
   deadLettersOf,
   openDeadLetterJobIds,
   countUndelivered,
+  dryRunCopies,
+  type DryRunCopy,
   operatorActionsOn,
   pausesInForce,
   pauseSubject,
@@ -100,7 +102,17 @@ export function statusOf(store: Store, storage: StorageFigures) {
     quarantined: countQuarantined(store),
     inbox: countInboxMessages(store),
     storage,
+    dryRunCopies: dryRunCopies(store.path),
   };
+}
+
+/** Each dry-run copy beside the database: each holds every patient's data while it is there. */
+function dryRunLines(copies: readonly DryRunCopy[]): string[] {
+  return copies.map((copy) =>
+    copy.running
+      ? `dry-run copy ${copy.path}: a dry run is running (process ${copy.pid}); removed when it ends`
+      : `dry-run copy ${copy.path}: left by a dry run that ended (process ${copy.pid}); removed at the start of the next command that opens the database`,
+  );
 }
 
 /** A list's latest run as `status` prints it; a pull under way has a row from its first commit. */
@@ -128,7 +140,7 @@ function text(status: ReturnType<typeof statusOf>): string {
     .map(([state, n]) => `${n} ${state}`)
     .join(', ');
   lines.push(`inbox messages: ${inbox || 'none'}`);
-  lines.push('', ...storageLines(status.storage));
+  lines.push('', ...storageLines(status.storage), ...dryRunLines(status.dryRunCopies));
   return `${lines.join('\n')}\n`;
 }
 
@@ -222,8 +234,11 @@ export function statusCommand(): Command {
   )
     .option('--json', 'print JSON instead of a table')
     .action(async (options: ConfigOption & { json?: boolean }) => {
-      const status = await withStoreAsync(options, async (store, config) =>
-        statusOf(store, await storageFigures(store, inboxOf(config))),
+      // A look: the copies killed dry runs left are listed here, removed by the next command.
+      const status = await withStoreAsync(
+        options,
+        async (store, config) => statusOf(store, await storageFigures(store, inboxOf(config))),
+        'keep',
       );
       process.stdout.write(options.json ? `${JSON.stringify(status, null, 2)}\n` : text(status));
     });

@@ -64,6 +64,43 @@ describe('homecare-sync backup', () => {
   });
 });
 
+describe('a copy a killed dry run left', () => {
+  it('is listed by status, and removed at the start of the next command that opens the database', async () => {
+    seed(false);
+    const stale = path.join(path.dirname(f.database), '.dry-run-999999999-k1');
+    const running = path.join(path.dirname(f.database), `.dry-run-${process.pid}-r1`);
+    for (const folder of [stale, running]) {
+      fs.mkdirSync(folder);
+      fs.copyFileSync(f.database, path.join(folder, 'sync.db'));
+    }
+
+    const status = await f.cli('status');
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(
+      `dry-run copy ${stale}: left by a dry run that ended (process 999999999); removed at the start of the next command that opens the database`,
+    );
+    expect(status.stdout).toContain(
+      `dry-run copy ${running}: a dry run is running (process ${process.pid})`,
+    );
+    const json = JSON.parse((await f.cli('status', '--json')).stdout) as Record<string, unknown>;
+    expect(json['dryRunCopies']).toHaveLength(2);
+    expect(json['dryRunCopies']).toEqual(
+      expect.arrayContaining([
+        { path: running, pid: process.pid, running: true },
+        { path: stale, pid: 999999999, running: false },
+      ]),
+    );
+    expect(fs.existsSync(stale)).toBe(true);
+
+    const list = await f.cli('queue', 'list');
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stderr).toContain(`removed ${stale}: the copy of the database a dry run left`);
+    expect(fs.existsSync(stale)).toBe(false);
+    expect(fs.existsSync(running)).toBe(true);
+    fs.rmSync(running, { recursive: true });
+  });
+});
+
 describe('homecare-sync forget patient', () => {
   it('refuses while work is unresolved, then with --force erases the database and the backup', async () => {
     seed(true);

@@ -77,6 +77,32 @@ describe('prunePass', () => {
   });
 });
 
+describe('prunePass and the copies of killed dry runs', () => {
+  it('removes a copy whose dry run ended, keeps a running one, and logs what it removed', async () => {
+    const beside = (name: string) => {
+      const folder = path.join(path.dirname(store.path), name);
+      fs.mkdirSync(folder);
+      fs.writeFileSync(path.join(folder, 'sync.db'), 'a copy with every patient');
+      return folder;
+    };
+    const stale = beside('.dry-run-999999999-abc123');
+    const running = beside(`.dry-run-${process.pid}-def456`);
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const retention = baseConfigSchema.shape.retention.parse({});
+    await prunePass({ store, logger, retention, inbox: undefined, stopping: () => false });
+
+    expect(fs.existsSync(stale)).toBe(false);
+    expect(fs.existsSync(running)).toBe(true);
+    expect(lines.find((line) => line['msg'] === 'retention: pruned')).toMatchObject({
+      dryRunCopies: [stale],
+    });
+  });
+});
+
 describe('retentionEntries', () => {
   const deps = (given: Record<string, unknown>) => ({
     store,
