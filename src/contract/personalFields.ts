@@ -1,6 +1,8 @@
 /**
- * Fields that carry personal data of patients, care givers, doctors and users. Logs never
- * show them; `queue show` masks them. Listed by field name wherever they occur in a record.
+ * Fields that carry personal data of patients, care givers, doctors and users, health data and
+ * free texts about them included. Every output masks them (src/log/personal.ts); `forget`
+ * looks for their distinctive values (src/store/erasurePatient.ts). Listed by field name
+ * wherever they occur in a record.
  */
 export const PERSONAL_FIELDS = [
   'firstName',
@@ -25,4 +27,12 @@ export const PERSONAL_FIELDS = [
   'account',
   'userName',
   'ownerName',
+  // Free texts about the patient and the delivery ("Klingel Meier/Schmitz, 3. OG links").
+  'deliveryInformation',
+  'deliveryNote',
+  'additionalInfo',
+  'dashboardInfo',
+  // Health data of a patient's history.
+  'therapy',
+  'woundLocation',
 ] as const;

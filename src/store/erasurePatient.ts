@@ -32,9 +32,22 @@ export interface Patient {
 
 /**
  * Personal fields whose values name one person: a first name, a postal code or a city alone are
- * shared by many, and emptying every text holding them would erase other patients' work.
+ * shared by many, as are delivery notes and health data ("Bitte klingeln", a wound's location),
+ * and emptying every text holding them would erase other patients' work. Their records are
+ * found by reference and reduced all the same.
  */
-const COMMON_FIELDS: ReadonlySet<string> = new Set(['firstName', 'name', 'postalCode', 'city']);
+const COMMON_FIELDS: ReadonlySet<string> = new Set([
+  'firstName',
+  'name',
+  'postalCode',
+  'city',
+  'deliveryInformation',
+  'deliveryNote',
+  'additionalInfo',
+  'dashboardInfo',
+  'therapy',
+  'woundLocation',
+]);
 const DISTINCTIVE_FIELDS: ReadonlySet<string> = new Set(
   PERSONAL_FIELDS.filter((field) => !COMMON_FIELDS.has(field)),
 );

@@ -74,6 +74,23 @@ describe('maskPersonal: one masking for every output', () => {
   });
 });
 
+describe('free texts about a patient', () => {
+  it('are masked as personal fields: delivery notes, health data', () => {
+    const message = {
+      customerId: 'K-10057',
+      lastName: 'Meier',
+      deliveryInformation: { startTime: '09:00', deliveryInformation: 'Klingel Meier/Schmitz' },
+      payer: { payerId: ID, additionalInfo: 'Befreiung bis Juni' },
+      history: [{ therapy: 'Kompressionstherapie', woundLocation: 'Unterschenkel links' }],
+    };
+    const masked = JSON.stringify(maskPersonal(message));
+    for (const value of ['Meier', 'Schmitz', 'Befreiung', 'Kompression', 'Unterschenkel']) {
+      expect(masked).not.toContain(value);
+    }
+    expect(masked).toContain('K-10057');
+  });
+});
+
 describe('the log and the other side’s words', () => {
   it('logs no personal value of a platform error body (err.bodyExcerpt)', () => {
     const error = new PermanentError('PATCH /patient/{id} (patient p-1) answered HTTP 422', {
