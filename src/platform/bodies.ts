@@ -7,7 +7,7 @@ import {
   type RequestContext,
 } from './errors.js';
 import { ArrayShapeError, JsonArraySplitter, type CutItem } from './jsonArraySplitter.js';
-import { invalidAt } from './jsonSyntax.js';
+import { invalidAt } from '../shared/jsonSyntax.js';
 import type { ListBounds } from './listBounds.js';
 import { bodyTimedOut } from './unreachable.js';
 import { TopLevelId } from './topLevelId.js';

@@ -1,5 +1,6 @@
 import { errorMessage } from './errors.js';
 import { jsonBoundsProblem, type JsonBounds } from './jsonBounds.js';
+import { invalidAt } from './jsonSyntax.js';
 
 export type StrictJson =
   | { ok: true; value: unknown }
@@ -19,6 +20,19 @@ export function readStrictJson(text: string, bounds: JsonBounds): StrictJson {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
-    return { ok: false, reason: `not valid JSON: ${errorMessage(error)}`, syntax: true };
+    return { ok: false, reason: notJson(text, error), syntax: true };
   }
+}
+
+/**
+ * Why a text is not JSON, by where it stops being JSON. JSON.parse's own message may quote the
+ * text ("Unexpected token 'K', "{"a": Kettenis}" is not valid JSON"), and the reason goes to the
+ * log, where no patient's value may go; the report beside a file points at the same place.
+ */
+function notJson(text: string, error: unknown): string {
+  const at = invalidAt(text);
+  if (at === undefined) return `not valid JSON: ${errorMessage(error)}`;
+  return at >= text.length
+    ? 'not valid JSON: the text ends before the JSON does'
+    : `not valid JSON from character ${at + 1} on`;
 }

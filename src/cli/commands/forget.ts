@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { Command } from 'commander';
+import { fileLabel } from '../../log/index.js';
 import {
   erasePatient,
   type ErasureReport,
@@ -59,7 +61,11 @@ function printReport(report: ErasureReport): void {
     `erased patient ${report.patientId}${report.customerId === undefined ? '' : ` (customerId ${report.customerId})`}${report.forced ? ', forced' : ''}`,
     `  records reduced to ids and stamps: ${report.records.join(', ') || 'none'}`,
     ...Object.entries(report.removed).map(([place, n]) => `  ${place}: ${n}`),
-    ...report.files.map((file) => `  inbox file removed: ${file}`),
+    // By label: the ERP may have named the file after the patient just erased.
+    ...report.files.map(
+      (file) =>
+        `  inbox file removed: ${path.join(path.dirname(file), fileLabel(path.basename(file)))}`,
+    ),
     ...report.backups.map((file) => `  erased in backup: ${file}`),
     '  kept: ids, versions, content hashes, ERP keys and times; the ERP keeps its own outbox copy',
   ];

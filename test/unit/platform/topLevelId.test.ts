@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invalidAt } from '../../../src/platform/jsonSyntax.js';
+import { invalidAt } from '../../../src/shared/jsonSyntax.js';
 import { TopLevelId } from '../../../src/platform/topLevelId.js';
 
 function idOf(text: string, pieceBytes = text.length): string | undefined {
