@@ -1,20 +1,36 @@
 /**
+ * Personal fields whose values many people share: a first name, a postal code or a city alone,
+ * a delivery note ("Bitte klingeln"), a wound's location. `forget` finds a patient's records by
+ * reference, never texts by these values, which would erase other patients' work.
+ */
+export const SHARED_PERSONAL_FIELDS = [
+  'firstName',
+  'name',
+  'postalCode',
+  'city',
+  // Free texts about the patient and the delivery ("Klingel Meier/Schmitz, 3. OG links").
+  'deliveryInformation',
+  'deliveryNote',
+  'additionalInfo',
+  'dashboardInfo',
+  // Health data of a patient's history.
+  'therapy',
+  'woundLocation',
+] as const;
+
+/**
  * Fields that carry personal data of patients, care givers, doctors and users, health data and
  * free texts about them included. Every output masks them (src/log/personal.ts); `forget`
- * looks for their distinctive values (src/store/erasurePatient.ts). Listed by field name
- * wherever they occur in a record.
+ * looks for the values of those not shared by many (src/store/erasurePatient.ts). Listed by
+ * field name wherever they occur in a record.
  */
 export const PERSONAL_FIELDS = [
-  'firstName',
   'lastName',
-  'name',
   'birthday',
   'address',
   'additionalAddress',
   'additionalAddress2',
   'street',
-  'postalCode',
-  'city',
   'phone',
   'mobilePhone',
   'fax',
@@ -27,12 +43,5 @@ export const PERSONAL_FIELDS = [
   'account',
   'userName',
   'ownerName',
-  // Free texts about the patient and the delivery ("Klingel Meier/Schmitz, 3. OG links").
-  'deliveryInformation',
-  'deliveryNote',
-  'additionalInfo',
-  'dashboardInfo',
-  // Health data of a patient's history.
-  'therapy',
-  'woundLocation',
+  ...SHARED_PERSONAL_FIELDS,
 ] as const;

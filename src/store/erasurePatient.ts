@@ -1,4 +1,4 @@
-import { PERSONAL_FIELDS } from '../contract/personalFields.js';
+import { PERSONAL_FIELDS, SHARED_PERSONAL_FIELDS } from '../contract/personalFields.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
 
@@ -30,26 +30,10 @@ export interface Patient {
   values: string[];
 }
 
-/**
- * Personal fields whose values name one person: a first name, a postal code or a city alone are
- * shared by many, as are delivery notes and health data ("Bitte klingeln", a wound's location),
- * and emptying every text holding them would erase other patients' work. Their records are
- * found by reference and reduced all the same.
- */
-const COMMON_FIELDS: ReadonlySet<string> = new Set([
-  'firstName',
-  'name',
-  'postalCode',
-  'city',
-  'deliveryInformation',
-  'deliveryNote',
-  'additionalInfo',
-  'dashboardInfo',
-  'therapy',
-  'woundLocation',
-]);
+/** The personal fields whose values name one person (SHARED_PERSONAL_FIELDS do not). */
+const SHARED: ReadonlySet<string> = new Set(SHARED_PERSONAL_FIELDS);
 const DISTINCTIVE_FIELDS: ReadonlySet<string> = new Set(
-  PERSONAL_FIELDS.filter((field) => !COMMON_FIELDS.has(field)),
+  PERSONAL_FIELDS.filter((field) => !SHARED.has(field)),
 );
 /** Shorter values match too much text by chance ("Bad", "12"). */
 const MIN_NEEDLE_LENGTH = 5;

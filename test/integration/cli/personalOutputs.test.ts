@@ -3,17 +3,16 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileLabel } from '../../../src/log/index.js';
-import { systemClock } from '../../../src/shared/clock.js';
 import {
   addDeadLetter,
   claimJob,
   insertJob,
   markDead,
-  openStore,
   upsertMirror,
   type Store,
 } from '../../../src/store/index.js';
 import { cliFolder, type CliFolder } from '../../support/cli/cliFolder.js';
+import { onDatabase } from '../../support/store/onDatabase.js';
 
 /** A patient by values no other text in the test holds (issue 38's reproductions). */
 const FLORA = {
@@ -99,28 +98,21 @@ function seed(store: Store): void {
   });
 }
 
-function lookRows(): { subject: string; detail: string | null; os_user: string }[] {
-  const store = openStore({ path: f.database, clock: systemClock });
-  try {
-    return store.db
-      .prepare(
-        "SELECT subject, detail, os_user FROM operator_actions WHERE action = 'showPersonal' ORDER BY id",
-      )
-      .all() as { subject: string; detail: string | null; os_user: string }[];
-  } finally {
-    store.close();
-  }
-}
+const lookRows = () =>
+  onDatabase(
+    f.database,
+    (store) =>
+      store.db
+        .prepare(
+          "SELECT subject, detail, os_user FROM operator_actions WHERE action = 'showPersonal' ORDER BY id",
+        )
+        .all() as { subject: string; detail: string | null; os_user: string }[],
+  );
 
 let norrisFile = '';
 beforeAll(() => {
   f = cliFolder('http://127.0.0.1:9');
-  const store = openStore({ path: f.database, clock: systemClock });
-  try {
-    seed(store);
-  } finally {
-    store.close();
-  }
+  onDatabase(f.database, seed);
   const folder = join(f.folder, 'erp', 'inbox', 'patient');
   mkdirSync(folder, { recursive: true });
   norrisFile = join(folder, NORRIS_FILE);

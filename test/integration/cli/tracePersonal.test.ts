@@ -1,18 +1,17 @@
 import { userInfo } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src/shared/clock.js';
 import {
   addDeadLetter,
   claimJob,
   insertJob,
   markDead,
   markDelivered,
-  openStore,
   recordVersion,
   upsertMirror,
   type Store,
 } from '../../../src/store/index.js';
 import { cliFolder, type CliFolder } from '../../support/cli/cliFolder.js';
+import { onDatabase } from '../../support/store/onDatabase.js';
 
 /** A patient by values no other text in the test holds. */
 const HILDE = {
@@ -77,26 +76,19 @@ function seed(store: Store): void {
   addDeadLetter(store, jobs.patient, { reason: `refused: ${HILDE.lastName}` });
 }
 
-function operatorActions(): number {
-  const store = openStore({ path: f.database, clock: systemClock });
-  try {
-    return store.db.prepare('SELECT count(*) AS n FROM operator_actions').pluck().get() as number;
-  } finally {
-    store.close();
-  }
-}
+const operatorActions = () =>
+  onDatabase(
+    f.database,
+    (store) =>
+      store.db.prepare('SELECT count(*) AS n FROM operator_actions').pluck().get() as number,
+  );
 
 const seededIn = (text: string) => SEEDED.filter((value) => text.includes(value));
 
 beforeAll(() => {
   // No platform is asked: trace reads the database only.
   f = cliFolder('http://127.0.0.1:9');
-  const store = openStore({ path: f.database, clock: systemClock });
-  try {
-    seed(store);
-  } finally {
-    store.close();
-  }
+  onDatabase(f.database, seed);
 });
 afterAll(() => f.cleanup());
 
