@@ -4,25 +4,18 @@ import {
   sameStampVersion,
   versionParts,
   type ResourceName,
-  isOwnEcho,
-  madeByTriedCreate,
-  type OwnWrite,
 } from '../contract/index.js';
-import { canonicalJson } from '../shared/canonicalJson.js';
 import {
   advanceCheckpoint,
   forgottenThrough,
   getLedgerEntry,
   getMirror,
   getCheckpoint,
-  mirrorIdsOf,
   lowerCheckpoint,
-  getOwnWrite,
   isPullPaused,
   lastCount,
   isReducedRecord,
   keepVersionRecord,
-  reducedRecord,
   knownVersions,
   markDelivered,
   MAX_STORED_JSON_DEPTH,
@@ -32,7 +25,6 @@ import {
   recordVersion,
   sha256Of,
   startRun,
-  claimTriedCreate,
   triedCreatesOf,
   type TriedCreate,
   transaction,
@@ -42,13 +34,11 @@ import {
   type Store,
   type VersionChanges,
 } from '../store/index.js';
-import { queueArchival, queueDelivery } from '../queue/index.js';
+import { queueDelivery } from '../queue/index.js';
+import { archivalWatch, reportVanished } from './archivalWatch.js';
+import { isOurOwnWrite, keptReduced, sameContent } from './ownEcho.js';
 import type { PullRun, PullStore, PullSummary, PulledRecord } from './puller.js';
 import type { PullTarget } from './targets.js';
-
-/** The same content: the texts may differ in key order and spacing. */
-const sameContent = (earlier: unknown, record: unknown): boolean =>
-  canonicalJson(earlier) === canonicalJson(record);
 
 const parsedText = (json: string | undefined): unknown =>
   json === undefined ? undefined : JSON.parse(json);
@@ -120,103 +110,6 @@ function changesOf(
 }
 
 /**
- * Watches a pulled version for the record leaving use: archived (`archived`, an attachment's
- * `metadata.archived`) or an order Deleted, where the version before it (`before`, the mirror's)
- * was live. Answers what to do once the version is stored: queue the ERP's archival event when
- * the version became the mirror's (a late older version changes nothing). A record first seen
- * gone (the first pull of an archived list) gets none: the ERP never had it live.
- */
-function archivalWatch(
-  store: Store,
-  resource: ResourceName,
-  pulled: PulledRecord,
-  runId: number,
-  before: MirrorRecord | undefined,
-): (mirrored: boolean) => void {
-  const reason = goneReason(resource, pulled.record);
-  if (reason === undefined) return () => undefined;
-  // A reduced record kept no body to tell; retention reduces only records already gone.
-  const wasLive =
-    before !== undefined && !isReducedRecord(before) && goneReason(resource, before) === undefined;
-  return (mirrored) => {
-    if (!mirrored || !wasLive) return;
-    const { id, version } = pulled;
-    const archivedAt = versionParts(version).stamp;
-    const detectedAt = store.clock.now().toISOString();
-    queueArchival(
-      store,
-      { event: 'archived', reason, resource, _id: id, version, archivedAt, detectedAt },
-      runId,
-    );
-  };
-}
-
-/**
- * Queues an archival event (`vanished`) for each live mirrored record of `resource` that a
- * whole list no longer holds: its list leaves archived records out, with no filter for them,
- * so vanishing is how the platform archives it. Once per record version (queueArchival), so
- * the next night's list adds nothing. Not one of our own writes: such lists hold none (the
- * variants that list them offer no create), so absence cannot be loop suppression.
- */
-function reportVanished(store: Store, resource: ResourceName, listed: ReadonlySet<string>): number {
-  const detectedAt = store.clock.now().toISOString();
-  let count = 0;
-  for (const id of mirrorIdsOf(store, resource).filter((known) => !listed.has(known))) {
-    const entry = getMirror(store, resource, id);
-    if (entry === undefined || isReducedRecord(entry.record)) continue;
-    if (goneReason(resource, entry.record) !== undefined) continue;
-    const event = {
-      event: 'archived',
-      reason: 'vanished',
-      resource,
-      _id: entry.id,
-      version: entry.version,
-      archivedAt: null,
-      detectedAt,
-    } as const;
-    if (queueArchival(store, event)) count += 1;
-  }
-  return count;
-}
-
-/**
- * Is this version the answer to a write of ours, as the mirror keeps it? Only our own writes
- * put a version in the mirror that no pull brought (remember.ts); the same stamp with the same
- * content is that answer listed back, whatever fingerprint a later write of ours left since (one
- * is kept per record). Asked only for a record we wrote.
- */
-function isOurAnswer(
-  store: Store,
-  resource: ResourceName,
-  { id, version, record }: PulledRecord,
-): boolean {
-  const mirrored = getMirror(store, resource, id);
-  return mirrored?.version === version && sameContent(mirrored.record, record);
-}
-
-/**
- * The fingerprint of a record first seen, when a create of ours whose answer was lost made it
- * (`tried`: the batch's creates of the resource not yet claimed, nearly always none). The
- * record is then known as ours from here on: its `_id` takes the fingerprint.
- */
-function claimedByTriedCreate(
-  store: Store,
-  resource: ResourceName,
-  { id, record }: PulledRecord,
-  tried: TriedCreate[],
-): OwnWrite | undefined {
-  if (tried.length === 0 || getMirror(store, resource, id) !== undefined) return undefined;
-  for (const [index, create] of tried.entries()) {
-    const write = madeByTriedCreate(create, record);
-    if (write === undefined) continue;
-    claimTriedCreate(store, resource, create, id, write);
-    tried.splice(index, 1);
-    return write;
-  }
-  return undefined;
-}
-
-/**
  * A version ending its record, listed again after retention let the record's keys go
  * (retention.endedKeys: a reconciliation, a checkpoint reset): its stamp is no newer than the
  * newest one let go and the mirror no longer knows the record. It was handed to the ERP when it
@@ -228,23 +121,6 @@ function forgottenEnding(store: Store, resource: ResourceName, pulled: PulledRec
   if (through === undefined) return false;
   const stamp = Date.parse(versionParts(pulled.version).stamp);
   return stamp <= through && getMirror(store, resource, pulled.id) === undefined;
-}
-
-/**
- * The reduced body our own write coming back keeps (undefined: the version is stored whole).
- * After `forget` (or retention) the mirror holds the record reduced; the echo of a write of ours
- * made before is no change on the platform, so it must not bring the personal data back: it is
- * stored as reduced as the record was, with the same mark. A change by someone else (not an
- * echo) is pulled whole, as any new version.
- */
-function keptReduced(
-  echo: boolean,
-  before: MirrorRecord | undefined,
-  record: MirrorRecord,
-): { record: MirrorRecord; json: string } | undefined {
-  if (!echo || before === undefined || !isReducedRecord(before)) return undefined;
-  const json = reducedRecord(JSON.stringify(record), String(before['_reduced']));
-  return { record: JSON.parse(json) as MirrorRecord, json };
 }
 
 /**
@@ -272,12 +148,7 @@ function recordPulledVersion(
   const changed = changesOf(resource, before, record);
   const version = versionToRecord(store, resource, runId, pulled, changed);
   if (version === undefined) return false;
-  // Only a record we wrote can have our answer in the mirror: no second read for the others.
-  const ownWrite =
-    getOwnWrite(store, resource, id) ?? claimedByTriedCreate(store, resource, pulled, tried);
-  const echo =
-    isOwnEcho(ownWrite, record, () => before) ||
-    (ownWrite !== undefined && isOurAnswer(store, resource, { ...pulled, version }));
+  const echo = isOurOwnWrite(store, resource, { ...pulled, version }, tried, before);
   const archival = archivalWatch(store, resource, { ...pulled, version }, runId, before);
   // The mirror names every record by `_id`; one identified otherwise gets it added there.
   const asPulled = record['_id'] === id;
