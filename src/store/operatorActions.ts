@@ -64,6 +64,19 @@ export function recordOperatorAction(store: Store, action: OperatorAction, by: O
   });
 }
 
+/**
+ * Keeps a look at personal values (`--show-personal`, the console's operator role), in the
+ * caller's transaction with the reading: on `subject` (`job:<id>`, `<resource>:<_id>`,
+ * `file:<kind>/<label>`), `detail` saying what showed them. Every look, every time.
+ */
+export function recordShowPersonal(
+  store: Store,
+  look: { subject: string; detail: string },
+  by: Operator = currentOperator(),
+): void {
+  recordOperatorAction(store, { action: 'showPersonal', ...look }, by);
+}
+
 /** The actions done to `subjects`, oldest first. */
 export function operatorActionsOn(store: Store, subjects: readonly string[]): RecordedAction[] {
   const select = statement<

@@ -1,6 +1,9 @@
-import { personalValues } from '../log/index.js';
+import { maskPersonal, messageLabel, personalValues } from '../log/index.js';
+import { inboxJobKey, inboxMessageOfKey } from './jobKeys.js';
+import type { StoredJob } from './queueRows.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
+import { subjectOfJob } from './traceSubjects.js';
 
 /** A record an output is about: a job's (by its entity key) or a traced one. */
 export interface RecordRef {
@@ -40,4 +43,25 @@ function parsedOrText(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** A job's idempotency key with the ERP file its message came from named by its label. */
+export function labelledJobKey(key: string | undefined): string | undefined {
+  const message = inboxMessageOfKey(key);
+  return message === undefined
+    ? key
+    : inboxJobKey({ ...message, name: messageLabel(message.name) });
+}
+
+/**
+ * A job (or what an output shows of one) masked: its payload's personal fields, its texts by
+ * the personal values of its payload, its record and the record's patient (personalValuesOf),
+ * the other side's answers by their structure, its message's file by its label. For every
+ * output that shows a job: `queue list`, `queue show`, the console.
+ */
+export function maskedJob<T extends StoredJob>(store: Store, job: T): T {
+  const known = personalValuesOf(store, subjectOfJob(store, job.id), [JSON.stringify(job.payload)]);
+  const masked = maskPersonal(job, known);
+  const key = labelledJobKey(masked.idempotencyKey);
+  return key === undefined ? masked : { ...masked, idempotencyKey: key };
 }

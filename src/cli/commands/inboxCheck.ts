@@ -10,11 +10,11 @@ import {
   type PersonalValues,
 } from '../../log/index.js';
 import { systemClock } from '../../shared/clock.js';
-import { openStore, transaction, type Store } from '../../store/index.js';
+import { openStore, recordShowPersonal, transaction, type Store } from '../../store/index.js';
 import { withStoreAsync, withStoreIfThere } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
-import { personalOf, recordLook, withShowPersonal } from './personal.js';
+import { personalOf, withShowPersonal } from './personal.js';
 
 /** Longer texts (an attachment's base64) are cut in the listing: the fields matter, not the bytes. */
 const SHOWN_TEXT = 200;
@@ -129,7 +129,7 @@ async function checked(
     const found = await check(store, config, file, options.kind);
     if ('refused' in found) return found;
     const subject = `file:${found.folder}/${fileLabel(basename(found.path))}`;
-    transaction(store, () => recordLook(store, subject, 'inbox check'));
+    transaction(store, () => recordShowPersonal(store, { subject, detail: 'inbox check' }));
     return found;
   });
 }

@@ -4,11 +4,11 @@ import type { ResourceName } from '../../contract/index.js';
 import { mirroredHandOver, type MirroredHandOver } from '../../deliver/preview.js';
 import type { OutboundRecord } from '../../erp/adapter.js';
 import { maskPersonal, type PersonalValues } from '../../log/index.js';
-import type { Store } from '../../store/index.js';
+import { recordShowPersonal, type Store } from '../../store/index.js';
 import { withStoreIfThere } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { recordCommand, type ConfigOption } from '../options.js';
-import { personalOf, recordLook, withShowPersonal } from './personal.js';
+import { personalOf, withShowPersonal } from './personal.js';
 
 /** Why there is nothing to preview, and what to do. */
 function nothingToShow(
@@ -73,7 +73,10 @@ function toRender(
 ): OutboundRecord {
   if (personal === 'masked') return { ...outbound, record: maskPersonal(outbound.record) };
   const { resource, id } = outbound;
-  recordLook(store, `${resource}:${id}`, `mapping preview ${resource} ${id}`);
+  recordShowPersonal(store, {
+    subject: `${resource}:${id}`,
+    detail: `mapping preview ${resource} ${id}`,
+  });
   return outbound;
 }
 

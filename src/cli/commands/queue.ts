@@ -5,13 +5,15 @@ import { supersedingKind } from '../../pushback/index.js';
 import {
   currentOperator,
   recordOperatorAction,
+  maskedJob,
+  recordShowPersonal,
   transaction,
   type Store,
 } from '../../store/index.js';
 import { withStore, withStoreOrExit } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
-import { maskedJob, personalOf, recordLook, withShowPersonal } from './personal.js';
+import { personalOf, withShowPersonal } from './personal.js';
 import { jobDetailsText, jobTable } from './queueText.js';
 
 function jobId(value: string): number {
@@ -78,7 +80,8 @@ function jobToShow(options: ShowOptions, id: number): JobDetails | undefined {
   return withStoreOrExit(options, (store) =>
     transaction(store, () => {
       const job = getJob(store, id);
-      if (job !== undefined) recordLook(store, `job:${id}`, `queue show ${id}`);
+      if (job !== undefined)
+        recordShowPersonal(store, { subject: `job:${id}`, detail: `queue show ${id}` });
       return job;
     }),
   );

@@ -6,13 +6,14 @@ import {
   traceOf,
   transaction,
   type PersonalValues,
+  recordShowPersonal,
   type Store,
   type TraceEvent,
 } from '../../store/index.js';
 import { withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
-import { recordLook, withShowPersonal } from './personal.js';
+import { withShowPersonal } from './personal.js';
 
 export interface TracedRecord {
   resource: string;
@@ -43,7 +44,9 @@ function recordLooks(store: Store, key: string, shown: readonly TracedRecord[]):
   );
   const subjects = shown.map((record) => `${record.resource}:${record.id}`);
   subjects.push(...[...jobs].map((job) => `job:${job}`));
-  for (const subject of subjects) recordLook(store, subject, `trace ${keptKey(key)}`);
+  for (const subject of subjects) {
+    recordShowPersonal(store, { subject, detail: `trace ${keptKey(key)}` });
+  }
 }
 
 /**
