@@ -38,7 +38,12 @@ export function inboxAcceptor(store: Store, logger: Logger) {
   return (message: InboxMessage): 'accepted' | 'repeat' | 'conflict' =>
     transaction(store, () => {
       const kept = keepMessage(store, message, logger);
-      const about = { kind: message.kind, messageName: message.name, messageId: kept.messageId };
+      const about = {
+        kind: message.kind,
+        source: message.source,
+        messageName: message.name,
+        messageId: kept.messageId,
+      };
       if (kept.outcome === 'accepted') {
         logger.info({ ...about, jobId: kept.jobId }, 'inbox message queued');
       } else if (kept.outcome === 'conflict') {

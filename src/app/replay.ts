@@ -2,6 +2,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { InboxMessage } from '../erp/adapter.js';
+import { messageLabel } from '../log/index.js';
 import {
   ARCHIVE,
   ERROR,
@@ -240,13 +241,15 @@ function queueReplays(
       const { first } = candidate;
       const firstJobId = jobOfMessage(store, first)?.id;
       const from = first.source === 'file' ? 'file' : 'request';
+      // Kept for good, beyond forget's reach: an ERP file (maybe named after the patient) by label.
+      const name = first.source === 'file' ? messageLabel(first.name) : first.name;
       const firstJob = firstJobId === undefined ? '' : ` as job ${firstJobId}`;
       recordOperatorAction(
         store,
         {
           action: 'replay',
           subject: `job:${kept.jobId}`,
-          detail: `${first.kind} ${from} ${first.name}, first received ${first.receivedAt}${firstJob}`,
+          detail: `${first.kind} ${from} ${name}, first received ${first.receivedAt}${firstJob}`,
         },
         operator,
       );

@@ -81,7 +81,9 @@ function namesOf(line: Readonly<Record<string, unknown>>): Map<string, string> {
       add(base.endsWith(REPORT_SUFFIX) ? base.slice(0, -REPORT_SUFFIX.length) : base);
     }
   }
-  for (const name of strings(line['messageName'])) {
+  // A request's Idempotency-Key is the ERP's name for it, no file's: kept as it is.
+  const messages = line['source'] === 'http' ? [] : strings(line['messageName']);
+  for (const name of messages) {
     names.set(name, messageLabel(name));
     add(fileOfMessage(name));
   }

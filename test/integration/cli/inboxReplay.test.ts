@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fileLabel } from '../../../src/log/index.js';
 import { replayInboxMessage, type ReplayOutcome } from '../../../src/app/replay.js';
 import { renderTrace, traceKey } from '../../../src/cli/commands/trace.js';
 import { findMirrorBy, getStoredJob, operatorActionsOn } from '../../../src/store/index.js';
@@ -83,11 +84,15 @@ describe('inbox replay', () => {
     const [record] = traceKey({ config: cycle().rig.configPath }, 'status-1.json');
     const steps = record?.events.map((event) => event.what) ?? [];
     const at = (pattern: RegExp) => steps.findIndex((step) => pattern.test(step));
-    const first = at(/^ERP orderStatus file status-1\.json received$/);
-    const again = at(/^ERP orderStatus file status-1\.json replayed by an operator/);
+    // The file by its label, in the timeline and in the audit kept for good.
+    const label = fileLabel('status-1.json');
+    const first = steps.indexOf(`ERP orderStatus file ${label} received`);
+    const again = steps.indexOf(
+      `ERP orderStatus file ${label} replayed by an operator, as a new message`,
+    );
     const audit = at(
       new RegExp(
-        `^replay of job:${replayed?.jobId} \\(orderStatus file status-1\\.json, first received .* as job ${replayed?.firstJobId}\\) by tester on test-host$`,
+        `^replay of job:${replayed?.jobId} \\(orderStatus file #[0-9a-f]{8}\\.json, first received .* as job ${replayed?.firstJobId}\\) by tester on test-host$`,
       ),
     );
     for (const index of [first, again, audit]) expect(index, steps.join('\n')).toBeGreaterThan(-1);
