@@ -22,3 +22,4 @@ export * from './nestedEntries.js';
 export * from './ownChange.js';
 export * from './stamps.js';
 export * from './changedFields.js';
+export * from './variantProbes.js';

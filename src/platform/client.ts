@@ -25,6 +25,7 @@ import { createDispatcher } from './dispatcher.js';
 import { prepare, type PreparedRequest, type Query, type SendRequest } from './prepare.js';
 import { PlatformClock } from './skew.js';
 import { open, type OpenResponse, type Transport } from './transport.js';
+import { peek, type PeekAnswer } from './peek.js';
 
 export interface PlatformClientOptions {
   baseUrl: string;
@@ -71,6 +72,11 @@ export interface PlatformCore {
   listItems(resource: ResourceName, query?: Query, bounds?: ListBounds): AsyncIterable<ListEntry>;
   /** An answer served as bytes: a document's PDF or XML, an attachment's file. */
   file(resource: ResourceName, kind: OperationKind, request: SendRequest): Promise<PlatformFile>;
+  /**
+   * A GET of `path` (query included) outside the configured variant's contract, for the online
+   * check's probes: the answer's status and headers, a 404 or 405 included; never a write.
+   */
+  peek(resource: ResourceName, path: string): Promise<PeekAnswer>;
   /** The platform's clock, from the `Date` header of its answers; the local clock until the first one. */
   platformNow(): Date;
   /** Platform time minus local time, in milliseconds. */
@@ -227,6 +233,7 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
       const prepared = prepareFor(resource, kind, request);
       return exchange(transport, reader, prepared, (r) => readFile(r, prepared.context));
     },
+    peek: (resource, path) => peek(transport, resource, path),
     platformNow: () => platformClock.platformNow(),
     skewMs: () => platformClock.skewMs(),
     outage: () => reader.breakers.outage(),

@@ -24,4 +24,5 @@ export { prepare } from './prepare.js';
 export { DEFAULT_READ_RETRY, retryDelay, type RetryPolicy } from './backoff.js';
 export { classifyStatus, parseRetryAfter, type StatusClass } from './retryable.js';
 export { PlatformClock } from './skew.js';
+export type { PeekAnswer } from './peek.js';
 export { DEFAULT_LIST_BOUNDS, defaultMaxRecords } from './listBounds.js';

@@ -31,7 +31,8 @@ function isFramed(headers: Dispatcher.ResponseData['headers']): boolean {
   return firstHeader(headers, 'content-length') !== undefined || /chunked/i.test(encoding);
 }
 
-function urlOf(transport: Transport, path: string): string {
+/** The URL of `path` (below the base URL, query included). */
+export function urlOf(transport: Transport, path: string): string {
   const base = transport.baseUrl.pathname.replace(/\/+$/, '');
   return `${transport.baseUrl.origin}${base}${path}`;
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { RESOURCE_NAMES, type ResourceName } from '../contract/index.js';
 import { SetupError } from '../shared/errors.js';
 
 /** One API key the simulator accepts: its tenant, the client it names, and its rights. */
@@ -9,6 +10,8 @@ export interface ApiKeyEntry {
   tenant: string;
   client: string;
   attachments: boolean;
+  /** The resources the key may use (read and write); every one when absent. */
+  resources?: readonly ResourceName[];
 }
 
 export const DEFAULT_KEYS: readonly ApiKeyEntry[] = [
@@ -24,11 +27,18 @@ const keyFileSchema = z
       tenant: z.string().min(1),
       client: z.string().min(1),
       attachments: z.boolean().default(false),
+      resources: z
+        .array(
+          z.enum(RESOURCE_NAMES as [ResourceName, ...ResourceName[]], {
+            error: (issue) => `"${String(issue.input)}" is not a resource of the platform`,
+          }),
+        )
+        .optional(),
     }),
   )
   .min(1);
 
-/** Reads a `--keys` YAML file: a list of `{key, tenant, client, attachments}`. */
+/** Reads a `--keys` YAML file: a list of `{key, tenant, client, attachments, resources}`. */
 export async function readKeysFile(path: string): Promise<ApiKeyEntry[]> {
   let text: string;
   try {
@@ -43,10 +53,12 @@ export async function readKeysFile(path: string): Promise<ApiKeyEntry[]> {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${path}: [${i.path.join('.')}] ${i.message}`);
     throw new SetupError(`the simulator keys file ${path} is not valid`, problems, {
-      hint: 'write a YAML list of {key, tenant, client, attachments}',
+      hint: 'write a YAML list of {key, tenant, client, attachments, resources}',
     });
   }
-  return parsed.data;
+  return parsed.data.map(({ resources, ...entry }) =>
+    resources === undefined ? entry : { ...entry, resources },
+  );
 }
 
 /** The tenants in the order their keys first name them: the order decides each one's seed. */

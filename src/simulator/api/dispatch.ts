@@ -57,6 +57,11 @@ export async function handleApi(
     );
   }
   const { operation, id } = match;
+  if (caller.resources !== undefined && !caller.resources.includes(operation.resource)) {
+    throw new SimHttpError(403, 'forbidden', `this API key may not use ${operation.resource}`, [
+      `service-api-key: the key has no right to ${operation.resource}; the platform operator grants it`,
+    ]);
+  }
   const problems = queryProblems(operation.detail.query, request.query);
   if (problems.length > 0) {
     throw badRequest(

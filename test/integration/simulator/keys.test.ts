@@ -46,6 +46,40 @@ describe('API keys from a --keys file', () => {
     }
   });
 
+  it('refuses a key the resources it may not use (403), as a platform grants read rights per resource', async () => {
+    const file = join(dir, 'keys.yaml');
+    await writeFile(
+      file,
+      '- { key: k-orders, tenant: demo, client: erp-1, resources: [singleOrder, patient] }\n',
+    );
+    const keys = await readKeysFile(file);
+    expect(keys[0]?.resources).toEqual(['singleOrder', 'patient']);
+    const sim = await startTestSimulator({ variant: 'B', keys });
+    try {
+      const after = 'updatedAfter=2026-01-01T00:00:00Z';
+      const refused = await api(sim, 'GET', `/article?status=created&${after}`, {
+        key: 'k-orders',
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.json).toMatchObject({ error: 'forbidden' });
+      expect(refused.text).toContain('article');
+      const orders = await api(sim, 'GET', `/singleOrder?status=created&${after}`, {
+        key: 'k-orders',
+      });
+      expect(orders.status).toBe(200);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('names an unknown resource of a key', async () => {
+    const file = join(dir, 'keys.yaml');
+    await writeFile(file, '- { key: k1, tenant: t, client: c, resources: [singelOrder] }\n');
+    const error = await readKeysFile(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SetupError);
+    expect((error as SetupError).problems.join('\n')).toContain('singelOrder');
+  });
+
   it('names every problem of a bad file', async () => {
     const file = join(dir, 'bad.yaml');
     await writeFile(
