@@ -74,6 +74,11 @@ export const ERROR_CODES = {
     meaning: 'A newer homecare-sync has written the database.',
     hint: 'Upgrade homecare-sync, or use another file.',
   },
+  STORE_SCHEMA_BEHIND: {
+    meaning:
+      'The database has an older schema, and the command (check --online) does not migrate it.',
+    hint: 'Take a backup (homecare-sync backup <file>); the next start of the daemon migrates it.',
+  },
   STORE_SCHEMA_DAMAGED: {
     meaning: 'The table that records the schema version is damaged.',
     hint: 'Restore the file from a backup, or set storage.path to a new file.',

@@ -16,6 +16,35 @@ function tooNew(path: string, current: number): SetupError {
   );
 }
 
+/**
+ * A database an older build left, opened by a command that must not migrate it (`check
+ * --online`): it says from which schema version to which the next start would take it.
+ */
+export class SchemaBehindError extends SetupError {
+  constructor(
+    path: string,
+    readonly from: number,
+    readonly to: number,
+  ) {
+    super(
+      `database ${path} needs migration ${from}→${to}: the daemon's next start migrates it (take a backup first: homecare-sync backup <file>)`,
+      [],
+      { code: 'STORE_SCHEMA_BEHIND' },
+    );
+    this.name = 'SchemaBehindError';
+  }
+}
+
+/**
+ * Checks, changing nothing, that the schema is this build's: a newer one is refused as `migrate`
+ * refuses it, an older one with SchemaBehindError.
+ */
+export function requireCurrentSchema(db: Database, path: string): void {
+  const seen = versionIfCurrent(db) ?? 0;
+  if (seen > SCHEMA_VERSION) throw tooNew(path, seen);
+  if (seen < SCHEMA_VERSION) throw new SchemaBehindError(path, seen, SCHEMA_VERSION);
+}
+
 /** The version without taking the write lock, so `status` beside a busy daemon does not wait. */
 function versionIfCurrent(db: Database): number | undefined {
   const table = plainStatement<{ name: string }>(

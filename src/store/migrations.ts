@@ -450,6 +450,23 @@ const jobAnswers = `
 ALTER TABLE queue ADD COLUMN answer TEXT;
 `;
 
+/**
+ * The last verdict of each point of `check --online`: kept per check (a run of some checks with
+ * --only or --skip replaces only theirs), shown by `status` and exported as gauges. `position`
+ * keeps the order the check prints them in.
+ */
+const onlineChecks = `
+CREATE TABLE online_checks (
+  id         TEXT PRIMARY KEY,
+  position   INTEGER NOT NULL,
+  status     TEXT NOT NULL CHECK (status IN ('pass', 'warn', 'fail', 'skip')),
+  ms         INTEGER NOT NULL,
+  message    TEXT NOT NULL,
+  hint       TEXT,
+  checked_at TEXT NOT NULL
+) STRICT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', sql: initial },
   { name: 'ledger keeps each version and what it waits for', sql: ledgerRecords },
@@ -471,6 +488,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'the restore point of a backup copy', sql: restorePoint },
   { name: 'the fields each pulled version changed', sql: versionChanges },
   { name: 'what the platform answered a job', sql: jobAnswers },
+  { name: 'the last online check', sql: onlineChecks },
 ];
 
 /** The schema version this build writes and understands. */

@@ -1,7 +1,7 @@
 import Sqlite from 'better-sqlite3';
 import type { Clock } from '../shared/clock.js';
 import { SetupError } from '../shared/errors.js';
-import { APPLICATION_ID, migrate } from './migrate.js';
+import { APPLICATION_ID, migrate, requireCurrentSchema } from './migrate.js';
 import { createDatabase, inspectDatabaseFile, restrictDatabaseMode } from './databaseFile.js';
 import { plainStatement } from './statements.js';
 import { jobsQueued, type Database, type Store } from './store.js';
@@ -10,6 +10,11 @@ export interface OpenStoreOptions {
   /** `storage.path` from the config; `:memory:` for a database that lives only in memory. */
   path: string;
   clock: Clock;
+  /**
+   * false: an existing database an older build left is refused (SchemaBehindError) instead of
+   * migrated, for a command that only looks (`check --online`); a new one is still created.
+   */
+  migrate?: boolean;
 }
 
 const memory = ':memory:';
@@ -45,7 +50,7 @@ export function openStore(options: OpenStoreOptions): Store {
   if (file.missing) {
     createDatabase(file.path, (temp) => openConnection(temp, options.clock, 'new').close());
   }
-  const store = openConnection(file.path, options.clock, 'existing');
+  const store = openConnection(file.path, options.clock, 'existing', options.migrate ?? true);
   try {
     restrictDatabaseMode(file.path);
   } catch (error) {
@@ -56,7 +61,12 @@ export function openStore(options: OpenStoreOptions): Store {
 }
 
 /** `new`: a file homecare-sync has just created (empty, stamped by migrate). */
-function openConnection(path: string, clock: Clock, file: 'new' | 'existing'): Store {
+function openConnection(
+  path: string,
+  clock: Clock,
+  file: 'new' | 'existing',
+  migrating = true,
+): Store {
   const db = connect(path);
   try {
     db.pragma('busy_timeout = 5000');
@@ -68,7 +78,8 @@ function openConnection(path: string, clock: Clock, file: 'new' | 'existing'): S
     db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     db.pragma('foreign_keys = ON');
-    migrate(db, path, clock.now());
+    if (migrating) migrate(db, path, clock.now());
+    else requireCurrentSchema(db, path);
   } catch (error) {
     db.close();
     throw asSetupError(error, path);

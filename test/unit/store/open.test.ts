@@ -26,6 +26,7 @@ const tables = [
   'lease',
   'ledger',
   'mirror',
+  'online_checks',
   'operator_actions',
   'own_writes',
   'pauses',
