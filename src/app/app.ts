@@ -38,7 +38,7 @@ import { deliveryHandlers } from '../deliver/deliver.js';
 import { sqlitePullStore } from '../pull/pullStore.js';
 import { pullProgress, type ProgressTerminal } from '../pull/progress.js';
 import { createPullRunner, type PullRunner } from '../pull/runner.js';
-import { pullTargets, type TargetSettings } from '../pull/targets.js';
+import { pullTargets, type PullTarget, type TargetSettings } from '../pull/targets.js';
 import { createAdapter } from './adapter.js';
 import { noteRefusal, type Refusals } from './refusals.js';
 import {
@@ -113,6 +113,11 @@ function targetSettings(resources: readonly ResourceSettings[]): Record<string, 
       { enabled: r.enabled, ...(r.statuses.length > 0 ? { statuses: r.statuses } : {}) },
     ]),
   );
+}
+
+/** The pulls the daemon makes with `config`: every list of the variant the config leaves enabled. */
+export function daemonPullTargets(config: Config, contract: Contract): PullTarget[] {
+  return pullTargets(contract, targetSettings(effectiveResourceSettings(config, contract)));
 }
 
 /** Without the endpoint no one can read a count: prom-client is then not even loaded. */
@@ -203,7 +208,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
       settings: { ...config.sync, batchSize: config.sync.batchSize },
       progress: pullProgress({ clock, logger, terminal: deps.progressTerminal }),
     },
-    pullTargets(contract, targetSettings(resources)),
+    daemonPullTargets(config, contract),
     logger,
     (summary) => metrics?.observePull(summary, clock.now()),
   );

@@ -15,3 +15,4 @@ export {
   type ConfigLocation,
 } from './source.js';
 export type { Env } from './substitute.js';
+export { folderProblem } from './paths.js';

@@ -42,35 +42,37 @@ function writable(path: string): boolean {
 }
 
 /**
+ * Why the daemon could neither use nor create the folder `path` (`what` names it), as this user;
+ * undefined when it can. One that exists must be a writable folder; one that does not needs its
+ * nearest existing parent to be a writable folder (the daemon creates the rest).
+ */
+export function folderProblem(path: string, what: string): string | undefined {
+  const found = stat(path);
+  if (found !== undefined) {
+    if (!found.isDirectory()) return `${what} is not a folder`;
+    if (!writable(path)) return `${what} is not writable for this user: give it write access`;
+    return undefined;
+  }
+  let parent = dirname(path);
+  while (stat(parent) === undefined && dirname(parent) !== parent) parent = dirname(parent);
+  const existing = stat(parent);
+  if (existing?.isDirectory() !== true) {
+    return `${what} cannot be created: ${parent} is not a folder`;
+  }
+  if (!writable(parent)) {
+    return `${what} cannot be created: ${parent}, its nearest existing parent, is not writable for this user; create it, or choose a path on a writable volume`;
+  }
+  return undefined;
+}
+
+/**
  * Every configured folder that the daemon could neither use nor create, as this user, from
- * `cwd`: one that exists must be a writable folder; one that does not needs its nearest
- * existing parent to be a writable folder (the daemon creates the rest). For `config check`,
- * run where and as the daemon runs; a start meets the same folders anyway.
+ * `cwd` (see folderProblem). For `config check`, run where and as the daemon runs; a start meets
+ * the same folders anyway.
  */
 export function folderProblems(config: Config, cwd: string): Problem[] {
-  return foldersOf(config, cwd).flatMap(({ at, path, named: what }) => {
-    const found = stat(path);
-    if (found !== undefined) {
-      if (!found.isDirectory()) return [{ at, message: `${what} is not a folder` }];
-      if (!writable(path)) {
-        return [{ at, message: `${what} is not writable for this user: give it write access` }];
-      }
-      return [];
-    }
-    let parent = dirname(path);
-    while (stat(parent) === undefined && dirname(parent) !== parent) parent = dirname(parent);
-    const existing = stat(parent);
-    if (existing?.isDirectory() !== true) {
-      return [{ at, message: `${what} cannot be created: ${parent} is not a folder` }];
-    }
-    if (!writable(parent)) {
-      return [
-        {
-          at,
-          message: `${what} cannot be created: ${parent}, its nearest existing parent, is not writable for this user; create it, or choose a path on a writable volume`,
-        },
-      ];
-    }
-    return [];
+  return foldersOf(config, cwd).flatMap(({ at, path, named }) => {
+    const message = folderProblem(path, named);
+    return message === undefined ? [] : [{ at, message }];
   });
 }

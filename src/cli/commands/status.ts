@@ -25,6 +25,7 @@ import {
   type Store,
 } from '../../store/index.js';
 import { storageFigures, inboxOf, type StorageFigures } from '../../app/storage.js';
+import { bytesText } from '../../shared/bytes.js';
 import { withStoreAsync } from '../context.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 
@@ -175,18 +176,6 @@ export function queueLine(q: ReturnType<typeof statusOf>['queue']): string {
  */
 let grouping: Intl.NumberFormat | undefined;
 const grouped = (n: number) => (grouping ??= new Intl.NumberFormat('en-US')).format(n);
-
-/** Bytes as people read them: "812 B", "41.3 MiB". */
-export function bytesText(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
 
 /** Where the space goes: the files, the rows per table, the oldest item each rule keeps. */
 function storageLines(storage: StorageFigures): string[] {

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../contract/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { SetupError, errorMessage } from '../../shared/errors.js';
@@ -11,6 +9,7 @@ import { placeCompanions, type Folder } from './companions.js';
 import { isBatchFormat } from './formats.js';
 import type { FileAdapterOptions } from './options.js';
 import { createOutboxWriter } from './outboxWriter.js';
+import { folderWritable } from './probe.js';
 import {
   folderOf,
   OK,
@@ -161,28 +160,12 @@ async function sweep(fs: OutboxFs, outbox: string): Promise<void> {
   }
 }
 
-/** What the probe writes: one block, so that a full disk fails it as it fails a hand-over. */
-const PROBE_BYTES = 4096;
-
-/**
- * A hidden file written, synced and removed in the outbox: what a hand-over does, short of a
- * record. An empty file would still be made on a full disk (it needs no data block).
- */
+/** A hidden file put into the outbox as a hand-over puts one, and removed: short of a record. */
 async function outboxWritable(fs: OutboxFs, outbox: string): Promise<void> {
-  const path = join(outbox, `.readyz-${randomBytes(6).toString('hex')}`);
   try {
-    const file = await fs.open(path, 'wx');
-    try {
-      await file.write(Buffer.alloc(PROBE_BYTES));
-      await file.sync();
-    } finally {
-      await file.close();
-      await fs.unlink(path);
-    }
+    await folderWritable(fs, outbox, 'readyz');
   } catch (error) {
-    throw new Error(`the outbox ${outbox} is not writable: ${errorMessage(error)}`, {
-      cause: error,
-    });
+    throw new Error(`the outbox ${errorMessage(error)}`, { cause: error });
   }
 }
 

@@ -8,3 +8,4 @@ export { batchFile, recordFile } from './render.js';
 export { isBatchFormat } from './formats.js';
 export { folderOf, type OutboxFile } from './placement.js';
 export { archivalFileName, archivalFolderOf } from './archivalEvents.js';
+export { folderWritable } from './probe.js';

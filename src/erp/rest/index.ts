@@ -10,3 +10,4 @@ export { outcomeOfAnswer, outcomeOfFailure, type Attempt, type ErpAnswer } from 
 export { checkRestOptions } from './checks.js';
 export * from './options.js';
 export { shownRequest, type ShownRequest } from './shown.js';
+export { reachErp, type ErpReach } from './reach.js';

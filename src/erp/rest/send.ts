@@ -51,9 +51,13 @@ export async function sendToErp(
   };
 }
 
-/** The status of a HEAD request to `url`, the body left unread. */
-export async function askHead(dispatcher: Dispatcher, url: string): Promise<number> {
-  const response = await request(url, { dispatcher, method: 'HEAD' });
+/** The status of a HEAD request to `url` (with `headers`, say the credentials), the body left unread. */
+export async function askHead(
+  dispatcher: Dispatcher,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
+  const response = await request(url, { dispatcher, method: 'HEAD', headers });
   await discard(response.body);
   return response.statusCode;
 }
