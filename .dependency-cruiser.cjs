@@ -7,6 +7,8 @@
  */
 const STAGES = 'pull|deliver|pushback';
 const MECHANISMS = 'contract|platform|store|queue|erp|config|log|shared';
+/** Interfaces face the user (commands, the endpoint, the online check): nothing below uses them. */
+const INTERFACES = 'cli|http|check';
 
 module.exports = {
   forbidden: [
@@ -24,6 +26,14 @@ module.exports = {
       severity: 'error',
       from: { path: `^src/(${MECHANISMS})/` },
       to: { path: `^src/(${STAGES})/` },
+    },
+    {
+      name: 'interfaces-on-top',
+      comment:
+        'A stage or a mechanism never imports an interface (cli/, http/, check/): see docs/architecture.md',
+      severity: 'error',
+      from: { path: `^src/(${STAGES}|${MECHANISMS})/` },
+      to: { path: `^src/(${INTERFACES})/` },
     },
     {
       name: 'no-circle',

@@ -7,6 +7,7 @@ import { ConfigError } from '../config/index.js';
 import { SetupError } from '../shared/errors.js';
 import { packageVersion } from '../shared/version.js';
 import { backupCommand } from './commands/backup.js';
+import { checkCommand } from './commands/check.js';
 import { checkpointCommand } from './commands/checkpoint.js';
 import { configCommand } from './commands/config.js';
 import { demoCommand } from './commands/demo.js';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
     .addCommand(backupCommand())
     .addCommand(forgetCommand())
     .addCommand(configCommand())
+    .addCommand(checkCommand())
     .addCommand(simulatorCommand())
     .addCommand(demoCommand())
     .addHelpText('after', '\nExit codes: 0 ok, 1 failure (including a bad config), 2 usage.');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { errorMessage, SetupError } from '../shared/errors.js';
+import { envValue } from './proxyRoute.js';
 
 export interface DispatcherOptions {
   concurrency: number;
@@ -12,7 +13,8 @@ export interface DispatcherOptions {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-function readCa(caFile: string): string[] {
+/** The public roots and the PEM of `caFile`: what the platform's certificate is checked against. */
+export function readCa(caFile: string): string[] {
   try {
     return [...rootCertificates, readFileSync(caFile, 'utf8')];
   } catch (error) {
@@ -20,11 +22,6 @@ function readCa(caFile: string): string[] {
       `platform.caFile: ${errorMessage(error)}; give the path of a PEM file readable by the daemon`,
     ]);
   }
-}
-
-/** First of the upper- and lower-case spellings; '' rather than undefined, so undici never falls back to process.env. */
-function envValue(env: DispatcherOptions['env'], name: string): string {
-  return env[name] ?? env[name.toLowerCase()] ?? '';
 }
 
 /**

@@ -26,3 +26,5 @@ export { classifyStatus, parseRetryAfter, type StatusClass } from './retryable.j
 export { PlatformClock } from './skew.js';
 export type { PeekAnswer } from './peek.js';
 export { DEFAULT_LIST_BOUNDS, defaultMaxRecords } from './listBounds.js';
+export { proxyRoute, shownProxy, type ProxyRoute } from './proxyRoute.js';
+export { readCa } from './dispatcher.js';

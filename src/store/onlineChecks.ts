@@ -54,3 +54,22 @@ export function lastOnlineChecks(store: Store): KeptOnlineCheck[] {
        FROM online_checks ORDER BY position, id`,
   ).all({});
 }
+
+/**
+ * Up to `limit` records of `resources` the mirror holds live (not archived, not reduced by
+ * retention), the latest first: records the platform should still show the key they came by.
+ */
+export function sampleMirrored(
+  store: Store,
+  resources: readonly string[],
+  limit: number,
+): { resource: string; id: string }[] {
+  if (resources.length === 0) return [];
+  return statement<{ resources: string; limit: number }, { resource: string; id: string }>(
+    store.db,
+    `SELECT resource, _id AS id FROM mirror
+      WHERE resource IN (SELECT value FROM json_each(@resources))
+        AND coalesce(json ->> '$.archived', 0) = 0 AND json ->> '$._reduced' IS NULL
+      ORDER BY updated_at DESC LIMIT @limit`,
+  ).all({ resources: JSON.stringify(resources), limit });
+}
