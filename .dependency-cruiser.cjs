@@ -1,8 +1,8 @@
 /**
  * The rooms of src/ and which may import which (docs/architecture.md), checked by
  * `npm run lint` in CI: the stages import the mechanisms and contract/, never each other (they
- * hand over through SQLite); no mechanism imports a stage; and no file reaches itself again
- * through its imports. Decided on each import's resolved path, so a new file is held to its
+ * hand over through SQLite); no mechanism imports a stage; no stage or mechanism imports an
+ * interface; and no file reaches itself again through its imports. Decided on each import's resolved path, so a new file is held to its
  * folder's rule.
  */
 const STAGES = 'pull|deliver|pushback';

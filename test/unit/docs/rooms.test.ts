@@ -23,6 +23,8 @@ const FILES: Readonly<Record<string, string>> = {
   'src/queue/claim.ts': 'import type { J } from "./pass.js";\nexport type C = J;\n',
   'src/queue/pass.ts': 'import type { C } from "./claim.js";\nexport type J = { c?: C };\n',
   'src/app/app.ts': 'import { d } from "../deliver/deliver.js";\nexport const x = d;\n',
+  'src/check/verdict.ts': 'import { a } from "../store/mirror.js";\nexport const v = a;\n',
+  'src/store/space.ts': 'import { v } from "../check/verdict.js";\nexport const s = v;\n',
 };
 
 let base = '';
@@ -50,8 +52,9 @@ const broken = () =>
   result.summary.violations.map(({ rule, from, to }) => `${rule.name}: ${from} -> ${to}`).sort();
 
 describe('the rooms rules (.dependency-cruiser.cjs)', () => {
-  it('refuses a stage importing another stage, a mechanism importing a stage, and a circle', () => {
+  it('refuses a stage importing another stage, a mechanism importing a stage or an interface, and a circle', () => {
     expect(broken()).toEqual([
+      'interfaces-on-top: src/store/space.ts -> src/check/verdict.ts',
       'mechanisms-below-stages: src/store/retention.ts -> src/deliver/deliver.ts',
       'no-circle: src/queue/claim.ts -> src/queue/pass.ts',
       'stages-apart: src/deliver/deliver.ts -> src/pull/puller.ts',
@@ -63,6 +66,7 @@ describe('the rooms rules (.dependency-cruiser.cjs)', () => {
     expect(from).not.toContain('src/pull/puller.ts');
     expect(from).not.toContain('src/pull/window.ts');
     expect(from).not.toContain('src/app/app.ts');
+    expect(from).not.toContain('src/check/verdict.ts');
     expect(result.summary.totalCruised).toBe(Object.keys(FILES).length);
   });
 });
