@@ -31,6 +31,7 @@ import {
   openStore,
   removeStaleDryRuns,
   countUndelivered,
+  lastOnlineChecks,
   pausesInForce,
   type Store,
 } from '../store/index.js';
@@ -139,6 +140,7 @@ async function endpointMetrics(
       undelivered: () => countUndelivered(store),
       storage: cachedStorageFigures(store, inboxOf(config)),
       paused: () => pausesInForce(store),
+      onlineChecks: () => lastOnlineChecks(store),
     },
   );
 }

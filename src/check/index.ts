@@ -13,5 +13,12 @@ export {
 } from './online.js';
 export type { CheckDeps } from './context.js';
 export { exitCodeOf, type CheckStatus, type Verdict } from './verdict.js';
-export { reportJson, reportText, countsText, verdictLines } from './text.js';
+export {
+  reportJson,
+  reportText,
+  countsText,
+  verdictLines,
+  keptCheckLines,
+  keptCheckSummary,
+} from './text.js';
 export { ALL_CHECK_IDS } from './select.js';

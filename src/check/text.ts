@@ -1,3 +1,4 @@
+import type { KeptOnlineCheck } from '../store/index.js';
 import type { OnlineCheckReport } from './online.js';
 import { countsOf, exitCodeOf, STATUSES, type Verdict } from './verdict.js';
 
@@ -52,4 +53,29 @@ export function reportJson(report: OnlineCheckReport, strict: boolean) {
       hint,
     })),
   };
+}
+
+/** The last online check as `status --json` shows it: when, how many of each, every verdict. */
+export function keptCheckSummary(kept: readonly KeptOnlineCheck[]) {
+  if (kept.length === 0) return null;
+  const checkedAt =
+    kept
+      .map((k) => k.checkedAt)
+      .sort()
+      .at(-1) ?? '';
+  return { checkedAt, summary: countsOf(kept), checks: kept };
+}
+
+/** The last online check as `status` prints it: the counts, and what warned or failed. */
+export function keptCheckLines(kept: readonly KeptOnlineCheck[]): string[] {
+  const summary = keptCheckSummary(kept);
+  if (summary === null) return ['online check: not run yet (homecare-sync check --online)'];
+  const older = kept.some((k) => k.checkedAt !== summary.checkedAt)
+    ? ' (some checks from earlier runs)'
+    : '';
+  const notable = kept.filter((k) => k.status === 'warn' || k.status === 'fail');
+  return [
+    `online check (check --online) at ${summary.checkedAt}${older}: ${countsText(kept)}`,
+    ...verdictLines(notable, '  '),
+  ];
 }

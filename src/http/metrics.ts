@@ -6,6 +6,7 @@ import {
   collectDefaultMetrics,
   type CollectFunction,
 } from 'prom-client';
+import { registerOnlineChecks, type KeptCheck } from './checkMetrics.js';
 
 /** Values read from the database when Prometheus scrapes, not kept in memory. */
 export interface StoredCounts {
@@ -16,6 +17,8 @@ export interface StoredCounts {
   storage?(): Promise<StorageGauges>;
   /** The operator's pauses in force: direction, and resource or kind (`*`: all of it). */
   paused?(): readonly { direction: string; target: string }[];
+  /** The last verdict of each point of `check --online`, and when it was given. */
+  onlineChecks?(): readonly KeptCheck[];
 }
 
 /** The `storage` figures /metrics shows (app/storage.ts StorageFigures has them). */
@@ -235,6 +238,7 @@ export class Metrics {
     );
     if (counts.storage) this.registerStorage(counts.storage.bind(counts));
     if (counts.paused) this.registerPaused(counts.paused.bind(counts));
+    if (counts.onlineChecks) registerOnlineChecks(this.registry, counts.onlineChecks.bind(counts));
   }
 
   /**

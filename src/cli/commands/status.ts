@@ -15,6 +15,7 @@ import {
   countUndelivered,
   dryRunCopies,
   type DryRunCopy,
+  lastOnlineChecks,
   operatorActionsOn,
   pausesInForce,
   pauseSubject,
@@ -25,6 +26,7 @@ import {
   type Store,
 } from '../../store/index.js';
 import { storageFigures, inboxOf, type StorageFigures } from '../../app/storage.js';
+import { keptCheckLines, keptCheckSummary } from '../../check/index.js';
 import { bytesText } from '../../shared/bytes.js';
 import { withStoreAsync } from '../context.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
@@ -77,6 +79,7 @@ export function statusOf(store: Store, storage: StorageFigures) {
   return {
     database: store.path,
     paused: pausesOf(store),
+    onlineCheck: keptCheckSummary(lastOnlineChecks(store)),
     checkpoints: listCheckpoints(store).map((checkpoint) => {
       const run = runs.find(
         (r) => r.resource === checkpoint.resource && r.filter === checkpoint.filter,
@@ -127,6 +130,7 @@ export function runOutcome(run: Run | undefined): string {
 
 function text(status: ReturnType<typeof statusOf>): string {
   const lines = [`database ${status.database}`, ...pausedLines(status.paused)];
+  lines.push(...keptCheckLines(status.onlineCheck?.checks ?? []));
   lines.push('', 'checkpoints (resource, filter, watermark, last run):');
   for (const c of status.checkpoints) {
     const run = c.lastRun;

@@ -41,3 +41,49 @@ describe('metrics', () => {
     }
   });
 });
+
+describe('the last online check as gauges', () => {
+  it('one series per check: -1 skip, 0 pass, 1 warn, 2 fail; and when it ran', async () => {
+    const checkedAt = '2026-03-01T12:00:00.000Z';
+    const kept = [
+      { id: 'platform.key', status: 'pass' as const },
+      { id: 'platform.clock', status: 'warn' as const },
+      { id: 'read.article', status: 'fail' as const },
+      { id: 'platform.proxy', status: 'skip' as const },
+    ].map((check) => ({ ...check, ms: 3, message: '', hint: null, checkedAt }));
+    const metrics = new Metrics(
+      { version: '1.2.3', variant: 'B' },
+      {
+        queueByState: () => ({}),
+        deadLetters: () => 0,
+        undelivered: () => 0,
+        onlineChecks: () => kept,
+      },
+    );
+    const text = await metrics.registry.metrics();
+    for (const line of [
+      'homecare_sync_check_status{check="platform.key"} 0',
+      'homecare_sync_check_status{check="platform.clock"} 1',
+      'homecare_sync_check_status{check="read.article"} 2',
+      'homecare_sync_check_status{check="platform.proxy"} -1',
+      'homecare_sync_check_timestamp_seconds{check="read.article"} 1772366400',
+    ]) {
+      expect(text).toContain(line);
+    }
+  });
+
+  it('no series before the first check', async () => {
+    const metrics = new Metrics(
+      { version: '1.2.3', variant: 'B' },
+      {
+        queueByState: () => ({}),
+        deadLetters: () => 0,
+        undelivered: () => 0,
+        onlineChecks: () => [],
+      },
+    );
+    const text = await metrics.registry.metrics();
+    expect(text).not.toMatch(/homecare_sync_check_status\{/);
+    expect(text).not.toMatch(/homecare_sync_check_timestamp_seconds\{/);
+  });
+});
