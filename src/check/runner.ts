@@ -48,12 +48,15 @@ async function runOne<Context>(
   }
 }
 
-/** Why a check is not tried: the first of its prerequisites that failed or was not tried. */
+/**
+ * Why a check is not tried: the first of its prerequisites that failed, or the failure that
+ * stopped a prerequisite in turn (the cause, not the chain, is what to act on).
+ */
 function blockedBy(needs: readonly string[], outcomes: ReadonlyMap<string, Outcome>) {
   for (const need of needs) {
     const seen = outcomes.get(need);
     if (seen?.status === 'fail') return `not tried: ${need} failed`;
-    if (seen?.blocked === true) return `not tried: ${need} was not tried`;
+    if (seen?.blocked === true) return seen.message;
   }
   return undefined;
 }
