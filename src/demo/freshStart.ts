@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { relative, resolve, isAbsolute } from 'node:path';
 import { takeWriterLock } from '../app/writerLock.js';
 import type { Config } from '../config/index.js';
@@ -28,7 +28,8 @@ function checkNotInUse(database: string, clock: Clock): void {
  * The simulator starts from fresh seed data every time, so the demo's database and ERP
  * folders start empty too: what an earlier demo left would name orders the new simulator does
  * not have. Removes the database (with its WAL files), the outbox and the inbox, and returns
- * what it removed.
+ * what it removed; the outbox and the inbox are made again, empty, as an installation prepares
+ * them for its ERP (the first-contact check then finds them).
  */
 export async function clearDemoData(config: Config, cwd: string, clock: Clock): Promise<string[]> {
   const database = resolve(cwd, config.storage.path);
@@ -50,5 +51,6 @@ export async function clearDemoData(config: Config, cwd: string, clock: Clock): 
   const removed = [database, `${database}-wal`, `${database}-shm`, ...folders.map(([, f]) => f)];
   const present = removed.filter((path) => existsSync(path));
   for (const path of present) await rm(path, { recursive: true, force: true });
+  for (const [, folder] of folders) await mkdir(folder, { recursive: true });
   return present;
 }

@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp, type App } from '../app/app.js';
+import { countsText, runOnlineCheck, verdictLines } from '../check/index.js';
 import { startDaemon } from '../app/daemon.js';
 import type { Config } from '../config/index.js';
 import type { Variant } from '../contract/index.js';
@@ -131,9 +133,30 @@ function standIns(
   return { erp, activity };
 }
 
+/** The time limit of each point of the demo's first-contact check: all of it is local. */
+const CHECK_LIMIT_MS = 5_000;
+
+/**
+ * The first-contact check (`check --online`) against the demo's own simulator and folders, its
+ * verdicts said as the table the command prints: what a new installation runs first.
+ */
+async function firstContact(options: DemoOptions, config: Config): Promise<void> {
+  const report = await runOnlineCheck(config, {
+    clock: options.clock,
+    limitMs: CHECK_LIMIT_MS,
+    sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
+    env: options.env,
+    cwd: options.cwd,
+  });
+  options.say('first contact (homecare-sync check --online):');
+  for (const line of verdictLines(report.checks)) options.say(line);
+  options.say(`  ${countsText(report.checks)}`);
+}
+
 /**
  * Everything local: the platform simulator, the daemon on the demo config (pointed at it),
- * a stand-in ERP that answers the file drop, and a stand-in platform user placing orders.
+ * a stand-in ERP that answers the file drop, and a stand-in platform user placing orders; the
+ * first-contact check's verdicts are said once the daemon runs.
  * What an earlier demo left is cleared first; if a part fails to start, the parts already
  * running are stopped again.
  */
@@ -154,6 +177,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     undo.push(() => app.close());
     const daemon = await startDaemon(app);
     undo.push(() => daemon.stop());
+    await firstContact(options, config);
     const { erp, activity } = standIns(options, config, simulator, templates);
     erp.start();
     activity.start();

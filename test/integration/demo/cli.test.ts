@@ -38,6 +38,13 @@ describe('homecare-sync demo', () => {
         90_000,
       );
       expect(stderr).toMatch(/platform simulator {2}http:\/\/127\.0\.0\.1:\d+/);
+      // The verdicts of the first-contact check come first, as a new installation runs it.
+      expect(
+        stderr.indexOf('first contact (homecare-sync check --online):'),
+      ).toBeGreaterThanOrEqual(0);
+      expect(stderr.indexOf('first contact')).toBeLessThan(
+        stderr.indexOf('homecare-sync demo, platform'),
+      );
       expect(stderr).toContain(`ERP outbox          data/demo/erp/outbox`);
       // The public routes are named as public; the token is named for the ERP's route only.
       expect(stderr).toMatch(

@@ -62,6 +62,16 @@ describe.each(['B', 'A'] as const)('the demo in variant %s', (variant) => {
       const logged: Line[] = [];
       demo = await start(rig, said, variant, logged);
       const running = demo;
+      // The first-contact check ran against the demo's own simulator and folders: all well.
+      expect(said).toContain('first contact (homecare-sync check --online):');
+      expect(said).toContainEqual(
+        expect.stringMatching(/^ {2}\d+ pass, 0 warn, 0 fail, \d+ skip$/),
+      );
+      expect(said).toContainEqual(
+        expect.stringContaining(
+          `the platform behaves as variant ${variant}, as platform.variant says`,
+        ),
+      );
       const control = new SimControl(running.simulator.url, running.simulator.controlToken);
       const ours = () => {
         const placed = new Set(running.activity.created().map((order) => order.id));
