@@ -2,8 +2,7 @@
  * Reaching the platform: TLS with a private CA (a self-signed certificate on loopback), its
  * expiry, a proxy's CONNECT tunnel, a refused port, a name that does not resolve.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
@@ -14,36 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOnlineCheck, type CheckDeps } from '../../../src/check/index.js';
 import { systemClock } from '../../../src/shared/clock.js';
 import { checkRig, type CheckRig } from '../../support/check/checkRig.js';
+import { selfSigned } from '../../support/platform/selfSigned.js';
 
 let folder: string;
-
-/** A self-signed certificate for 127.0.0.1, valid for `days`: it stands in for a private CA. */
-function certificate(name: string, days: number): { key: Buffer; cert: Buffer; ca: string } {
-  const key = join(folder, `${name}.key`);
-  const ca = join(folder, `${name}.pem`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      String(days),
-      '-keyout',
-      key,
-      '-out',
-      ca,
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(key), cert: readFileSync(ca), ca };
-}
 
 async function listen(server: Server | HttpServer): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,11 +36,11 @@ let proxy: {
 };
 
 async function httpsServer(days: number) {
-  const made = certificate(`days-${days}`, days);
+  const made = selfSigned(folder, `days-${days}`, days);
   const server = createServer({ key: made.key, cert: made.cert }, (_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
   });
-  return { server, port: await listen(server), ca: made.ca };
+  return { server, port: await listen(server), ca: made.caFile };
 }
 
 /** A CONNECT proxy on loopback that notes what it was asked and pipes the tunnel through. */

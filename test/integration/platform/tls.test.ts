@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SetupError, TransientError } from '../../../src/shared/errors.js';
 import { clientFor, collect, rejection } from '../../support/platform/clientFor.js';
+import { selfSigned } from '../../support/platform/selfSigned.js';
 
 const UUID = '0b6f1a3e-7c1d-4c3e-9a59-4a7c2d1e8f00';
 
@@ -16,35 +16,11 @@ let url: string;
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'platform-tls-'));
-  // A self-signed certificate for 127.0.0.1 stands in for a private platform CA.
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-keyout',
-      join(folder, 'key.pem'),
-      '-out',
-      join(folder, 'ca.pem'),
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  server = createServer(
-    { key: await readFile(join(folder, 'key.pem')), cert: await readFile(join(folder, 'ca.pem')) },
-    (_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ _id: UUID }));
-    },
-  );
+  const made = selfSigned(folder, 'ca', 1);
+  server = createServer({ key: made.key, cert: made.cert }, (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ _id: UUID }));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -7,6 +7,7 @@ import {
   SCHEMA_VERSION,
   SchemaBehindError,
   schemaVersion,
+  type Store,
 } from '../../../src/store/index.js';
 import { databaseAtVersion, tempStores, type TempStores } from '../../support/store/tempStore.js';
 
@@ -28,6 +29,15 @@ const check = (
   hint,
 });
 
+/** A whole run: platform.dns passed, read.article failed. */
+function keepFirstRun(store: Store): void {
+  keepOnlineChecks(store, {
+    checkedAt: '2026-03-01T08:00:00.000Z',
+    whole: true,
+    checks: [check('platform.dns', 'pass'), check('read.article', 'fail', 'ask for rights')],
+  });
+}
+
 describe('the last online check kept in the database', () => {
   it('is empty before the first check', () => {
     expect(lastOnlineChecks(temp.open())).toEqual([]);
@@ -35,11 +45,7 @@ describe('the last online check kept in the database', () => {
 
   it('keeps every verdict of a whole run, in its order, replacing the run before', () => {
     const store = temp.open();
-    keepOnlineChecks(store, {
-      checkedAt: '2026-03-01T08:00:00.000Z',
-      whole: true,
-      checks: [check('platform.dns', 'pass'), check('read.article', 'fail', 'ask for rights')],
-    });
+    keepFirstRun(store);
     keepOnlineChecks(store, {
       checkedAt: '2026-03-02T08:00:00.000Z',
       whole: true,
@@ -53,11 +59,7 @@ describe('the last online check kept in the database', () => {
 
   it('a run of some checks (--only, --skip) replaces only theirs', () => {
     const store = temp.open();
-    keepOnlineChecks(store, {
-      checkedAt: '2026-03-01T08:00:00.000Z',
-      whole: true,
-      checks: [check('platform.dns', 'pass'), check('read.article', 'fail', 'ask for rights')],
-    });
+    keepFirstRun(store);
     keepOnlineChecks(store, {
       checkedAt: '2026-03-02T08:00:00.000Z',
       whole: false,
