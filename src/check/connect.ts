@@ -15,6 +15,11 @@ function codeOf(error: unknown): string {
   return typeof code === 'string' ? code : 'ERROR';
 }
 
+/** An error with the system-style code of a socket failure (not one of our error codes). */
+function withCode(message: string, code: string): Error {
+  return Object.assign(new Error(`${code}: ${message}`), { code });
+}
+
 /** An error whose message starts with its code, as the checks print it. */
 function failure(error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
@@ -36,9 +41,7 @@ export function connectTcp(target: Target): Promise<Socket> {
       resolve(socket);
     });
     socket.once('timeout', () =>
-      socket.destroy(
-        Object.assign(new Error('the connection was not made in time'), { code: 'ETIMEDOUT' }),
-      ),
+      socket.destroy(withCode('the connection was not made in time', 'ETIMEDOUT')),
     );
     socket.once('error', (error) => reject(failure(error)));
   });
@@ -70,16 +73,10 @@ export function tunnel(proxy: URL, host: string, port: number, target: Target): 
     asked.once('connect', (answer, socket) => {
       if (answer.statusCode === 200) return resolve(socket);
       socket.destroy();
-      reject(
-        Object.assign(new Error(`the proxy refused the tunnel: HTTP ${answer.statusCode ?? 0}`), {
-          code: 'TUNNEL_REFUSED',
-        }),
-      );
+      reject(new Error(`the proxy refused the tunnel: HTTP ${answer.statusCode ?? 0}`));
     });
     asked.once('timeout', () =>
-      asked.destroy(
-        Object.assign(new Error('the proxy did not answer in time'), { code: 'ETIMEDOUT' }),
-      ),
+      asked.destroy(withCode('the proxy did not answer in time', 'ETIMEDOUT')),
     );
     asked.once('error', (error) => reject(failure(error)));
     asked.end();
@@ -109,9 +106,7 @@ export function handshake(
       resolve(certificate);
     });
     secure.once('timeout', () =>
-      secure.destroy(
-        Object.assign(new Error('the handshake did not end in time'), { code: 'ETIMEDOUT' }),
-      ),
+      secure.destroy(withCode('the handshake did not end in time', 'ETIMEDOUT')),
     );
     secure.once('error', (error) => reject(failure(error)));
   });

@@ -94,7 +94,8 @@ export function createCheckContext(config: Config, deps: CheckDeps): CheckContex
     client: () => (client ??= checkClient(config, deps)),
     database: () => (database ??= openDatabase(config, deps.clock)),
     async close() {
-      await client?.close();
+      // A request a check gave up on (its time ran out) must not hold the command's exit.
+      await client?.destroy();
       if (database?.state === 'open') database.store.close();
     },
   };

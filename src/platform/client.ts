@@ -85,8 +85,10 @@ export interface PlatformCore {
   outage(): Outage | undefined;
   /** How far the platform's clock has stepped back since this process first saw it. */
   steppedBackMs(): number;
-  /** Closes the keep-alive sockets. */
+  /** Closes the keep-alive sockets, once the requests in flight have ended. */
   close(): Promise<void>;
+  /** Closes every socket now: requests in flight fail (a check whose time ran out). */
+  destroy(): Promise<void>;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -239,5 +241,6 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
     outage: () => reader.breakers.outage(),
     steppedBackMs: () => platformClock.steppedBackMs(),
     close: () => dispatcher.close(),
+    destroy: () => dispatcher.destroy(),
   };
 }

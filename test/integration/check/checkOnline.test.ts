@@ -305,6 +305,27 @@ describe('first contact in variant B', () => {
     expect(await sim.control.requests()).toEqual([]);
   });
 
+  it('--timeout cuts a check that takes longer, and the command still ends at once', async () => {
+    const fault = await sim.control.setFault({ path: '/region', latencyMs: 20_000 });
+    try {
+      const started = Date.now();
+      const result = await check(f, '--json', '--only', 'read.region', '--timeout', '0.3');
+      expect(result.code).toBe(1);
+      expect(verdict(result, 'read.region')).toMatchObject({
+        status: 'fail',
+        message: 'did not finish within 0.3 s',
+      });
+      // The request left waiting on the platform does not hold the exit.
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      await sim.control.clearFaults();
+    }
+    expect(fault.id).toBeDefined();
+    const refused = await check(f, '--timeout', '0');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('a number of seconds above 0');
+  });
+
   it('without --online it says what it needs and where the offline check is', async () => {
     const result = await f.cli('check');
     expect(result.code).toBe(2);
