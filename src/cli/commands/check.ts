@@ -1,14 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import {
-  ALL_CHECK_IDS,
-  exitCodeOf,
-  reportJson,
-  reportText,
-  runOnlineCheck,
-  UnknownCheckError,
-  type CheckDeps,
-} from '../../check/index.js';
+import type { CheckDeps } from '../../check/index.js';
 import { systemClock } from '../../shared/clock.js';
 import { loadedConfigOf } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
@@ -61,6 +53,9 @@ async function checkAction(options: CheckOptions): Promise<void> {
     );
   }
   const { config } = loadedConfigOf(options);
+  // Loaded when asked for: every command loads this module (program.ts), few run the check.
+  const { ALL_CHECK_IDS, exitCodeOf, reportJson, reportText, runOnlineCheck, UnknownCheckError } =
+    await import('../../check/index.js');
   let report;
   try {
     report = await runOnlineCheck(config, checkDeps(options), {

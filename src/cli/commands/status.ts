@@ -26,7 +26,8 @@ import {
   type Store,
 } from '../../store/index.js';
 import { storageFigures, inboxOf, type StorageFigures } from '../../app/storage.js';
-import { keptCheckLines, keptCheckSummary } from '../../check/index.js';
+// The check's own text, not the check: every command loads this module (program.ts).
+import { keptCheckLines, keptCheckSummary } from '../../check/text.js';
 import { bytesText } from '../../shared/bytes.js';
 import { withStoreAsync } from '../context.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
