@@ -5,6 +5,7 @@
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { cycleBenchmark } from './cycle/index.js';
 import { endpointBenchmark } from './endpoint/index.js';
+import { inboxBenchmark } from './inbox.js';
 import { pullBenchmark } from './pull/index.js';
 import { pushBenchmark } from './push.js';
 import { queueBenchmark } from './queue.js';
@@ -24,6 +25,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   restartBenchmark,
   endpointBenchmark,
   retentionBenchmark,
+  inboxBenchmark,
 ];
 
 function chosen(names: readonly string[]): Benchmark[] {
