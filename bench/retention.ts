@@ -246,6 +246,7 @@ function statusPushes(sim: Sim, from: number, to: number): void {
           name,
           sha256: sha256(body),
           body,
+          entity: `singleOrder:${orderId(n)}`,
         });
         settleInboxMessage(store, message.id, 'done');
         const job = insertJob(store, {

@@ -229,7 +229,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
       ? createInbox(fileInboxOptions(config), {
           clock,
           kinds,
-          accept: (message) => Promise.resolve(accept(message)),
+          accept: (message) => Promise.resolve(accept(message).outcome),
           logger,
           count: countInbound,
           dropped,

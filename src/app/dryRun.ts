@@ -125,7 +125,7 @@ function planOfJob(kind: string, payload: Record<string, unknown>, view: PlanVie
   if (acknowledged !== undefined) {
     return planAcknowledgement(acknowledged, String(payload['id']), view);
   }
-  return planOf({ kind, source: 'file', name: '', sha256: '', body: payload }, view);
+  return planOf({ kind, body: payload }, view);
 }
 
 /** Every platform write's stand-in: notes the job's plan, sends nothing, and counts it done. */

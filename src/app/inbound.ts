@@ -1,9 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { InboxMessage } from '../erp/adapter.js';
 import type { Config } from '../config/index.js';
 import { fileModeOf } from '../erp/file/index.js';
 import {
   DEFAULT_INBOUND_RULES,
+  inboxMessage,
   parseInboxBody,
   type CountInbound,
   type InboundRules,
@@ -15,7 +16,6 @@ import {
 import type { InboundResult } from '../http/server.js';
 import type { Logger } from '../log/index.js';
 import { enqueue } from '../queue/index.js';
-import { canonicalJson } from '../shared/canonicalJson.js';
 import { jobFromInbox, type PushBackKindName } from '../pushback/index.js';
 import { withoutUndefined } from '../shared/objects.js';
 import {
@@ -27,62 +27,95 @@ import {
   type Store,
 } from '../store/index.js';
 
+/** What the inbox's and the endpoint's hand-off made of a message (keepMessage). */
+export type Taken = MessageKept['outcome'];
+
 /**
  * Takes a validated message from the ERP into SQLite and queues its job, in one transaction:
  * once this returns, the message is durable and the file may move to the archive (or the
- * endpoint may answer 202). The same message again is recognised and not queued twice; an
+ * endpoint may answer 202). The same message again is recognised and not queued twice; an older
+ * one after a newer one of its entity is `overtaken` and not queued (store/inbox.ts); an
  * Idempotency-Key used before for another body is a `conflict` and not kept. Logs name the
  * message as `messageName`: a file name or key, which the personal `name` field would hide.
  */
 export function inboxAcceptor(store: Store, logger: Logger) {
-  return (message: InboxMessage): 'accepted' | 'repeat' | 'conflict' =>
+  return (message: InboxMessage): MessageKept =>
     transaction(store, () => {
       const kept = keepMessage(store, message, logger);
       const about = {
         kind: message.kind,
         source: message.source,
+        key: message.key,
         messageName: message.name,
         messageId: kept.messageId,
       };
-      if (kept.outcome === 'accepted') {
-        logger.info({ ...about, jobId: kept.jobId }, 'inbox message queued');
-      } else if (kept.outcome === 'conflict') {
-        logger.warn(about, 'inbox message refused: its key was used before for another body');
-      } else {
-        logger.info(about, 'inbox message seen before; not queued again');
+      switch (kept.outcome) {
+        case 'accepted':
+          logger.info({ ...about, jobId: kept.jobId }, 'inbox message queued');
+          break;
+        case 'conflict':
+          logger.warn(about, 'inbox message refused: its key was used before for another body');
+          break;
+        case 'overtaken':
+          logger.warn(
+            { ...about, reason: kept.reason },
+            `inbox: ${message.kind} ${message.name} about ${message.key} refused as ${kept.reason}`,
+          );
+          break;
+        case 'repeat':
+          logger.info(about, 'inbox message seen before; not queued again');
       }
-      return kept.outcome;
+      return kept;
     });
 }
 
 /** What became of a message handed to keepMessage; `jobId` is the job it queued. */
 export type MessageKept =
   | { outcome: 'accepted'; messageId: number; jobId: number }
-  | { outcome: 'repeat' | 'conflict'; messageId: number };
+  | { outcome: 'repeat' | 'conflict'; messageId: number }
+  | { outcome: 'overtaken'; messageId: number; reason: string };
 
 /**
  * Keeps a message and queues its job, in the caller's transaction: the inbox's and the
- * endpoint's hand-off (inboxAcceptor), and an operator's replay (replay.ts).
+ * endpoint's hand-off (inboxAcceptor), and an operator's replay (replay.ts, `replay`).
  */
-export function keepMessage(store: Store, message: InboxMessage, logger?: Logger): MessageKept {
-  const { id, outcome } = insertInboxMessage(store, {
-    kind: message.kind,
-    source: message.source,
-    name: message.name,
-    sha256: message.sha256,
-    body: JSON.stringify(message.body),
-  });
-  if (outcome !== 'new') return { outcome, messageId: id };
+export function keepMessage(
+  store: Store,
+  message: InboxMessage,
+  logger?: Logger,
+  replay = false,
+): MessageKept {
+  const kept = insertInboxMessage(
+    store,
+    {
+      kind: message.kind,
+      source: message.source,
+      name: message.name,
+      sha256: message.sha256,
+      body: JSON.stringify(message.body),
+      entity: message.key,
+      ...(message.stamp === undefined ? {} : { stamp: message.stamp }),
+    },
+    { replay },
+  );
+  if (kept.outcome === 'overtaken') {
+    return { outcome: 'overtaken', messageId: kept.id, reason: kept.reason };
+  }
+  if (kept.outcome !== 'new') return { outcome: kept.outcome, messageId: kept.id };
   const job = enqueue(store, jobFromInbox(message, store), logger);
-  settleInboxMessage(store, id, 'done');
-  return { outcome: 'accepted', messageId: id, jobId: job.id };
+  settleInboxMessage(store, kept.id, 'done');
+  return { outcome: 'accepted', messageId: kept.id, jobId: job.id };
 }
 
 /**
  * POST /erp/<kind>: the same validation as the file inbox (`rules`: `inbound` in the config),
- * then the same hand-off. The body is hashed by its meaning (canonical JSON), so a client that
+ * then the same hand-off. The body is known by its meaning (canonical JSON), so a client that
  * sends the same message again with its keys in another order or other spacing gets `repeat`
- * under its Idempotency-Key, not a conflict.
+ * under its Idempotency-Key, not a conflict. Under a new key (or none) the same content is a
+ * `repeat` while it is what the entity last heard, and `overtaken` once a newer message came:
+ * without an ERP stamp an old request sent again cannot be told from one that means to go
+ * back, and going back is what loses an order's state; an ERP that means it sends the message
+ * with a newer `erpTimestamp`.
  */
 export function httpInbound(
   kinds: InboxKinds<PushBackKindName>,
@@ -100,19 +133,15 @@ export function httpInbound(
       count({ kind, source: 'http', result: 'rejected' }, 1);
       return { status: 'invalid', problems: parsed.problems };
     }
-    const text = canonicalJson(parsed.body);
-    const message: InboxMessage = {
-      kind,
-      source: 'http',
-      // Without the ERP's idempotency key, two equal requests are two messages (a status may
-      // legitimately be sent again later).
-      name: idempotencyKey ?? `request-${randomUUID()}`,
-      sha256: createHash('sha256').update(text).digest('hex'),
-      body: parsed.body,
-    };
-    const result = accept(message);
-    count({ kind, source: 'http', result: result === 'conflict' ? 'rejected' : result }, 1);
-    return { status: result, id: message.name };
+    const name = idempotencyKey ?? `request-${randomUUID()}`;
+    const message = inboxMessage(kinds.kind(kind), 'http', name, parsed.body, parsed.stamp);
+    const kept = accept(message);
+    const result = kept.outcome === 'conflict' ? 'rejected' : kept.outcome;
+    count({ kind, source: 'http', result }, 1);
+    if (kept.outcome === 'overtaken') {
+      return { status: 'overtaken', id: message.name, reason: kept.reason };
+    }
+    return { status: kept.outcome, id: message.name };
   };
 }
 

@@ -7,6 +7,7 @@ import {
   ARCHIVE,
   ERROR,
   inboxKinds,
+  inboxMessage,
   OPENTRANS_FOLDER,
   readContext,
   readInboxFile,
@@ -16,7 +17,9 @@ import {
   deadLettersOf,
   firstMessageOf,
   jobOfMessage,
+  keptMessage,
   newerJobAbout,
+  newerMessageAbout,
   recordOperatorAction,
   replayedName,
   replayName,
@@ -182,40 +185,52 @@ async function fileCandidates(
     : refused(`${source.path} holds no message the inbox would take`);
 }
 
-function requestCandidate(message: KeptMessage): Candidate[] | { refused: string } {
-  if (message.body === '') {
+function requestCandidate(store: Store, message: KeptMessage): Candidate[] | { refused: string } {
+  const said = original(store, message);
+  if (said.body === '') {
     return refused(
       `the ${message.kind} request ${message.name} is no longer kept whole (retention.inboxMessages days after it was handled, or erased by \`forget\`): the ERP must send it again`,
     );
   }
-  const body = JSON.parse(message.body) as Record<string, unknown>;
-  const { kind, source, name, sha256 } = message;
-  return [
-    {
-      message: { kind, source: source === 'file' ? 'file' : 'http', name, sha256, body },
-      first: message,
-    },
-  ];
+  const kind = inboxKinds(PUSH_BACK_KINDS).find(message.kind);
+  if (kind === undefined) return refused(`${message.kind} is no inbox kind`);
+  const body = JSON.parse(said.body) as Record<string, unknown>;
+  const source = message.source === 'file' ? 'file' : 'http';
+  const replayed = inboxMessage(kind, source, message.name, body, said.stamp);
+  return [{ message: replayed, first: message }];
 }
 
-/** Why the first message's job, or a newer one, stands in the replay's way; undefined: none. */
+/** The message a kept one stands for: itself, or the first of its content it repeats. */
+const original = (store: Store, message: KeptMessage): KeptMessage =>
+  (message.repeatOf === undefined ? undefined : keptMessage(store, message.repeatOf)) ?? message;
+
+/** Why the first message's job, or a newer message, stands in the replay's way; undefined: none. */
 function hindrance(store: Store, candidate: Candidate, entityKey: string): string | undefined {
   const { first } = candidate;
-  const job = jobOfMessage(store, first);
+  if (first.state === 'rejected') {
+    return `${first.kind} ${first.name} was refused when it came (${first.error ?? 'rejected'}): nothing to replay`;
+  }
+  const said = original(store, first);
+  const job = jobOfMessage(store, said);
   const about = job === undefined ? '' : `job ${job.id} (${job.kind} ${job.entityKey})`;
   if (job !== undefined && (job.state === 'pending' || job.state === 'running')) {
-    return `${about} from ${first.name} is still ${job.state}: it runs on its own; nothing to replay`;
+    return `${about} from ${said.name} is still ${job.state}: it runs on its own; nothing to replay`;
   }
   if (
     job?.state === 'dead' &&
     deadLettersOf(store, job.id).some((l) => l.resolvedAt === undefined)
   ) {
-    return `${about} from ${first.name} is a dead letter: \`homecare-sync queue retry ${job.id}\` sends it again (\`queue show ${job.id}\` says why it failed)`;
+    return `${about} from ${said.name} is a dead letter: \`homecare-sync queue retry ${job.id}\` sends it again (\`queue show ${job.id}\` says why it failed)`;
+  }
+  const { key } = candidate.message;
+  const newer = newerMessageAbout(store, first.kind, key, said.id, candidate.message.sha256);
+  if (newer !== undefined) {
+    return `overtaken: a newer ${first.kind} message about ${key}, ${newer.name} (received ${newer.receivedAt}), came after ${first.name}; replaying the older one would take the platform back to what it said`;
   }
   if (!supersedingKind(first.kind)) return undefined;
-  const newer = newerJobAbout(store, first.kind, entityKey, first.receivedAt, first);
-  if (newer === undefined) return undefined;
-  return `a newer ${first.kind} message about ${entityKey} came after ${first.name} (job ${newer}): replaying the older one would overwrite it on the platform with outdated data`;
+  const queued = newerJobAbout(store, first.kind, entityKey, said.receivedAt, said);
+  if (queued === undefined) return undefined;
+  return `overtaken: a newer ${first.kind} message about ${entityKey} came after ${first.name} (job ${queued}): replaying the older one would overwrite it on the platform with outdated data`;
 }
 
 /** Queues each candidate as a new message, all or none, each audited as the operator's. */
@@ -236,10 +251,10 @@ function queueReplays(
       if (why !== undefined) return refused(why);
     }
     return planned.map(({ candidate, message, entityKey }) => {
-      const kept = keepMessage(store, message);
+      const kept = keepMessage(store, message, undefined, true);
       if (kept.outcome !== 'accepted') throw new Error(`replay ${message.name} was kept before`);
       const { first } = candidate;
-      const firstJobId = jobOfMessage(store, first)?.id;
+      const firstJobId = jobOfMessage(store, original(store, first))?.id;
       const from = first.source === 'file' ? 'file' : 'request';
       // Kept for good, beyond forget's reach: an ERP file (maybe named after the patient) by label.
       const name = first.source === 'file' ? messageLabel(first.name) : first.name;
@@ -284,7 +299,7 @@ export async function replayInboxMessage(
   const candidates =
     source.from === 'file'
       ? await fileCandidates(store, config, source)
-      : requestCandidate(source.message);
+      : requestCandidate(store, source.message);
   if ('refused' in candidates) return { ok: false, ...candidates };
   const replays = queueReplays(store, candidates, where.operator);
   if ('refused' in replays) return { ok: false, ...replays };

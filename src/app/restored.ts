@@ -127,11 +127,12 @@ function derive(store: Store, contract: Contract, messages: readonly InboxMessag
 function keep(store: Store, messages: readonly InboxMessage[], derived: Derived): number {
   const ids = new Map<InboxMessage, number>();
   for (const message of messages) {
-    const { kind, source, name, sha256 } = message;
+    const { kind, source, name, sha256, key, stamp } = message;
     const body = JSON.stringify(message.body);
-    const { id } = insertInboxMessage(store, { kind, source, name, sha256, body });
-    settleInboxMessage(store, id, 'done');
-    ids.set(message, id);
+    const row = { kind, source, name, sha256, body, entity: key };
+    const kept = insertInboxMessage(store, stamp === undefined ? row : { ...row, stamp });
+    if (kept.outcome === 'new') settleInboxMessage(store, kept.id, 'done');
+    ids.set(message, kept.id);
   }
   let kept = 0;
   for (const change of derived.changes.values()) if (recordTriedChange(store, change)) kept += 1;

@@ -96,8 +96,20 @@ export interface InboxMessage {
   /** One of the push-back kinds the inbox was given (src/pushback/kinds/). */
   kind: string;
   source: 'file' | 'http';
-  /** File name, or a request id for HTTP. */
+  /**
+   * Where it came: `<file>#<row>` (`#2,5` for rows merged into one message, `#<ORDER_ID>` in
+   * openTRANS), a JSON file's name, or the Idempotency-Key of a request.
+   */
   name: string;
+  /**
+   * The business key of what it is about (`singleOrder:<id>`, `patient:<customerId>` …), as
+   * the kind's descriptor gives it: with the kind and the content, what the message is.
+   */
+  key: string;
+  /** What it says: the SHA-256 of its canonical JSON, its stamp included (inbox/identity.ts). */
   sha256: string;
+  /** The message as checked, without its stamp. */
   body: Record<string, unknown>;
+  /** The ERP's own stamp (`erpTimestamp`), an instant in UTC; absent: none was given. */
+  stamp?: string;
 }

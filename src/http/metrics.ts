@@ -39,7 +39,7 @@ export interface BuildInfo {
 }
 
 export type InboundSource = 'file' | 'http';
-export type InboundResult = 'accepted' | 'repeat' | 'rejected';
+export type InboundResult = 'accepted' | 'repeat' | 'overtaken' | 'rejected';
 
 /** Pull runs of an idle daemon take well under a second; a first pass of a big tenant, minutes. */
 const PULL_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900];
@@ -76,7 +76,7 @@ const COUNTERS = {
   },
   inboundMessages: {
     name: 'homecare_sync_inbound_messages_total',
-    help: 'Messages from the ERP by kind, source (file, http) and result (accepted, repeat, rejected)',
+    help: 'Messages from the ERP by kind, source (file, http) and result (accepted, repeat, overtaken, rejected)',
     labelNames: ['kind', 'source', 'result'],
   },
   refusedRequests: {

@@ -23,7 +23,9 @@ export type InboundResult =
   | { status: 'accepted' | 'repeat'; id: number | string }
   | { status: 'invalid'; problems: string[] }
   /** The Idempotency-Key was used before for a message with another body. */
-  | { status: 'conflict'; id: string };
+  | { status: 'conflict'; id: string }
+  /** An older message than the last one handled for its entity (store/inbox.ts says why). */
+  | { status: 'overtaken'; id: string; reason: string };
 
 export interface HttpEndpointDeps {
   logger: Logger;
@@ -181,6 +183,14 @@ function inboundRoute(app: FastifyInstance, deps: HttpEndpointDeps, refuse: Refu
           409,
           'Idempotency-Key used for another body',
           `Idempotency-Key "${result.id}" was used before for a ${kind} message with another body; send a new key for a new message, or the same message to repeat one`,
+        );
+      }
+      if (result.status === 'overtaken') {
+        return refuse(
+          reply,
+          409,
+          'message overtaken',
+          `the ${kind} message is ${result.reason}; send it with a newer erpTimestamp if it is meant to go back`,
         );
       }
       return reply.code(202).send({ id: result.id, repeat: result.status === 'repeat' });

@@ -21,10 +21,20 @@ export interface PushBackKind<Name extends string = string> {
    */
   readonly inboxMapping: DefaultLayout;
   /**
-   * The queue key of the entity a message is about: jobs with one key run one at a time, in the
-   * order they came. Mostly `<kind>:<natural key>`; what must run after another job shares its key.
+   * The business key of what a message is about, in the ERP's own terms where it has them
+   * (`erpOrder:<salesId>`, `patient:<customerId>`, an order by `singleOrder:<id>` or
+   * `singleOrder:salesId:<salesId>`), from the message alone. With the kind and the content it
+   * is what a message is (a repeat is the same three again, whatever file or request brings
+   * it); the rows of one key in one file are one message; a message older than the last one
+   * handled for its key is overtaken (erp/inbox/identity.ts).
    */
-  entityKey(body: Body, store: Store): string;
+  businessKey(body: Body): string;
+  /**
+   * The queue key of the entity a message is about, where it is not the business key: jobs with
+   * one key run one at a time, in the order they came; what must run after another job shares
+   * its key (an order's status after its acknowledgement, the notes of one patient).
+   */
+  entityKey?(body: Body, store: Store): string;
   /** A message carries its entity's whole state, so a newer one replaces an older pending one. */
   readonly supersedes: boolean;
   /** Writes a message's job to the platform (and makes it once, see writeOnce.ts). */

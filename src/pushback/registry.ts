@@ -37,7 +37,7 @@ export function jobFromInbox(message: InboxMessage, store: Store): NewJob {
   if (descriptor === undefined) throw new Error(`${kind} is not a push-back kind`);
   return {
     kind,
-    entityKey: descriptor.entityKey(body, store),
+    entityKey: descriptor.entityKey?.(body, store) ?? descriptor.businessKey(body),
     payload: body,
     idempotencyKey: inboxJobKey(message),
     supersedes: descriptor.supersedes,
@@ -48,7 +48,7 @@ export function jobFromInbox(message: InboxMessage, store: Store): NewJob {
  * The writes a validated message would cause, planned by its kind's descriptor from the mirror
  * (`inbox check`): the job `jobFromInbox` makes of it, short of running it.
  */
-export function planOf(message: InboxMessage, view: PlanView): Plan {
+export function planOf(message: Pick<InboxMessage, 'kind' | 'body'>, view: PlanView): Plan {
   const descriptor = BY_NAME.get(message.kind);
   if (descriptor === undefined) throw new Error(`${message.kind} is not a push-back kind`);
   return descriptor.plan(message.body, view);

@@ -134,6 +134,7 @@ const QUOTING_COLUMNS = [
   ['queue', 'entity_key'],
   ['queue', 'idempotency_key'],
   ['inbox_messages', 'name'],
+  ['inbox_messages', 'entity'],
   ['dead_letters', 'reason'],
   ['quarantine', 'reason'],
 ] as const;

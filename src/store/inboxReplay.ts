@@ -13,15 +13,33 @@ export interface KeptMessage extends InboxMessageKey {
   /** The message as the inbox handed it on (JSON); '' once retention or `forget` removed it. */
   body: string;
   receivedAt: string;
+  /** `done`: queued, or a repeat; `rejected`: refused as overtaken (`error` says why). */
+  state: string;
+  error: string | undefined;
+  /** The business key of what it is about; undefined for a message kept before identity. */
+  entity: string | undefined;
+  /** What it says (erp/inbox/identity.ts); undefined where it was not kept. */
+  content: string | undefined;
+  /** The ERP's stamp. */
+  stamp: string | undefined;
+  /** The message this one repeats (the same content, kept first under another name). */
+  repeatOf: number | undefined;
 }
 
 interface KeptRow extends InboxMessageKey {
   id: number;
   body: string;
   received_at: string;
+  state: string;
+  error: string | null;
+  entity: string | null;
+  content: string | null;
+  stamp: string | null;
+  repeat_of: number | null;
 }
 
-const KEPT = 'id, kind, source, name, sha256, body, received_at';
+const KEPT =
+  'id, kind, source, name, sha256, body, received_at, state, error, entity, content, stamp, repeat_of';
 
 const kept = (row: KeptRow): KeptMessage => ({
   id: row.id,
@@ -31,12 +49,27 @@ const kept = (row: KeptRow): KeptMessage => ({
   sha256: row.sha256,
   body: row.body,
   receivedAt: row.received_at,
+  state: row.state,
+  error: row.error ?? undefined,
+  entity: row.entity ?? undefined,
+  content: row.content ?? undefined,
+  stamp: row.stamp ?? undefined,
+  repeatOf: row.repeat_of ?? undefined,
 });
 
+/** A kept message by its id. */
+export function keptMessage(store: Store, id: number): KeptMessage | undefined {
+  const row = statement<{ id: number }, KeptRow>(
+    store.db,
+    `SELECT ${KEPT} FROM inbox_messages WHERE id = @id`,
+  ).get({ id });
+  return row === undefined ? undefined : kept(row);
+}
+
 /**
- * The message first kept with this content: under `key`'s name, else (a file archived under
- * another name beside an earlier one, `x.2.json`) the newest of its kind and source with the
- * same content that is no replay itself.
+ * The message kept for `key`: under its name with its content, else (a file read before under
+ * another name, or kept before messages were known by what they say) the first one handled
+ * with its content, which is `key.sha256` for every message read now.
  */
 export function firstMessageOf(store: Store, key: InboxMessageKey): KeptMessage | undefined {
   const exact = statement<InboxMessageKey, KeptRow>(
@@ -45,13 +78,34 @@ export function firstMessageOf(store: Store, key: InboxMessageKey): KeptMessage 
      WHERE source = @source AND kind = @kind AND name = @name AND sha256 = @sha256`,
   ).get(key);
   if (exact !== undefined) return kept(exact);
-  const alike = statement<InboxMessageKey, KeptRow>(
+  const alike = statement<{ kind: string; content: string }, KeptRow>(
     store.db,
-    `SELECT ${KEPT} FROM inbox_messages
-     WHERE source = @source AND kind = @kind AND sha256 = @sha256 ORDER BY id DESC`,
-  ).all(key);
-  const first = alike.find((row) => replayedName(row.name) === undefined);
+    `SELECT ${KEPT} FROM inbox_messages INDEXED BY inbox_messages_content
+     WHERE kind = @kind AND content = @content AND state = 'done' ORDER BY id`,
+  ).all({ kind: key.kind, content: key.sha256 });
+  const first = alike.find((row) => replayedName(row.name) === undefined && row.repeat_of === null);
   return first === undefined ? undefined : kept(first);
+}
+
+/**
+ * The newest message handled for `entity` after the message `id` that says something else: the
+ * one that overtook it. Repeats and replays of the same content do not.
+ */
+export function newerMessageAbout(
+  store: Store,
+  kind: string,
+  entity: string,
+  id: number,
+  content: string | undefined,
+): KeptMessage | undefined {
+  const row = statement<Record<string, string | number | null>, KeptRow>(
+    store.db,
+    `SELECT ${KEPT} FROM inbox_messages INDEXED BY inbox_messages_entity
+     WHERE kind = @kind AND entity = @entity AND id > @id AND state = 'done'
+       AND content IS NOT @content
+     ORDER BY id DESC LIMIT 1`,
+  ).get({ kind, entity, id, content: content ?? null });
+  return row === undefined ? undefined : kept(row);
 }
 
 /** The messages that came as requests (`POST /erp/<kind>`) under the ERP's key `name`. */

@@ -1,4 +1,5 @@
 import Sqlite from 'better-sqlite3';
+import { canonicalJson } from '../shared/canonicalJson.js';
 import { sha256Of } from './ledger.js';
 import { SetupError, errorMessage } from '../shared/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
@@ -89,10 +90,18 @@ function migrateSteps(db: Database, path: string, now: Date, target: number): vo
   const seen = versionIfCurrent(db);
   if (seen !== undefined && seen > SCHEMA_VERSION) throw tooNew(path, seen);
   if (seen === target) return;
-  // For steps that fingerprint stored records as the ledger does.
+  // For steps that fingerprint stored records as the ledger does, or ERP messages as the inbox.
   db.function('sha256', { deterministic: true }, (text: unknown) =>
     typeof text === 'string' ? sha256Of(text) : null,
   );
+  db.function('canonical_sha256', { deterministic: true }, (text: unknown) => {
+    if (typeof text !== 'string') return null;
+    try {
+      return sha256Of(canonicalJson(JSON.parse(text)));
+    } catch {
+      return null;
+    }
+  });
   db.transaction(() => {
     db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
       version    INTEGER PRIMARY KEY,

@@ -3,6 +3,7 @@ import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../contrac
 import { syncOnce, type SyncReport } from '../../app/syncOnce.js';
 import type { App } from '../../app/app.js';
 import { dryRunOnce } from '../../app/dryRun.js';
+import { messageCounts, refusedRows, type FileResult } from '../../erp/inbox/index.js';
 import { appDeps, loadedConfigOf, withApp } from '../context.js';
 import { dryRunText } from './syncPlan.js';
 import { CliExit, EXIT } from '../exit.js';
@@ -51,17 +52,57 @@ function pausedLines({ paused }: SyncReport): string[] {
   return lines;
 }
 
+/** What became of one inbox file's messages and rows; undefined for a file still incomplete. */
+function inboxFileLine(
+  file: FileResult,
+): { line: string; accepted: number; refused: number } | undefined {
+  const path = `inbox ${file.kind}/${file.file}`;
+  switch (file.status) {
+    case 'waiting':
+      return undefined;
+    case 'failed':
+      return { line: `${path}: not handled this pass: ${file.reason}`, accepted: 0, refused: 0 };
+    case 'rejected':
+      return {
+        line: `${path}: rejected whole: ${file.reason}; see ${file.report}`,
+        accepted: 0,
+        refused: 1,
+      };
+    default: {
+      const rows = file.status === 'partial' ? refusedRows(file.problems) : 0;
+      const counts = messageCounts({ ...file, refused: rows });
+      const report = file.status === 'partial' ? `; see ${file.report}` : '';
+      return {
+        line: `${path}: ${counts}${report}`,
+        accepted: file.accepted,
+        refused: rows + file.overtaken,
+      };
+    }
+  }
+}
+
+/** The inbox's part of the summary line, and a line per file it took. */
+function inboxPart(report: SyncReport): { part: string; lines: string[] } {
+  if (report.inbox === undefined) return { part: '', lines: [] };
+  const files = report.inbox.files.flatMap((file) => inboxFileLine(file) ?? []);
+  const accepted = files.reduce((n, file) => n + file.accepted, 0);
+  const refused = files.reduce((n, file) => n + file.refused, 0);
+  return {
+    part: `, inbox ${accepted} accepted / ${refused} rejected`,
+    lines: files.map((file) => file.line),
+  };
+}
+
 function summary(report: SyncReport): string {
   const pulled = report.pulls.reduce((n, p) => n + p.fresh, 0);
   const failed = report.pulls
     .filter((p) => !p.ok)
     .map((p) => `${p.resource}${p.filter ? `?status=${p.filter}` : ''}: ${p.error}`);
   const { delivered, undelivered, refused } = report.delivery;
-  const inbox = report.inbox
-    ? `, inbox ${report.inbox.counts.accepted} accepted / ${report.inbox.counts.rejected} rejected`
-    : '';
+  const inbox = inboxPart(report);
   return [
-    `sync: ${report.pulls.length} pulls, ${pulled} new record versions; ${delivered} handed to the ERP (${undelivered} not yet, ${refused} refused)${inbox}; queue ran ${report.queue.ran}, ${report.queue.waiting} waiting, ${Math.max(0, report.newDeadLetters)} new dead letters`,
+    `sync: ${report.pulls.length} pulls, ${pulled} new record versions; ${delivered} handed to the ERP (${undelivered} not yet, ${refused} refused)${inbox.part}; queue ran ${report.queue.ran}, ${report.queue.waiting} waiting, ${Math.max(0, report.newDeadLetters)} new dead letters`,
+    ...inbox.lines,
     ...failed.map((line) => `pull failed: ${line}`),
     ...pausedLines(report),
     ...deliveryProblems(report),

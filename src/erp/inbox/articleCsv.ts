@@ -1,5 +1,5 @@
 import type * as CsvParse from 'csv-parse/sync';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import { errorMessage } from '../../shared/errors.js';
 import { bareObject } from '../../shared/objects.js';
@@ -10,6 +10,7 @@ import { duplicateColumns } from './csvHeader.js';
 import type { InboxKind } from './kinds.js';
 import type { InboxOptions } from './options.js';
 import type { Problem } from './problems.js';
+import { ERP_STAMP } from './stamp.js';
 import { inboxProblems } from './validate.js';
 
 /** Loaded for the first article CSV the ERP drops, not at every start. */
@@ -43,6 +44,8 @@ function columnOf(header: string, article: z.ZodType): Column | Problem {
     if (schema !== undefined)
       return { path: ['packagingUnits', Number(unit[1]) - 1, unit[2]], schema };
   }
+  // Every kind may carry the ERP's stamp (stamp.ts); it is no article field.
+  if (header === ERP_STAMP) return { path: [ERP_STAMP], schema: z.string() };
   const parts = header.split('.');
   const schema = fieldSchema(article, parts);
   if (schema === undefined || header === '') {

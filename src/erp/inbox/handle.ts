@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { copyFile, readFile, rename, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
@@ -25,10 +24,18 @@ import type { FileResult } from './report.js';
 import type { InboxKind } from './kinds.js';
 import type { FileMessages, ReadContext } from './readContext.js';
 import { checkMessage } from './validate.js';
+import { inboxMessage, rowsName } from './identity.js';
+import { oneMessagePerKey, type RowMessage } from './merge.js';
+import { withoutStamp } from './stamp.js';
 import { mappedFileMessages } from './mappedFile.js';
 
-/** `conflict`: the store holds another message under this name and refuses this one. */
-export type Accept = (message: InboxMessage) => Promise<'accepted' | 'repeat' | 'conflict'>;
+/**
+ * `conflict`: the store holds another message under this name and refuses this one;
+ * `overtaken`: an older message than the last one handled for its entity, not queued.
+ */
+export type Accept = (
+  message: InboxMessage,
+) => Promise<'accepted' | 'repeat' | 'overtaken' | 'conflict'>;
 
 /** What handling a claimed file takes beyond reading it: its folders, the clock, the hand-off. */
 export interface HandleContext extends ReadContext {
@@ -37,8 +44,6 @@ export interface HandleContext extends ReadContext {
   accept: Accept;
 }
 
-const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
-
 type Messages = FileMessages;
 
 function jsonMessages(
@@ -46,7 +51,6 @@ function jsonMessages(
   kind: InboxKind | undefined,
   name: string,
   text: string,
-  bytes: Buffer,
 ): Messages {
   // Only the kinds' folders and openTRANS's are scanned: every other folder is an unknown entry.
   if (kind === undefined) return { ok: false, reason: 'not an inbox kind folder', problems: [] };
@@ -57,13 +61,8 @@ function jsonMessages(
     return { ok: false, reason: `not a valid ${kind.name} message`, problems: checked.problems };
   }
   if (checked.dropped.length > 0) ctx.dropped?.(kind.name, checked.dropped);
-  const body = checked.body;
-  // The file's bytes name the message: a file name may come again with new content.
-  return {
-    ok: true,
-    messages: [{ kind: kind.name, source: 'file', name, sha256: sha256(bytes), body }],
-    badRows: [],
-  };
+  const message = inboxMessage(kind, 'file', name, checked.body, checked.stamp);
+  return { ok: true, messages: [message], badRows: [] };
 }
 
 function csvMessages(ctx: ReadContext, name: string, text: string): Messages {
@@ -76,19 +75,29 @@ function csvMessages(ctx: ReadContext, name: string, text: string): Messages {
     const reason = 'rows with problems; csvAllOrNothing rejects the whole file';
     return { ok: false, reason, problems: badRows };
   }
-  const messages = csv.rows
-    .filter((row) => row.problems.length === 0)
-    .map((row): InboxMessage => {
-      const body = row.body;
-      return {
-        kind: article.name,
-        source: 'file',
-        name: `${name}#row${row.row}`,
-        sha256: sha256(JSON.stringify(body)),
+  const good: RowMessage[] = [];
+  const badKeys = new Set<string>();
+  for (const row of csv.rows) {
+    if (row.problems.length > 0) badKeys.add(article.key(row.body));
+    else {
+      const { body, stamp } = withoutStamp(row.body);
+      good.push({
         body,
-      };
-    });
-  return { ok: true, messages, badRows };
+        ...(stamp === undefined ? {} : { stamp }),
+        rows: [row.row],
+        places: [{ row: row.row }],
+      });
+    }
+  }
+  const merged = oneMessagePerKey(article, good, badKeys, 'row');
+  const messages = merged.messages.map(({ rows, body, stamp }) =>
+    inboxMessage(article, 'file', rowsName(name, rows), body, stamp),
+  );
+  const problems = [...badRows, ...merged.problems].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+  if (messages.length === 0) {
+    return { ok: false, reason: 'no row of the file could be taken', problems };
+  }
+  return { ok: true, messages, badRows: problems };
 }
 
 /** What `<file>.error.json` says of a rejected file (or of its bad rows), as text. */
@@ -139,14 +148,16 @@ const EMPTY_FILE_REASON =
 
 /**
  * The messages of the file `file` of `kind`'s folder, read and checked at `path` as the inbox
- * reads a file it claimed; names the messages by `file`. Moves and keeps nothing, so it also
- * reads a file where it lies (`inbox replay` in the archive).
+ * reads a file it claimed; names the messages by `named` (the name the archive keeps the file
+ * under; `file` where it lies). Moves and keeps nothing, so it also reads a file where it lies
+ * (`inbox replay` in the archive).
  */
 export async function readInboxFile(
   ctx: ReadContext,
   kind: InboxFolder,
   file: string,
   path: string,
+  named = file,
 ): Promise<FileMessages> {
   const mapped = ctx.mappings?.get(kind)?.spec.format;
   const refusal = fileNameProblem(file) ?? extensionProblem(kind, file, mapped);
@@ -160,17 +171,17 @@ export async function readInboxFile(
   const bytes = await readFile(path);
   // An XML file says its encoding itself; safeXml.ts reads it by that, not by `charset`.
   if (kind === OPENTRANS_FOLDER) {
-    const answer = await openTransFile(file, bytes, ctx.kinds, ctx.openTrans ?? {});
+    const answer = await openTransFile(named, bytes, ctx.kinds, ctx.openTrans ?? {});
     return answer.ok ? { ...answer, badRows: [] } : answer;
   }
-  const mappedFile = mappedFileMessages(ctx, kind, file, bytes);
+  const mappedFile = mappedFileMessages(ctx, kind, file, bytes, named);
   if (mappedFile !== undefined) return mappedFile;
   const isCsv = file.toLowerCase().endsWith('.csv');
   const decoded = decode(bytes, isCsv ? ctx.options.csv.encoding : ctx.options.charset);
   if (!decoded.ok) return { ok: false, reason: decoded.reason, problems: [] };
   return isCsv
-    ? csvMessages(ctx, file, decoded.text)
-    : jsonMessages(ctx, ctx.kinds.find(kind), file, decoded.text, bytes);
+    ? csvMessages(ctx, named, decoded.text)
+    : jsonMessages(ctx, ctx.kinds.find(kind), named, decoded.text);
 }
 
 /** SQLite busy, locked, full or briefly unwritable: the same hand-off may pass next scan. */
@@ -208,40 +219,43 @@ export async function handleClaimed(
 }
 
 async function handle(ctx: HandleContext, kind: InboxFolder, file: string): Promise<FileResult> {
-  const read = await readInboxFile(ctx, kind, file, join(ctx.layout.processing(kind), file));
+  const path = join(ctx.layout.processing(kind), file);
+  const archive = ctx.layout.archive(kind, dayIn(ctx.clock.now(), ctx.options.timeZone));
+  // Its messages go by the name the archive keeps it under (`x.2.csv` beside an earlier
+  // `x.csv`), so that trace and `inbox replay` of that file find its own messages. Read again
+  // after a crash, before the move, it gets the same name.
+  const archived = await freeName(archive, file);
+  const read = await readInboxFile(ctx, kind, file, path, archived);
   if (!read.ok) return reject(ctx, kind, file, read.reason, read.problems);
-  let accepted = 0;
-  let repeat = 0;
+  const taken = { accepted: 0, repeat: 0, overtaken: 0 };
   let refused: string | undefined;
   try {
     for (const message of read.messages) {
-      const taken = await ctx.accept(message);
-      if (taken === 'conflict') {
+      const outcome = await ctx.accept(message);
+      if (outcome === 'conflict') {
         refused = message.name;
         break;
       }
-      if (taken === 'repeat') repeat += 1;
-      else accepted += 1;
+      taken[outcome] += 1;
     }
   } catch (error) {
     if (handOffMayPass(error)) {
       const reason = `handing the message over failed: ${errorMessage(error)}; it stays in .processing and is tried again next scan`;
       return { kind, file, status: 'failed', reason };
     }
-    const reason = `handing the message over failed: ${errorMessage(error)}; ${accepted + repeat} message(s) of the file were taken before; once the cause is fixed, move the file back into ${kind}/ to read it again`;
+    const reason = `handing the message over failed: ${errorMessage(error)}; ${taken.accepted + taken.repeat + taken.overtaken} message(s) of the file were taken before; once the cause is fixed, move the file back into ${kind}/ to read it again`;
     return reject(ctx, kind, file, reason, []);
   }
   if (refused !== undefined) {
     const reason = `the database holds another message named ${refused}; rename the file to send it as a new message`;
     return reject(ctx, kind, file, reason, []);
   }
-  const path = join(ctx.layout.processing(kind), file);
-  const day = dayIn(ctx.clock.now(), ctx.options.timeZone);
-  const movedTo = await moveInto(path, ctx.layout.archive(kind, day), file, ctx.options.fileMode);
+  const movedTo = await moveInto(path, archive, archived, ctx.options.fileMode);
+  const { accepted, repeat } = taken;
   if (read.badRows.length === 0) {
-    const status = accepted === 0 && repeat > 0 ? 'repeat' : 'accepted';
+    const status = accepted === 0 && taken.overtaken === 0 && repeat > 0 ? 'repeat' : 'accepted';
     const notes = read.notes === undefined || read.notes.length === 0 ? {} : { notes: read.notes };
-    return { kind, file, status, accepted, repeat, movedTo, ...notes };
+    return { kind, file, status, ...taken, movedTo, ...notes };
   }
   const dir = ctx.layout.error(kind);
   const copy = join(dir, await freeName(dir, file));
@@ -253,8 +267,7 @@ async function handle(ctx: HandleContext, kind: InboxFolder, file: string): Prom
     kind,
     file,
     status: 'partial',
-    accepted,
-    repeat,
+    ...taken,
     problems: read.badRows,
     movedTo,
     report,

@@ -33,3 +33,6 @@ export type { KnownOrder, OrderLookup } from './openTrans/answer.js';
 export * from './options.js';
 export { inboxMappingProblems, inboxMappings, type InboxMappingOptions } from './mappings.js';
 export type { OrderReferences } from './mappedOrders.js';
+export { contentHash, inboxMessage, rowsName } from './identity.js';
+export { ERP_STAMP } from './stamp.js';
+export { messageCounts, refusedRows } from './scanLog.js';

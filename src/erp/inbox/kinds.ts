@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { InboundMappingSpec } from '../mapping/spec.js';
+import { ERP_STAMP } from './stamp.js';
 import { uniqueProblems, zodProblems, type Problem } from './problems.js';
 import { merged, shapeOf, type Shape } from './shape.js';
 
@@ -50,6 +51,12 @@ export interface InboxKindSpec {
   readonly name: string;
   readonly inbox: InboxSchema;
   readonly inboxMapping: DefaultLayout;
+  /**
+   * The business key of what a checked message is about, in the ERP's own terms where it has
+   * them (`erpOrder:<salesId>`, `patient:<customerId>`): the rows of one key in one file are one
+   * message, and a message is known by its kind, this key and its content (identity.ts).
+   */
+  businessKey(body: Body): string;
 }
 
 /** One inbox kind, ready to check messages with. */
@@ -57,6 +64,8 @@ export interface InboxKind {
   readonly name: string;
   /** Its files' layout where the config gives no mapping. */
   readonly inboxMapping: DefaultLayout;
+  /** The business key of what a checked message is about (InboxKindSpec.businessKey). */
+  key(body: Body): string;
   /** Every field a message may carry, at any depth, and the JSON type of each. */
   shape(): Shape;
   /** What the rules across fields find in `body`. */
@@ -89,10 +98,12 @@ function problemsOf(schema: z.ZodType, body: unknown): Problem[] {
 function shapeOfSchema(inbox: InboxSchema): Shape {
   const minimum = shapeOf(inbox.minimum);
   const contract = inbox.entity === undefined ? minimum : merged(shapeOf(inbox.entity), minimum);
-  return merged(contract, shapeOf(z.object(inbox.erpFields ?? {})));
+  const erp = z.object({ ...inbox.erpFields, [ERP_STAMP]: z.string() });
+  return merged(contract, shapeOf(erp));
 }
 
-function compiled({ name, inbox, inboxMapping }: InboxKindSpec): InboxKind {
+function compiled(spec: InboxKindSpec): InboxKind {
+  const { name, inbox, inboxMapping } = spec;
   const schemas = inbox.entity === undefined ? [inbox.minimum] : [inbox.entity, inbox.minimum];
   const ruleProblems = (body: Body): Problem[] => inbox.rules?.(body) ?? [];
   // Built at the first message of the kind, not at every start.
@@ -100,6 +111,7 @@ function compiled({ name, inbox, inboxMapping }: InboxKindSpec): InboxKind {
   return {
     name,
     inboxMapping,
+    key: (body) => spec.businessKey(body),
     shape: () => (shape ??= shapeOfSchema(inbox)),
     ruleProblems,
     schemaProblems: (body) =>

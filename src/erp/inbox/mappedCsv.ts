@@ -91,22 +91,9 @@ function lineOf(row: Row, indexes: ReadonlyMap<InField, number>, byName: boolean
   };
 }
 
-/** Rows of one order (the same values in every header field) as one record with its lines. */
-function grouped(mapping: InboundMapping, lines: { row: Row; line: InputLine }[]): InputRecord[] {
-  const header = mapping.fields.filter((field) => !field.perLine);
-  const groups = new Map<string, { first: InputLine; lines: InputLine[] }>();
-  for (const { line } of lines) {
-    const key = JSON.stringify(header.map((field) => line.cell(field).text?.trim() ?? ''));
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, { first: line, lines: [line] });
-    else group.lines.push(line);
-  }
-  return [...groups.values()].map(({ first, lines: all }) => ({ ...first, lines: all }));
-}
-
 /**
- * The records of a mapped CSV file: one per row, or, when fields of order lines are mapped, one
- * per order (its rows, which repeat the order's fields, are its lines). A row whose number of
+ * The records of a mapped CSV file: one per row, which is also its one line when fields of order
+ * lines are mapped (the rows of one order become one message later: merge.ts). A row whose number of
  * columns differs from the header's (without a header: the first row's), or that lacks a
  * column the mapping names, is a bad row; the others go on.
  */
@@ -154,10 +141,8 @@ export function csvRecords(
       });
     } else good.push({ row, line: lineOf(row, indexes, byName) });
   }
-  const records =
-    mapping.linesField === undefined
-      ? good.map(({ line }) => ({ ...line, lines: [] }))
-      : grouped(mapping, good);
+  const lines = (line: InputLine) => (mapping.linesField === undefined ? [] : [line]);
+  const records = good.map(({ line }) => ({ ...line, lines: lines(line) }));
   return { ok: true, records, badRows, mapping };
 }
 

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import type { InboxMessage } from '../adapter.js';
 import {
   mapRecord,
   type InboundMapping,
@@ -15,6 +13,8 @@ import { csvRecords } from './mappedCsv.js';
 import { withOrderReference, type OrderReferences } from './mappedOrders.js';
 import { mappedText } from './mappedText.js';
 import { foreignElements, xmlRecords } from './mappedXml.js';
+import { inboxMessage, rowsName } from './identity.js';
+import { oneMessagePerKey, type RowMessage } from './merge.js';
 import { listedProblems } from './problemList.js';
 import type { Problem } from './problems.js';
 import { readXml, xmlText } from './safeXml.js';
@@ -33,14 +33,8 @@ export interface MappedFileContext {
   orders?: OrderReferences;
 }
 
-/** One message of the file, named within it (`#line7`, `#record2`). */
-export interface MappedFileMessage {
-  suffix: string;
-  body: Record<string, unknown>;
-}
-
 export type MappedFileRead =
-  | { ok: true; messages: MappedFileMessage[]; badRows: Problem[] }
+  | { ok: true; messages: RowMessage[]; badRows: Problem[] }
   | { ok: false; reason: string; problems: Problem[] };
 
 type Records =
@@ -101,24 +95,35 @@ function located(message: MappedMessage, problems: readonly Problem[]): Problem[
   );
 }
 
+/** A record's message, or its problems with what the mapping made of it (its key may show). */
+type RecordMessage =
+  | { body: Record<string, unknown>; stamp?: string }
+  | { problems: Problem[]; mapped: Record<string, unknown> };
+
 function messageOf(
   ctx: MappedFileContext,
   mapping: InboundMapping,
   record: InputRecord,
-): { body: Record<string, unknown> } | { problems: Problem[] } {
+): RecordMessage {
   const mapped = mapRecord(mapping, record);
-  if (mapped.problems.length > 0) return { problems: mapped.problems };
+  if (mapped.problems.length > 0) return { problems: mapped.problems, mapped: mapped.body };
   let body = mapped.body;
   if (ctx.orders !== undefined) {
     const referenced = withOrderReference(body, ctx.orders);
-    if (!referenced.ok)
-      return {
-        problems: located(mapped, [{ path: referenced.path, message: referenced.message }]),
-      };
+    if (!referenced.ok) {
+      const problem = { path: referenced.path, message: referenced.message };
+      return { problems: located(mapped, [problem]), mapped: body };
+    }
     body = referenced.body;
   }
   const checked = checkMessage(ctx.kind, body, ctx.unknownFields);
-  return checked.ok ? { body: checked.body } : { problems: located(mapped, checked.problems) };
+  if (!checked.ok) return { problems: located(mapped, checked.problems), mapped: body };
+  return { body: checked.body, ...(checked.stamp === undefined ? {} : { stamp: checked.stamp }) };
+}
+
+/** The rows a record stands for: its CSV line, or its number among the XML records. */
+function rowOf(ctx: MappedFileContext, record: InputRecord, index: number): RowMessage['rows'] {
+  return [ctx.mapping.spec.format === 'csv' ? (record.where.line ?? index + 1) : index + 1];
 }
 
 /**
@@ -131,19 +136,22 @@ export function readMappedFile(ctx: MappedFileContext, bytes: Uint8Array): Mappe
   const read =
     ctx.mapping.spec.format === 'csv' ? csvFileRecords(ctx, bytes) : xmlFileRecords(ctx, bytes);
   if (!read.ok) return { ...read, problems: listedProblems(read.problems) };
-  const messages: MappedFileMessage[] = [];
+  const good: RowMessage[] = [];
   const badRows = [...read.badRows];
+  const badKeys = new Set<string>();
   read.records.forEach((record, index) => {
     const message = messageOf(ctx, read.mapping ?? ctx.mapping, record);
-    if ('problems' in message) badRows.push(...message.problems);
-    else {
-      const suffix =
-        ctx.mapping.spec.format === 'csv'
-          ? `line${record.where.line ?? index + 1}`
-          : `record${index + 1}`;
-      messages.push({ suffix, body: message.body });
+    if ('problems' in message) {
+      badRows.push(...message.problems);
+      badKeys.add(ctx.kind.key(message.mapped));
+    } else {
+      good.push({ ...message, rows: rowOf(ctx, record, index), places: [record.where] });
     }
   });
+  const noun = ctx.mapping.spec.format === 'csv' ? 'row' : 'record';
+  const merged = oneMessagePerKey(ctx.kind, good, badKeys, noun);
+  const messages = merged.messages;
+  badRows.push(...merged.problems);
   // In the file's order, whichever check found them.
   badRows.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   if (badRows.length > 0 && (ctx.allOrNothing || messages.length === 0)) {
@@ -160,14 +168,15 @@ export function readMappedFile(ctx: MappedFileContext, bytes: Uint8Array): Mappe
 
 /**
  * A file in the ERP's own layout, when its kind has a mapping of the file's format (CSV, XML);
- * undefined for every other file. Messages are named `<file>#line<n>` (CSV) or
- * `<file>#record<n>` (XML) and hashed by their body, as an article CSV row is.
+ * undefined for every other file. A message is named by its rows, `<file>#<line>` (CSV) or
+ * `<file>#<record>` (XML), `#2,5` when rows of one key were merged (merge.ts).
  */
 export function mappedFileMessages(
   ctx: ReadContext,
   kind: InboxFolder,
   file: string,
   bytes: Uint8Array,
+  named = file,
 ): FileMessages | undefined {
   const mapping = ctx.mappings?.get(kind);
   const inboxKind = ctx.kinds.find(kind);
@@ -188,12 +197,8 @@ export function mappedFileMessages(
   );
   if (!read.ok)
     return { ...read, reason: `not a readable ${kind} file in its mapping: ${read.reason}` };
-  const messages = read.messages.map(({ suffix, body }): InboxMessage => ({
-    kind,
-    source: 'file',
-    name: `${file}#${suffix}`,
-    sha256: createHash('sha256').update(JSON.stringify(body)).digest('hex'),
-    body,
-  }));
+  const messages = read.messages.map(({ rows, body, stamp }) =>
+    inboxMessage(inboxKind, 'file', rowsName(named, rows), body, stamp),
+  );
   return { ok: true, messages, badRows: read.badRows };
 }

@@ -6,17 +6,20 @@ import type { Problem } from './problems.js';
 export type FileResult = { kind: InboxFolder; file: string } & (
   | {
       status: 'accepted' | 'repeat';
+      /** Messages queued, seen before, and refused for a newer one of their entity. */
       accepted: number;
       repeat: number;
+      overtaken: number;
       movedTo: string;
       /** What an openTRANS answer says that is not written to the platform: logged. */
       notes?: string[];
     }
-  /** An article CSV of which some rows went through; the bad rows are in `report`. */
+  /** A file of which some rows went through; the bad rows are in `report`. */
   | {
       status: 'partial';
       accepted: number;
       repeat: number;
+      overtaken: number;
       problems: Problem[];
       movedTo: string;
       report: string;
@@ -55,7 +58,7 @@ export type CountInbound = (
   labels: {
     kind: InboxFolder;
     source: 'file' | 'http';
-    result: 'accepted' | 'repeat' | 'rejected';
+    result: 'accepted' | 'repeat' | 'overtaken' | 'rejected';
   },
   messages: number,
   file?: string,

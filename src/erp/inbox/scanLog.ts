@@ -1,6 +1,26 @@
 import type { Logger } from '../../log/index.js';
 import type { OddEntry } from './oddEntries.js';
+import type { Problem } from './problems.js';
 import type { CountInbound, FileResult, FolderProblem, ScanReport } from './report.js';
+
+/** How many rows (or records) of a file its problems name: each is one refused row. */
+export function refusedRows(problems: readonly Problem[]): number {
+  return new Set(problems.map((p) => p.row ?? p.line ?? p.element)).size;
+}
+
+/** What became of a file's messages and rows, for a person: `2 accepted, 1 repeat, …`. */
+export function messageCounts(counts: {
+  accepted: number;
+  repeat: number;
+  overtaken: number;
+  refused: number;
+}): string {
+  const parts = [`${counts.accepted} accepted`];
+  if (counts.repeat > 0) parts.push(`${counts.repeat} seen before`);
+  if (counts.overtaken > 0) parts.push(`${counts.overtaken} refused as overtaken`);
+  if (counts.refused > 0) parts.push(`${counts.refused} row(s) refused`);
+  return parts.join(', ');
+}
 
 /**
  * Says what one file's look came to. File names are logged under `file`: they are the ERP's
@@ -11,11 +31,12 @@ function logFile(logger: Logger, result: FileResult): void {
   const path = `inbox: ${result.kind}/${result.file}`;
   switch (result.status) {
     case 'accepted':
-    case 'repeat':
-      logger.info(
-        { ...where, accepted: result.accepted, repeat: result.repeat, movedTo: result.movedTo },
-        result.status === 'repeat' ? `${path} seen before; archived` : `${path} archived`,
-      );
+    case 'repeat': {
+      const { accepted, repeat, overtaken, movedTo } = result;
+      const counts = { accepted, repeat, overtaken, refused: 0 };
+      const text =
+        result.status === 'repeat' ? `${path} seen before; archived` : `${path} archived`;
+      logger.info({ ...where, ...counts, movedTo }, `${text}: ${messageCounts(counts)}`);
       // What an openTRANS answer says beyond what is written (changed lines, a part shipment):
       // reported here, never written to the order, so someone can act on it.
       if (result.notes !== undefined && result.notes.length > 0) {
@@ -25,17 +46,16 @@ function logFile(logger: Logger, result: FileResult): void {
         );
       }
       return;
-    case 'partial':
+    }
+    case 'partial': {
+      const { accepted, repeat, overtaken } = result;
+      const counts = { accepted, repeat, overtaken, refused: refusedRows(result.problems) };
       logger.warn(
-        {
-          ...where,
-          accepted: result.accepted,
-          problems: result.problems.length,
-          report: result.report,
-        },
-        `${path} archived; ${result.problems.length} bad row(s) left out, see ${result.report}`,
+        { ...where, ...counts, problems: result.problems.length, report: result.report },
+        `${path} archived: ${messageCounts(counts)}; see ${result.report}`,
       );
       return;
+    }
     case 'rejected':
       logger.warn(
         { ...where, reason: result.reason, movedTo: result.movedTo, report: result.report },
@@ -75,12 +95,12 @@ function countFile(count: CountInbound, result: FileResult): void {
   const file = `${result.kind}/${result.file}`;
   if (result.status === 'rejected') count({ ...labels, result: 'rejected' }, 1, file);
   if (result.status === 'partial') {
-    const rows = new Set(result.problems.map((p) => p.row)).size;
-    count({ ...labels, result: 'rejected' }, rows, file);
+    count({ ...labels, result: 'rejected' }, refusedRows(result.problems), file);
   }
   if (result.status === 'accepted' || result.status === 'repeat' || result.status === 'partial') {
     count({ ...labels, result: 'accepted' }, result.accepted);
     count({ ...labels, result: 'repeat' }, result.repeat);
+    count({ ...labels, result: 'overtaken' }, result.overtaken);
   }
 }
 

@@ -4,6 +4,7 @@ import type { InboxKind } from './kinds.js';
 import { withoutUnknown } from './prune.js';
 import { listedProblems } from './problemList.js';
 import { problemText, type Problem } from './problems.js';
+import { withoutStamp } from './stamp.js';
 
 /** How messages from the ERP are taken, the same for the file inbox and `POST /erp/<kind>`. */
 export interface InboundRules {
@@ -14,8 +15,9 @@ export interface InboundRules {
 
 export const DEFAULT_INBOUND_RULES: InboundRules = { unknownFields: 'refuse' };
 
+/** `stamp`: the ERP's stamp (`erpTimestamp`, stamp.ts), taken out of `body`. */
 export type MessageCheck =
-  | { ok: true; body: Record<string, unknown>; dropped: string[] }
+  | { ok: true; body: Record<string, unknown>; stamp?: string; dropped: string[] }
   | { ok: false; problems: Problem[] };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -30,7 +32,8 @@ const notAnObject = (): MessageCheck => ({
  * Checks one message of `kind`: first the cheap walk over its fields (unknown fields, finite
  * numbers, JSON types, bounds); only a message that passes it goes through the schemas, so a
  * hostile message never reaches zod, whose cost grows with every fault it puts into words.
- * The body is the message without the dropped fields.
+ * The body is the message without the dropped fields and without the ERP's stamp, which is
+ * checked here (every kind may carry it) and given apart.
  */
 export function checkMessage(
   kind: InboxKind,
@@ -45,10 +48,12 @@ export function checkMessage(
     for (const problem of kind.ruleProblems(json)) fields.problems.add(() => problem);
     return { ok: false, problems: fields.problems.listed() };
   }
-  const body = fields.dropped.length === 0 ? json : (withoutUnknown(shape, json) as typeof json);
+  const known = fields.dropped.length === 0 ? json : (withoutUnknown(shape, json) as typeof json);
+  const { body, stamp, problem } = withoutStamp(known);
   const problems = kind.schemaProblems(body);
+  if (problem !== undefined) problems.unshift(problem);
   if (problems.length > 0) return { ok: false, problems: listedProblems(problems) };
-  return { ok: true, body, dropped: fields.dropped };
+  return { ok: true, body, ...(stamp === undefined ? {} : { stamp }), dropped: fields.dropped };
 }
 
 /** Every problem of `json` as a message of `kind` (the first ones and a count), by field path. */
@@ -58,7 +63,7 @@ export function inboxProblems(kind: InboxKind, json: unknown): Problem[] {
 }
 
 export type InboxParse =
-  { ok: true; body: Record<string, unknown> } | { ok: false; problems: string[] };
+  { ok: true; body: Record<string, unknown>; stamp?: string } | { ok: false; problems: string[] };
 
 /** Validates one message from the ERP (inbox file or `POST /erp/<kind>`). */
 export function parseInboxBody(
@@ -69,5 +74,6 @@ export function parseInboxBody(
   const checked = checkMessage(kind, json, rules.unknownFields);
   if (!checked.ok) return { ok: false, problems: checked.problems.map(problemText) };
   if (checked.dropped.length > 0) rules.dropped?.(kind.name, checked.dropped);
-  return { ok: true, body: checked.body };
+  const { body, stamp } = checked;
+  return { ok: true, body, ...(stamp === undefined ? {} : { stamp }) };
 }

@@ -138,7 +138,7 @@ export const article = {
   },
   // Its CSV as before the mapping language: columns named by field, packagingUnit1.quantity, ….
   inboxMapping: ARTICLE_CSV,
-  entityKey: (body) => `article:${first(body, 'customerNumber')}`,
+  businessKey: (body) => `article:${first(body, 'customerNumber')}`,
   supersedes: true,
   handler: pushArticle,
   plan: planArticle,

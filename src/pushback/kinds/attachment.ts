@@ -96,7 +96,7 @@ export const attachment = {
     erpFields: PATIENT_CUSTOMER_ID,
   },
   inboxMapping: CSV_BY_FIELD_NAMES,
-  entityKey: (body) => `attachment:${patientOf(body)}/${first(body, 'filename')}`,
+  businessKey: (body) => `attachment:${patientOf(body)}/${first(body, 'filename')}`,
   // Each file is one of its own.
   supersedes: false,
   handler: pushAttachment,

@@ -15,7 +15,7 @@ export const contractArticleGroup = {
     rules: onCreate('name'),
   },
   inboxMapping: CSV_BY_FIELD_NAMES,
-  entityKey: (body) => `contractArticleGroup:${first(body, '_id', 'name')}`,
+  businessKey: (body) => `contractArticleGroup:${first(body, '_id', 'name')}`,
   supersedes: true,
   handler: pushContract('contractArticleGroup'),
   plan: (body) => byId('contractArticleGroup', 'replace', body),

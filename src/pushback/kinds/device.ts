@@ -64,7 +64,7 @@ export const device = {
     erpFields: PATIENT_CUSTOMER_ID,
   },
   inboxMapping: CSV_BY_FIELD_NAMES,
-  entityKey: (body) => `device:${first(body, 'serialNumber')}`,
+  businessKey: (body) => `device:${first(body, 'serialNumber')}`,
   supersedes: true,
   handler: pushDevice,
   plan: planDevice,

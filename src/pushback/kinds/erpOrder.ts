@@ -120,7 +120,7 @@ export const erpOrder = {
     erpFields: PATIENT_CUSTOMER_ID,
   },
   inboxMapping: CSV_BY_FIELD_NAMES,
-  entityKey: (body) => `erpOrder:${first(body, 'salesId')}`,
+  businessKey: (body) => `erpOrder:${first(body, 'salesId')}`,
   supersedes: true,
   handler: pushErpOrder,
   plan: planErpOrder,

@@ -15,7 +15,7 @@ export const insuranceContract = {
     rules: onCreate('name'),
   },
   inboxMapping: CSV_BY_FIELD_NAMES,
-  entityKey: (body) => `insuranceContract:${first(body, '_id', 'name')}`,
+  businessKey: (body) => `insuranceContract:${first(body, '_id', 'name')}`,
   supersedes: true,
   handler: pushContract('insuranceContract'),
   plan: (body) => byId('insuranceContract', 'replace', body),

@@ -39,6 +39,19 @@ function careMadeSince(job: Job, body: Body, context: HandlerContext): CreateLoo
   return { resource: 'integratedCare', find, take };
 }
 
+/**
+ * A care arrangement by its `_id`; a new one by its patient and the fields that tell it from the
+ * patient's others (CARE_KEY), so that two new arrangements of one patient are two messages.
+ */
+function careKey(body: Body): string {
+  const id = textOf(body, '_id');
+  if (id !== undefined) return `integratedCare:${id}`;
+  const fields = CARE_KEY.filter((field) => field !== 'patientId').map((field) =>
+    JSON.stringify(body[field] ?? null),
+  );
+  return `integratedCare:${patientOf(body)}/${fields.join('/')}`;
+}
+
 /** A care arrangement: PATCH when `_id` is given, else POST (variants A and B). */
 const pushIntegratedCare: Handler = async (job, context) => {
   const id = textOf(job.payload, '_id');
@@ -81,6 +94,7 @@ export const integratedCare = {
     erpFields: PATIENT_CUSTOMER_ID,
   },
   inboxMapping: CSV_BY_FIELD_NAMES,
+  businessKey: careKey,
   entityKey: (body) => `integratedCare:${textOf(body, '_id') ?? patientOf(body)}`,
   // A message may change a few fields of an arrangement, not state it whole.
   supersedes: false,

@@ -189,25 +189,29 @@ function orderStatusRules(body: Body): Problem[] {
       ];
 }
 
+/** The order a status message names, as it names it: `<resource>:<_id>` or by its salesId. */
+function orderNamedKey(body: Body): string {
+  const resource = orderResourceOf(body);
+  const id = textOf(body, 'id');
+  return id !== undefined ? `${resource}:${id}` : `${resource}:salesId:${first(body, 'salesId')}`;
+}
+
 /**
- * The key of the order a status message is about: its `_id` when given or found in the mirror
- * by salesId, so the message runs after the order's acknowledgement (`<resource>:<_id>`).
+ * The queue key of the order a status message is about: its `_id` when given or found in the
+ * mirror by salesId, so the message runs after the order's acknowledgement (`<resource>:<_id>`).
  */
 function orderKey(body: Body, store: Store): string {
-  const resource = body.orderType === 'direct' ? 'directOrder' : 'singleOrder';
-  const id = textOf(body, 'id');
-  if (id !== undefined) return `${resource}:${id}`;
-  const salesId = first(body, 'salesId');
-  const found = findMirrorBy(store, resource, 'salesId', salesId);
-  return found.length === 1 && found[0]
-    ? `${resource}:${found[0].id}`
-    : `${resource}:salesId:${salesId}`;
+  const resource = orderResourceOf(body);
+  if (textOf(body, 'id') !== undefined) return orderNamedKey(body);
+  const found = findMirrorBy(store, resource, 'salesId', first(body, 'salesId'));
+  return found.length === 1 && found[0] ? `${resource}:${found[0].id}` : orderNamedKey(body);
 }
 
 export const orderStatus = {
   name: 'orderStatus',
   inbox: { minimum: message, rules: orderStatusRules },
   inboxMapping: CSV_BY_FIELD_NAMES,
+  businessKey: orderNamedKey,
   entityKey: orderKey,
   // Each status is a step of the order: none replaces another.
   supersedes: false,

@@ -140,7 +140,7 @@ export const patient = {
   name: 'patient',
   inbox: { entity: entitySchema('patient'), minimum: z.looseObject({ customerId: text }) },
   inboxMapping: CSV_BY_FIELD_NAMES,
-  entityKey: (body) => `patient:${first(body, 'customerId')}`,
+  businessKey: (body) => `patient:${first(body, 'customerId')}`,
   supersedes: true,
   handler: pushPatient,
   plan: planPatient,

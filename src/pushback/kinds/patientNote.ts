@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import type { Handler } from '../../queue/types.js';
@@ -42,6 +43,19 @@ function planPatientNote(body: Body, { store }: PlanView): Plan {
   return byId('patientNote', 'update', patient.body, patient.notes);
 }
 
+/**
+ * A note by its `_id`; a new one by its patient and its text (hashed: a key is logged, a note's
+ * text may be personal), so that two new notes of one patient are two messages.
+ */
+function noteKey(body: Body): string {
+  const id = textOf(body, '_id');
+  if (id !== undefined) return `patientNote:${id}`;
+  const text = createHash('sha256')
+    .update(textOf(body, 'noteText') ?? '')
+    .digest('hex');
+  return `patientNote:${patientOf(body)}/${text.slice(0, 16)}`;
+}
+
 export const patientNote = {
   name: 'patientNote',
   inbox: {
@@ -51,6 +65,7 @@ export const patientNote = {
     erpFields: PATIENT_CUSTOMER_ID,
   },
   inboxMapping: CSV_BY_FIELD_NAMES,
+  businessKey: noteKey,
   entityKey: (body) => `patientNote:${textOf(body, '_id') ?? patientOf(body)}`,
   // Each note is one of its own.
   supersedes: false,

@@ -137,7 +137,7 @@ export const productGroup = {
     rules: onCreate('type'),
   },
   inboxMapping: CSV_BY_FIELD_NAMES,
-  entityKey: (body) => `productGroup:${first(body, '_id', 'name')}`,
+  businessKey: (body) => `productGroup:${first(body, '_id', 'name')}`,
   // Each message is a step (a create, a rename) of its own.
   supersedes: false,
   handler: pushProductGroup,

@@ -184,7 +184,7 @@ describe('inbox replay', () => {
     await cycle().pass(['erpOrder']);
     const outdated = await replay('erp-1.json');
     expect(!outdated.ok && outdated.refused).toMatch(
-      /a newer erpOrder message about erpOrder:SO-REPLAY-1 came after erp-1\.json \(job \d+\)/,
+      /^overtaken: a newer erpOrder message about erpOrder:SO-REPLAY-1, erp-2\.json \(received .*\), came after erp-1\.json/,
     );
   });
 

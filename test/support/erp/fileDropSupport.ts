@@ -53,7 +53,7 @@ export function singleOrder(overrides: Record<string, unknown> = {}): OutboundRe
   };
 }
 
-/** Stands in for the daemon's SQLite hand-off: remembers (name, sha256) and answers repeats. */
+/** Stands in for the daemon's SQLite hand-off: remembers each message and answers repeats. */
 export class AcceptRecorder {
   readonly messages: InboxMessage[] = [];
   private readonly seen = new Set<string>();
@@ -61,7 +61,8 @@ export class AcceptRecorder {
 
   accept = (message: InboxMessage): Promise<'accepted' | 'repeat'> => {
     if (this.failWith) return Promise.reject(this.failWith);
-    const key = `${message.name}\u0000${message.sha256}`;
+    // Known as the store knows it: by kind, business key and content, not by name.
+    const key = `${message.kind}\u0000${message.key}\u0000${message.sha256}`;
     if (this.seen.has(key)) return Promise.resolve('repeat');
     this.seen.add(key);
     this.messages.push(message);

@@ -82,7 +82,7 @@ describe('docs example: a German ERP’s CSV layout (docs/examples/mapping)', ()
     expect(recorder.messages.map((m) => [m.kind, m.name, m.body])).toEqual([
       [
         'orderStatus',
-        'Rueckmeldung_2026-03-03.csv#line2',
+        'Rueckmeldung_2026-03-03.csv#2',
         {
           orderType: 'single',
           id: '3f6c2a1e-8b4d-4e7a-9c15-2d7e0b9a4f61',
@@ -98,7 +98,7 @@ describe('docs example: a German ERP’s CSV layout (docs/examples/mapping)', ()
       ],
       [
         'orderStatus',
-        'Rueckmeldung_2026-03-03.csv#line3',
+        'Rueckmeldung_2026-03-03.csv#3',
         {
           orderType: 'single',
           id: '9a0e4c7b-1f3d-4b26-8e59-6c1d2a7f3b08',

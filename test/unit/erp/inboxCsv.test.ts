@@ -52,10 +52,7 @@ describe('inbox: article CSV', () => {
   it('hands over the good rows as articles and reports the bad rows by row and column', async () => {
     const result = await scan(CSV);
     expect(result.files).toEqual([expect.objectContaining({ status: 'partial', accepted: 2 })]);
-    expect(recorder.messages.map((m) => m.name)).toEqual([
-      'articles.csv#row2',
-      'articles.csv#row5',
-    ]);
+    expect(recorder.messages.map((m) => m.name)).toEqual(['articles.csv#2', 'articles.csv#5']);
     expect(recorder.messages[0]?.body).toEqual({
       customerNumber: '100-200',
       name: 'Kompresse 10x10',

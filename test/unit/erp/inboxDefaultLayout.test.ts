@@ -91,7 +91,7 @@ describe('inbox: each kind’s default CSV layout', () => {
     // order's type comes from the mirror; a row without a parcel sends no tracking.
     expect(recorder.messages.map((m) => [m.name, m.body])).toEqual([
       [
-        'status.csv#line2',
+        'status.csv#2,3',
         {
           orderType: 'single',
           id: 'o-1',
@@ -103,7 +103,7 @@ describe('inbox: each kind’s default CSV layout', () => {
           ],
         },
       ],
-      ['status.csv#line4', { orderType: 'single', status: 3, salesId: 'VK-2' }],
+      ['status.csv#4', { orderType: 'single', status: 3, salesId: 'VK-2' }],
     ]);
     const { problems } = await report('orderStatus', 'status.csv');
     expect(problems).toEqual([

@@ -137,7 +137,9 @@ describe('inbox: files that fail in every way end in .error, and the scan goes o
       reason: expect.stringMatching(/^not valid JSON/) as unknown,
     });
     const good = fileLabel('good.json');
-    expect(lines.find((l) => l.msg === `inbox: orderStatus/${good} archived`)).toMatchObject({
+    expect(
+      lines.find((l) => l.msg === `inbox: orderStatus/${good} archived: 1 accepted`),
+    ).toMatchObject({
       level: 'info',
       file: good,
     });

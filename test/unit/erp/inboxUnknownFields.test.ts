@@ -51,7 +51,12 @@ describe('inbox: fields the contract does not define', () => {
     const accept = inboxAcceptor(store, log);
     return createInbox(
       { ...DEFAULT_INBOX_OPTIONS, inbox: join(dir, 'inbox'), minFileAgeMs: 0, unknownFields },
-      { clock, kinds: KINDS, accept: (message) => Promise.resolve(accept(message)), logger: log },
+      {
+        clock,
+        kinds: KINDS,
+        accept: (message) => Promise.resolve(accept(message).outcome),
+        logger: log,
+      },
     );
   };
   const drop = async (name: string, body: unknown) => {

@@ -121,6 +121,7 @@ describe('retention.endedKeys', () => {
         name,
         sha256: name,
         body: '{}',
+        entity: `singleOrder:${name}`,
       }).id;
       settleInboxMessage(store, id, 'done');
       return id;

@@ -22,7 +22,7 @@ function message(
   body: Record<string, unknown>,
   name = 'm1.json',
 ): InboxMessage {
-  return { kind, source: 'file', name, sha256: 'abc123', body };
+  return { kind, source: 'file', name, key: '', sha256: 'abc123', body };
 }
 
 const keyOf = (kind: PushBackKindName, body: Record<string, unknown>) =>

@@ -102,6 +102,7 @@ async function seed(): Promise<string> {
     name: 'k-1',
     sha256: 'h-1',
     body: JSON.stringify({ customerId: HILDE.customerId, phone: HILDE.phone }),
+    entity: `patient:${HILDE.customerId}`,
   });
   settleInboxMessage(store, message.id, 'done');
   finishedJob('patient', `patient:${HILDE.customerId}`, {
@@ -135,6 +136,7 @@ async function seed(): Promise<string> {
     name: letter,
     sha256: 'h-2',
     body: '{}',
+    entity: `attachment:customerId:${HILDE.customerId}/${letter}`,
   });
   finishedJob('attachment', `attachment:customerId:${HILDE.customerId}/${letter}`, {});
   quarantine(

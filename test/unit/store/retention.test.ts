@@ -175,6 +175,7 @@ describe('pruneStore', () => {
         name,
         sha256: `hash-${name}`,
         body: '{"lastName":"Mustermann"}',
+        entity: `patient:${name}`,
       }).id;
     const done = message('k-1');
     settleInboxMessage(store, done, 'done');

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { InboxMessage } from '../../adapter.js';
+import { inboxMessage } from '../identity.js';
 import type { InboxKinds } from '../kinds.js';
 import type { Problem } from '../problems.js';
 import type { OpenTransOptions } from './answer.js';
@@ -10,10 +10,10 @@ export type OpenTransFile =
   | { ok: false; reason: string; problems: Problem[] };
 
 /**
- * The inbox messages of one openTRANS file in `<inbox>/opentrans/`: each named by the file and
- * the ORDER_ID it is about (`<file>#<ORDER_ID>`, its kind apart), and hashed by its body as an
- * article CSV row is, so the same file read again is a repeat and the same name with another
- * content a new message, as for every inbox file.
+ * The inbox messages of one openTRANS file in `<inbox>/opentrans/`: one per order and kind (the
+ * file's items of one order are one message already), each named by the file and the ORDER_ID
+ * it is about (`<file>#<ORDER_ID>`, its kind apart) and known, as every inbox message, by its
+ * kind, business key and content (identity.ts).
  */
 export async function openTransFile(
   file: string,
@@ -23,12 +23,8 @@ export async function openTransFile(
 ): Promise<OpenTransFile> {
   const read = await readOpenTrans(bytes, kinds, options);
   if (!read.ok) return read;
-  const messages = read.messages.map((message): InboxMessage => ({
-    kind: message.kind,
-    source: 'file',
-    name: `${file}#${message.orderId}`,
-    sha256: createHash('sha256').update(JSON.stringify(message.body)).digest('hex'),
-    body: message.body,
-  }));
+  const messages = read.messages.map((message) =>
+    inboxMessage(kinds.formats[message.kind], 'file', `${file}#${message.orderId}`, message.body),
+  );
   return { ok: true, messages, notes: read.notes };
 }
