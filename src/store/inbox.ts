@@ -53,7 +53,7 @@ function lastOfEntity(store: Store, message: InboxMessageRow): EntityRow | undef
   return statement<Record<string, string>, EntityRow>(
     store.db,
     `SELECT id, name, content, stamp, received_at FROM inbox_messages INDEXED BY inbox_messages_entity
-     WHERE kind = @kind AND entity = @entity AND state = 'done' ORDER BY id DESC LIMIT 1`,
+     WHERE entity = @entity AND kind = @kind AND state = 'done' ORDER BY id DESC LIMIT 1`,
   ).get({ kind: message.kind, entity: message.entity });
 }
 

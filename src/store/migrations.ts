@@ -483,7 +483,7 @@ ALTER TABLE inbox_messages ADD COLUMN stamp TEXT;
 ALTER TABLE inbox_messages ADD COLUMN repeat_of INTEGER;
 UPDATE inbox_messages SET content = canonical_sha256(body) WHERE body <> '';
 CREATE INDEX inbox_messages_content ON inbox_messages (kind, content) WHERE content IS NOT NULL;
-CREATE INDEX inbox_messages_entity ON inbox_messages (kind, entity, id) WHERE entity IS NOT NULL;
+CREATE INDEX inbox_messages_entity ON inbox_messages (entity, kind, id) WHERE entity IS NOT NULL;
 CREATE INDEX queue_batches ON queue (batch_id) WHERE batch_id IS NOT NULL;
 `;
 

@@ -1,21 +1,17 @@
 import { maskPersonal, messageLabel, type PersonalValues } from '../log/index.js';
-import {
-  AGAIN,
-  archivalKey,
-  handOverKey,
-  inboxMessageOfKey,
-  replayedName,
-  type InboxMessageKey,
-} from './jobKeys.js';
+import { AGAIN, archivalKey, handOverKey } from './jobKeys.js';
 import type { VersionChanges } from './ledger.js';
 import { operatorActionsOn, type RecordedAction } from './operatorActions.js';
 import { pauseActionsOf } from './pauses.js';
 import { personalValuesOf } from './personalOf.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
+import type { TraceEvent } from './traceEvent.js';
+import { messageOf, SHOWN, unqueuedMessageEvents, type Mask } from './traceMessages.js';
 import type { TraceSubject } from './traceSubjects.js';
 
 export type { PersonalValues };
+export type { TraceEvent, TraceEventKind } from './traceEvent.js';
 
 /**
  * One record's way through the daemon, read from what the database keeps (`trace <key>`):
@@ -31,28 +27,6 @@ export type { PersonalValues };
  * (messageLabel, as logs show it). Ids, keys, statuses, stamps and job ids stay: they are what
  * one searches by. So do field names: the pull keeps no values of what a version changed.
  */
-
-/** How a timeline shows the other side's texts and the ERP's file names. */
-interface Mask {
-  text: (text: string) => string;
-  name: (name: string) => string;
-}
-
-const SHOWN: Mask = { text: (text) => text, name: (name) => name };
-
-export type TraceEventKind =
-  'version' | 'handOver' | 'job' | 'deadLetter' | 'message' | 'ownWrite' | 'operator';
-
-export interface TraceEvent {
-  at: string;
-  kind: TraceEventKind;
-  what: string;
-  job?: number;
-  /** A pulled version's changed fields, by name (never values); empty when only its stamps. */
-  changed?: readonly string[];
-  /** A pulled version of a record first seen. */
-  new?: true;
-}
 
 interface LedgerRow {
   version: string;
@@ -126,28 +100,6 @@ interface JobRow {
   updated_at: string;
   idempotency_key: string | null;
   payload: string;
-}
-
-/** The ERP message an inbox job came from (its key names it: inboxMessageOfKey). */
-function messageOf(store: Store, job: JobRow, mask: Mask): TraceEvent | undefined {
-  const message = inboxMessageOfKey(job.idempotency_key ?? undefined);
-  if (message === undefined) return undefined;
-  const row = statement<InboxMessageKey, { received_at: string }>(
-    store.db,
-    `SELECT received_at FROM inbox_messages
-     WHERE kind = @kind AND source = @source AND name = @name AND sha256 = @sha256
-     ORDER BY id LIMIT 1`,
-  ).get(message);
-  if (row === undefined) return undefined;
-  const { kind, source, name } = message;
-  const from = source === 'file' ? 'file' : 'request';
-  // A replay's name is the first message's with its mark (jobKeys.ts): the link between the two.
-  const first = replayedName(name);
-  const what =
-    first === undefined
-      ? `ERP ${kind} ${from} ${mask.name(name)} received`
-      : `ERP ${kind} ${from} ${mask.name(first)} replayed by an operator, as a new message`;
-  return { at: row.received_at, kind: 'message', what, job: job.id };
 }
 
 /**
@@ -278,6 +230,7 @@ export function traceOf(
   const recorded = [
     ...versionEvents(store, subject),
     ...jobs.flatMap((job) => jobEvents(store, job, mask)),
+    ...unqueuedMessageEvents(store, subject, mask),
     ...ownWriteEvent(store, subject),
   ];
   const firstSeen = recorded.map((event) => event.at).sort()[0];

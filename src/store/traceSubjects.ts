@@ -1,6 +1,6 @@
 import { RESOURCE_NAMES } from '../contract/index.js';
 import { fileLabel, fileOfMessage, LABEL } from '../log/index.js';
-import { inboxJobKey, replayName, type InboxMessageKey } from './jobKeys.js';
+import { inboxJobKey, replayedName, replayName, type InboxMessageKey } from './jobKeys.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
 
@@ -105,18 +105,21 @@ function queuedByErpKey(store: Store, key: string): TraceSubject[] {
   });
 }
 
+/** The record an entity key names (`singleOrder:<_id>`, `patient:<customerId>` …). */
+function subjectOfEntity(store: Store, key: string): TraceSubject {
+  const [resource = '', ...rest] = key.split(':');
+  const id = rest.join(':');
+  const found = mirroredByAnyKey(store, id).find((subject) => subject.resource === resource);
+  return found ?? { resource, id, entityKeys: [key] };
+}
+
 /** The subject a job is about, by its entity key; undefined for a job not in the queue. */
 export function subjectOfJob(store: Store, jobId: number): TraceSubject | undefined {
   const job = statement<{ id: number }, { entity_key: string }>(
     store.db,
     'SELECT entity_key FROM queue WHERE id = @id',
   ).get({ id: jobId });
-  if (job === undefined) return undefined;
-  const key = job.entity_key;
-  const [resource = '', ...rest] = key.split(':');
-  const id = rest.join(':');
-  const found = mirroredByAnyKey(store, id).find((subject) => subject.resource === resource);
-  return found ?? { resource, id, entityKeys: [key] };
+  return job === undefined ? undefined : subjectOfEntity(store, job.entity_key);
 }
 
 /**
@@ -136,27 +139,86 @@ function messagesLabelled(store: Store, key: string): string[] {
     .filter((name) => fileLabel(fileOfMessage(name)).startsWith(`#${hash}`));
 }
 
-/** The subject of an ERP message, found by its file name or request key. */
-function subjectsOfMessage(store: Store, name: string): TraceSubject[] {
+interface NamedMessage extends InboxMessageKey {
+  entity: string | null;
+}
+
+/** `Rueckmeldung.csv#3` → the file and the row; the rows of a message: `#2,5` → [2, 5]. */
+const ROW_NAME = /^(.*)#(\d+)$/;
+const rowsOf = (name: string, file: string): string[] => name.slice(file.length + 1).split(',');
+
+/**
+ * The ERP messages `name` names: a request key, a JSON file, the messages of a file of rows or
+ * of an openTRANS file (`<file>#…`), one row's message (`<file>#<row>`, also inside a message
+ * of several rows), each with their replays.
+ */
+function messagesNamed(store: Store, name: string): NamedMessage[] {
+  const row = ROW_NAME.exec(name);
+  const file = row?.[1] ?? name;
   const replays = replayName(name, '');
-  const messages = statement<Record<string, string>, InboxMessageKey>(
+  const inFile = `${file}#`;
+  const messages = statement<Record<string, string>, NamedMessage>(
     store.db,
-    `SELECT kind, source, name, sha256 FROM inbox_messages
+    `SELECT kind, source, name, sha256, entity FROM inbox_messages
      WHERE name = @name OR name LIKE @suffix OR (name > @replays AND name < @replaysEnd)
+       OR (name > @inFile AND name < @inFileEnd)
      ORDER BY id`,
-  ).all({ name, suffix: `%/${name}`, replays, replaysEnd: `${replays}\uffff` });
+  ).all({
+    name,
+    suffix: `%/${name}`,
+    replays,
+    replaysEnd: `${replays}\uffff`,
+    inFile,
+    inFileEnd: `${inFile}\uffff`,
+  });
+  const wanted = row?.[2];
+  if (wanted === undefined) return messages;
+  // One row: the messages whose rows hold it (and their replays).
+  return messages.filter((message) => {
+    const own = replayedName(message.name) ?? message.name;
+    return own === name || rowsOf(own, file).includes(wanted);
+  });
+}
+
+/** The subject of an ERP message, found by its file name, `<file>#<row>` or request key. */
+function subjectsOfMessage(store: Store, name: string): TraceSubject[] {
   const jobOf = statement<{ key: string }, { id: number }>(
     store.db,
     'SELECT id FROM queue WHERE idempotency_key = @key',
   );
   // A message and its replays are about one record: it is named once.
   const subjects = new Map<string, TraceSubject>();
-  for (const message of messages) {
+  for (const message of messagesNamed(store, name)) {
     const job = jobOf.get({ key: inboxJobKey(message) });
-    const subject = job === undefined ? undefined : subjectOfJob(store, job.id);
+    // A repeat or an overtaken message queued nothing: its entity names the record.
+    const subject =
+      job !== undefined
+        ? subjectOfJob(store, job.id)
+        : message.entity === null
+          ? undefined
+          : subjectOfEntity(store, message.entity);
     if (subject !== undefined) subjects.set(`${subject.resource}:${subject.id}`, subject);
   }
   return [...subjects.values()];
+}
+
+/** `<resource>_<ten digits>.<csv|ndjson>`: an outbox batch file (erp/file/names.ts). */
+const BATCH_FILE = /^[A-Za-z0-9.~-]+_(\d{10})\.(?:csv|ndjson)$/;
+
+/**
+ * The records handed over in an outbox batch file: its delivery jobs keep the batch's number
+ * (until retention.jobs lets them go).
+ */
+function subjectsOfBatch(store: Store, file: string): TraceSubject[] {
+  const batch = BATCH_FILE.exec(file.split('/').pop() ?? file)?.[1];
+  if (batch === undefined) return [];
+  return statement<{ batch: number }, { entity_key: string }>(
+    store.db,
+    `SELECT DISTINCT entity_key FROM queue INDEXED BY queue_batches
+     WHERE batch_id = @batch ORDER BY entity_key`,
+  )
+    .all({ batch: Number(batch) })
+    .map((row) => subjectOfEntity(store, row.entity_key));
 }
 
 /** The subjects of the messages a file's label names (messagesLabelled), each once. */
@@ -173,9 +235,10 @@ function subjectsOfLabel(store: Store, key: string): TraceSubject[] {
 /**
  * The records `key` names: a platform `_id`, a salesId (an ERP order's number), an order's
  * erpOrderNumber, a patient's customerId, an article's customerNumber, a device's serialNumber
- * (also of a record only the queue knows), an outbox file name (`<_id>_<version>.<ext>`), an
- * inbox file name or request key (or its label, as logs show it), or a job id. The mirror's keys come first, as an ERP's
- * number may look like a job id.
+ * (also of a record only the queue knows), an outbox file name (`<_id>_<version>.<ext>`, or a
+ * batch file `<resource>_<batch>.<csv|ndjson>`), an inbox file name, one of its messages
+ * (`<file>#<row>`) or a request key (or its label, as logs show it), or a job id. The mirror's
+ * keys come first, as an ERP's number may look like a job id.
  */
 export function subjectsOfKey(store: Store, key: string): TraceSubject[] {
   for (const lookUp of [mirroredByAnyKey, mirroredByErpOrderNumber, queuedByErpKey]) {
@@ -190,6 +253,8 @@ export function subjectsOfKey(store: Store, key: string): TraceSubject[] {
   if (ofMessage.length > 0) return ofMessage;
   const ofLabel = subjectsOfLabel(store, key);
   if (ofLabel.length > 0) return ofLabel;
+  const ofBatch = subjectsOfBatch(store, key);
+  if (ofBatch.length > 0) return ofBatch;
   // An outbox file: the record's `_id` comes first in its name.
   const [fileId] = (key.split('/').pop() ?? key).split('_');
   return fileId !== undefined && fileId !== key ? mirroredBy(store, '_id', fileId) : [];

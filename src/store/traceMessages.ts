@@ -1,0 +1,79 @@
+import { inboxMessageOfKey, replayedName, type InboxMessageKey } from './jobKeys.js';
+import { statement } from './statements.js';
+import type { Store } from './store.js';
+import type { TraceEvent } from './traceEvent.js';
+import type { TraceSubject } from './traceSubjects.js';
+
+/** The ERP's messages in a record's timeline (trace.ts). */
+
+/** How a timeline shows the other side's texts and the ERP's file names. */
+export interface Mask {
+  text: (text: string) => string;
+  name: (name: string) => string;
+}
+
+export const SHOWN: Mask = { text: (text) => text, name: (name) => name };
+
+/** The ERP message an inbox job came from (its key names it: inboxMessageOfKey). */
+export function messageOf(
+  store: Store,
+  job: { id: number; idempotency_key: string | null },
+  mask: Mask,
+): TraceEvent | undefined {
+  const message = inboxMessageOfKey(job.idempotency_key ?? undefined);
+  if (message === undefined) return undefined;
+  const row = statement<InboxMessageKey, { received_at: string }>(
+    store.db,
+    `SELECT received_at FROM inbox_messages
+     WHERE kind = @kind AND source = @source AND name = @name AND sha256 = @sha256
+     ORDER BY id LIMIT 1`,
+  ).get(message);
+  if (row === undefined) return undefined;
+  const { kind, source, name } = message;
+  const from = source === 'file' ? 'file' : 'request';
+  // A replay's name is the first message's with its mark (jobKeys.ts): the link between the two.
+  const first = replayedName(name);
+  const what =
+    first === undefined
+      ? `ERP ${kind} ${from} ${mask.name(name)} received`
+      : `ERP ${kind} ${from} ${mask.name(first)} replayed by an operator, as a new message`;
+  return { at: row.received_at, kind: 'message', what, job: job.id };
+}
+
+interface UnqueuedRow {
+  kind: string;
+  source: string;
+  name: string;
+  received_at: string;
+  state: string;
+  error: string | null;
+  first: string | null;
+}
+
+/**
+ * The ERP's messages about the subject that queued no job: a repeat of an earlier message (the
+ * same content under another name) and one refused, as overtaken by a newer one.
+ */
+export function unqueuedMessageEvents(
+  store: Store,
+  subject: TraceSubject,
+  mask: Mask,
+): TraceEvent[] {
+  const rows = statement<{ keys: string }, UnqueuedRow>(
+    store.db,
+    `SELECT m.kind, m.source, m.name, m.received_at, m.state, m.error, f.name AS first
+     FROM inbox_messages AS m INDEXED BY inbox_messages_entity
+     LEFT JOIN inbox_messages AS f ON f.id = m.repeat_of
+     WHERE m.entity IN (SELECT value FROM json_each(@keys))
+       AND (m.state = 'rejected' OR (m.repeat_of IS NOT NULL AND m.state = 'done'))
+     ORDER BY m.id`,
+  ).all({ keys: JSON.stringify(subject.entityKeys) });
+  return rows.map((row) => {
+    const message = `ERP ${row.kind} ${row.source === 'file' ? 'file' : 'request'} ${mask.name(row.name)}`;
+    const what =
+      row.state === 'rejected'
+        ? `${message} refused: ${mask.text(row.error ?? 'rejected')}`
+        : `${message} received: the same as ${row.first === null ? 'an earlier message' : mask.name(row.first)}, nothing queued`;
+    return { at: row.received_at, kind: 'message' as const, what };
+  });
+}
