@@ -299,4 +299,25 @@ describe('sync --once and the file inbox', () => {
       .filter((record) => record.customerId === 'K-ONCE-1');
     expect(created).toHaveLength(1);
   });
+
+  it('counts each file’s messages and refused rows in the summary (issue 36)', async () => {
+    const f = folder();
+    const inbox = join(f.folder, 'erp', 'inbox', 'patient');
+    mkdirSync(inbox, { recursive: true });
+    writeFileSync(
+      join(inbox, 'patients.csv'),
+      [
+        'customerId,lastName,regionId',
+        'K-SUM-1,Eins,r-1',
+        ',Ohne,r-1',
+        'K-SUM-2,Zwei,r-1',
+        'K-SUM-1,Eins,r-1',
+      ].join('\n'),
+    );
+    const result = await f.cli('sync', '--once');
+    expect(result.stderr).toContain('inbox 2 accepted / 1 rejected');
+    expect(result.stderr).toMatch(
+      /^inbox patient\/patients\.csv: 2 accepted, 1 row\(s\) refused; see \S+patients\.csv\.error\.json$/m,
+    );
+  });
 });

@@ -86,3 +86,56 @@ describe('POST /erp/<kind> with an Idempotency-Key', () => {
     expect(counted).toEqual(['http orderStatus accepted 1', 'http orderStatus rejected 1']);
   });
 });
+
+/** Issue 36: a message is known by what it says, whatever key (or none) carries it. */
+describe('POST /erp/<kind>: the same message under a new key', () => {
+  const processed = { orderType: 'single', id: 'o-1', status: 3 };
+  const sent = { orderType: 'single', id: 'o-1', status: 4 };
+  const jobs = () =>
+    store.db.prepare("SELECT count(*) AS n FROM queue WHERE kind = 'orderStatus'").get() as {
+      n: number;
+    };
+
+  it('takes the content its order last heard as a repeat under another key: nothing queued again', async () => {
+    expect((await post('erp-1', processed)).status).toBe(202);
+    const again = await post('erp-2', processed);
+    expect(again.status).toBe(202);
+    expect(await again.json()).toEqual({ id: 'erp-2', repeat: true });
+    expect(jobs().n).toBe(1);
+    // The key is kept: the same key with another body is still a conflict.
+    expect((await post('erp-2', sent)).status).toBe(409);
+  });
+
+  it('refuses an older message sent again after a newer one with 409, saying which came since', async () => {
+    expect((await post('erp-1', processed)).status).toBe(202);
+    expect((await post('erp-2', sent)).status).toBe(202);
+    const old = await post('erp-3', processed);
+    expect(old.status).toBe(409);
+    expect(((await old.json()) as { message: string }).message).toMatch(
+      /overtaken: the same was said before, and erp-2, handled .*, is newer; not written; send it with a newer erpTimestamp/,
+    );
+    expect(jobs().n).toBe(2);
+    expect(counted).toContain('http orderStatus overtaken 1');
+    // Sent again under its key, it is refused the same way.
+    expect((await post('erp-3', processed)).status).toBe(409);
+  });
+
+  it('takes a message with a newer erpTimestamp that goes back, and refuses one with an older stamp', async () => {
+    expect(
+      (await post('erp-1', { ...sent, erpTimestamp: '2026-03-03T12:00:00+01:00' })).status,
+    ).toBe(202);
+    const older = await post('erp-2', { ...processed, erpTimestamp: '2026-03-03T11:00:00+01:00' });
+    expect(older.status).toBe(409);
+    expect(((await older.json()) as { message: string }).message).toMatch(
+      /its erpTimestamp 2026-03-03T10:00:00\.000Z is older than 2026-03-03T11:00:00\.000Z of erp-1/,
+    );
+    const back = await post('erp-3', { ...processed, erpTimestamp: '2026-03-03T13:00:00+01:00' });
+    expect(back.status).toBe(202);
+    expect(jobs().n).toBe(2);
+    const [job] = store.db
+      .prepare("SELECT payload FROM queue WHERE kind = 'orderStatus' ORDER BY id DESC LIMIT 1")
+      .all() as { payload: string }[];
+    // The stamp orders the messages; it is not written to the platform.
+    expect(JSON.parse(job?.payload ?? '{}')).toEqual(processed);
+  });
+});

@@ -119,6 +119,27 @@ describe('inbox: files that fail in every way end in .error, and the scan goes o
     expect(names.filter((n) => /~[0-9a-f]{8}\.2\.json$/.test(n))).toHaveLength(1);
   });
 
+  it('logs a partly bad file with its messages and refused rows, and counts each (issue 36)', async () => {
+    const inbox = open();
+    await drop(
+      'patient',
+      'patients.csv',
+      ['customerId,lastName', 'K-1,Eins', ',Ohne', 'K-2,Zwei', 'K-1,Eins'].join('\n'),
+    );
+    await settle(inbox);
+    const label = fileLabel('patients.csv');
+    const logged = lines.find((l) => l.msg.startsWith(`inbox: patient/${label} archived`));
+    expect(logged).toMatchObject({
+      level: 'warn',
+      accepted: 2,
+      refused: 1,
+      msg: expect.stringMatching(
+        /^inbox: patient\/#[0-9a-f]{8}\.csv archived: 2 accepted, 1 row\(s\) refused; see \S+$/,
+      ) as unknown,
+    });
+    expect(counted.sort()).toEqual(['file patient accepted 2', 'file patient rejected 1']);
+  });
+
   it('logs each rejected file at warn with its reason and label, and counts it', async () => {
     const inbox = open();
     await drop('orderStatus', 'Mustermann-order.json', '{"orderType": "single", ');
