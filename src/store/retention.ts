@@ -400,8 +400,9 @@ function endedRecords(store: Store, cutoff: string): Stepper {
  * could only be listed again by a reconciliation or a checkpoint reset; the newest stamp let go
  * is noted per resource (`forgottenThrough`), so the pull takes such a listing as known instead
  * of handing it to the ERP again. A message sent again after that long is handled again; its
- * writes find the platform already holding them. The highest message id stays (ids are given
- * out again otherwise).
+ * writes find the platform already holding them. The last message of each entity stays: a
+ * message with an older ERP stamp is measured against it (store/inbox.ts). The highest message
+ * id stays (ids are given out again otherwise).
  */
 function endedKeys(store: Store, cutoff: string): Stepper {
   return (limit) => {
@@ -415,9 +416,12 @@ function endedKeys(store: Store, cutoff: string): Stepper {
     const messages = statement<{ cutoff: string; limit: number }>(
       store.db,
       `DELETE FROM inbox_messages WHERE id IN (
-         SELECT id FROM inbox_messages INDEXED BY inbox_messages_keys
+         SELECT id FROM inbox_messages AS m INDEXED BY inbox_messages_keys
          WHERE body = '' AND processed_at < @cutoff AND state IN ('done', 'rejected')
            AND id < (SELECT max(id) FROM inbox_messages)
+           AND (entity IS NULL OR state = 'rejected' OR EXISTS (
+             SELECT 1 FROM inbox_messages AS n INDEXED BY inbox_messages_entity
+             WHERE n.entity = m.entity AND n.kind = m.kind AND n.id > m.id AND n.state = 'done'))
          ORDER BY processed_at LIMIT @limit)`,
     ).run({ cutoff, limit }).changes;
     const removed = records.length + messages;

@@ -113,25 +113,36 @@ describe('retention.endedKeys', () => {
     expect(pull(order('o-4', '2025-12-01T08:00:00.000Z', {}))).toBe(1);
   });
 
-  it("lets a handled ERP message's key go, keeping the newest", async () => {
-    const ids = ['a.json', 'b.json', 'c.json'].map((name) => {
+  it("lets a handled ERP message's key go, keeping the newest and the last of each entity", async () => {
+    const ids = [
+      ['a.json', 'o-1'],
+      ['b.json', 'o-2'],
+      ['c.json', 'o-1'],
+      ['d.json', 'o-3'],
+    ].map(([name = '', order = '']) => {
       const id = insertInboxMessage(store, {
         kind: 'orderStatus',
         source: 'file',
         name,
         sha256: name,
         body: '{}',
-        entity: `singleOrder:${name}`,
+        entity: `singleOrder:${order}`,
       }).id;
       settleInboxMessage(store, id, 'done');
       return id;
     });
+    // A message kept before messages had an entity is measured against nothing.
+    store.db.prepare('UPDATE inbox_messages SET entity = NULL WHERE id = ?').run(ids[1]);
     temp.clock.advance(61 * DAY);
 
     const report = await pruneStore(store, days, { batchSize: 100 });
 
+    // o-1's last message stays: an older one sent again is measured against it (store/inbox.ts).
     expect(report.removed.endedKeys).toBe(2);
-    expect(store.db.prepare('SELECT id FROM inbox_messages').pluck().all()).toEqual([ids[2]]);
+    expect(store.db.prepare('SELECT id FROM inbox_messages').pluck().all()).toEqual([
+      ids[2],
+      ids[3],
+    ]);
   });
 
   it('must be longer than the bodies it stands for', async () => {
