@@ -13,7 +13,7 @@ import { nothingSent } from '../answers.js';
 import { about, notKnown } from '../failures.js';
 import { present, text } from '../inboxRules.js';
 import { checkTransition, orderLabel, patchOrder, type OrderResource } from '../orders.js';
-import { textOf, type Body } from '../payload.js';
+import { isObject, textOf, type Body } from '../payload.js';
 import { remember } from '../remember.js';
 import { writeOnce } from '../writeOnce.js';
 
@@ -73,6 +73,27 @@ function findOrder(job: Job, context: HandlerContext, resource: OrderResource): 
   );
 }
 
+/**
+ * The order's parcels with the message's: a part shipment adds its parcel, so a message never
+ * takes one away (issue 36: every parcel once). One with a trackingCode the order has already
+ * replaces it (a corrected link); one without a code is added unless the order has it.
+ */
+function withParcels(current: unknown, given: unknown): unknown {
+  if (!Array.isArray(given)) return given;
+  const parcels: unknown[] = Array.isArray(current) ? [...(current as unknown[])] : [];
+  for (const parcel of given as unknown[]) {
+    const code = isObject(parcel) ? parcel.trackingCode : undefined;
+    const at = parcels.findIndex((known) =>
+      code === undefined
+        ? isDeepStrictEqual(known, parcel)
+        : isObject(known) && known.trackingCode === code,
+    );
+    if (at === -1) parcels.push(parcel);
+    else parcels[at] = parcel;
+  }
+  return parcels;
+}
+
 /** What the message changes compared with the order's current state; nothing when all is equal. */
 function changesOf(message: Body, current: MirrorRecord | undefined): PlatformRecord {
   const fields = ['status', 'erpOrderNumber', 'trackingInfo'];
@@ -80,7 +101,10 @@ function changesOf(message: Body, current: MirrorRecord | undefined): PlatformRe
   if (textOf(message, 'id') !== undefined) fields.push('salesId');
   const changes: PlatformRecord = {};
   for (const field of fields) {
-    const value = message[field];
+    const value =
+      field === 'trackingInfo'
+        ? withParcels(current?.trackingInfo, message.trackingInfo)
+        : message[field];
     if (value === undefined) continue;
     if (current && isDeepStrictEqual(current[field], value)) continue;
     changes[field] = value;

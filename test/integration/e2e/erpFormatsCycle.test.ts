@@ -15,7 +15,9 @@ import { useAppCycle } from '../../support/appCycle.js';
 import type { TestSimulator } from '../../support/simulator.js';
 
 /**
- * The round trip of issue #26 in the ERP's formats, against the simulator in each variant: an
+ * The round trip of issue #26 in the ERP's formats, against the simulator in each variant (and
+ * of issue 36: the same answer again is a repeat, an older one overtaken, the rows of one order
+ * or delivery one message with every parcel and line once): an
  * order pulled goes out as the German ERP's CSV of docs/examples/mapping (`;`, Windows-1252,
  * decimal comma, a row per line) — the daemon's outbox — and, through a file adapter set to
  * openTRANS, as an ORDER valid against the openTRANS 2.1 schema. The ERP answers with an
@@ -152,23 +154,106 @@ describe.each(['A', 'B', 'C'] as const)(
         ],
       });
 
-      dropExport('Rueckmeldung-1.csv', [
-        HEADER,
-        `${id};${salesId};Versendet;SH 2/7;https://tracking.example.com/?nr=SH%202%2F7`,
-      ]);
+      // The rest of the order in two parcels, one row each: one message, both parcels added.
+      const parcel = (code: string) =>
+        `${id};${salesId};Versendet;${code};https://tracking.example.com/?nr=${encodeURIComponent(code)}`;
+      const answer = [HEADER, parcel('SH 2/7'), parcel('SH 3/7')];
+      dropExport('Rueckmeldung-1.csv', answer);
       await pass();
       await pass();
-      expect(await sim.control.getRecord('singleOrder', id)).toMatchObject({
+      const link = (code: string) => ({
+        trackingCode: code,
+        trackingLink: `https://tracking.example.com/?nr=${encodeURIComponent(code)}`,
+      });
+      const sent = {
         salesId,
         status: ORDER_STATUS.Sent,
         trackingInfo: [
-          { trackingCode: 'SH 2/7', trackingLink: 'https://tracking.example.com/?nr=SH%202%2F7' },
+          { trackingCode: 'SH-1', trackingLink: 'https://tracking.example.com/?nr=SH-1' },
+          link('SH 2/7'),
+          link('SH 3/7'),
         ],
-      });
+      };
+      expect(await sim.control.getRecord('singleOrder', id)).toMatchObject(sent);
       // One acknowledgement, then one write for each answer: nothing acknowledged again.
       expect(await patchesOf(sim, id)).toBe(4);
+
+      // The same export again under the ERP's next name, and the first answer once more: the
+      // one a repeat, the other overtaken by the export; nothing is written, the order stays.
+      dropExport('Rueckmeldung-2.csv', answer);
+      dropIn(
+        'opentrans',
+        'AB-1-nochmal.xml',
+        orderResponse({ orderId: id, salesId, lines: items }),
+      );
+      const again = await pass();
+      expect(again.inbox?.files).toEqual([
+        expect.objectContaining({ file: 'Rueckmeldung-2.csv', status: 'repeat', repeat: 1 }),
+        expect.objectContaining({ file: 'AB-1-nochmal.xml', accepted: 0, overtaken: 1 }),
+      ]);
+      expect(await patchesOf(sim, id)).toBe(4);
+      expect(await sim.control.getRecord('singleOrder', id)).toMatchObject(sent);
       // Every answer was taken: none was set aside.
       expect(existsSync(join(rig.inbox, '.error'))).toBe(false);
+    });
+
+    it('takes the ERP’s delivery export, one delivery over two rows, as one ERP order with both lines and parcels', async () => {
+      const { sim, rig } = cycle();
+      await pass();
+      const [file] = rig.outboxFiles('singleOrder');
+      const text = iconv.decode(
+        readFileSync(join(rig.outbox, 'singleOrder', file ?? '')),
+        'cp1252',
+      );
+      const orders = parse<Record<string, string>>(text, { columns: true, delimiter: ';' });
+      const customer = orders.find((row) => row.Kundennummer !== '')?.Kundennummer;
+      if (customer === undefined) throw new Error('no order of a patient with a customerId');
+      const salesId = `LS-${variant}-0815`;
+      const row = (line: string, quantity: number, code: string) =>
+        `${salesId};${customer};03.03.2026 14:30;Erika Mustermann;Hauptstraße 5;50667;Köln;${line};${quantity};${quantity};${code};3;J`;
+      const header =
+        'Lieferschein;Kundennummer;Versanddatum;Name;Strasse;PLZ;Ort;Bezeichnung;Menge;Geliefert;Sendungsnummer;Therapie;Komplett';
+      const delivery = [
+        header,
+        row('Saugkompresse steril', 2, 'PK-1'),
+        row('Fixiervlies', 1, 'PK-2'),
+      ];
+      dropIn(
+        'erpOrder',
+        'Lieferungen-1.csv',
+        iconv.encode(`${delivery.join('\r\n')}\r\n`, 'cp1252'),
+      );
+      const report = await pass();
+      expect(report.inbox?.files).toEqual([
+        expect.objectContaining({ file: 'Lieferungen-1.csv', status: 'accepted', accepted: 1 }),
+      ]);
+      const created = (await sim.control.requests()).filter(
+        (r) => r.method === 'POST' && r.path === '/erpOrder',
+      );
+      expect(created).toHaveLength(1);
+      const erpOrders = [...sim.state.store.list('demo', 'erpOrder', [{}], {})]
+        .map((json) => JSON.parse(json) as Record<string, unknown>)
+        .filter((record) => record.salesId === salesId);
+      expect(erpOrders).toEqual([
+        expect.objectContaining({
+          erpOrderedArticleLines: [
+            expect.objectContaining({ articleDescription: 'Saugkompresse steril', quantity: 2 }),
+            expect.objectContaining({ articleDescription: 'Fixiervlies', quantity: 1 }),
+          ],
+          trackingInfo: [{ trackingCode: 'PK-1' }, { trackingCode: 'PK-2' }],
+        }),
+      ]);
+      // Exported again: a repeat, no second POST or PUT.
+      dropIn(
+        'erpOrder',
+        'Lieferungen-2.csv',
+        iconv.encode(`${delivery.join('\r\n')}\r\n`, 'cp1252'),
+      );
+      await pass();
+      const writes = (await sim.control.requests()).filter(
+        (r) => r.method !== 'GET' && r.path.startsWith('/erpOrder'),
+      );
+      expect(writes).toHaveLength(1);
     });
   },
 );

@@ -141,6 +141,29 @@ describe('an ERP message exactly once, by what it says (German ERP, variant B)',
     });
   });
 
+  it('an order’s parcels over two files (a part shipment each) both stay on the order', async () => {
+    const { sim } = cycle();
+    const { id } = await handedOrder();
+    dropExport('orderStatus', 'Rueckmeldung-1.csv', [
+      STATUS_HEADER,
+      `${id};VK-1;Teilgeliefert;PK-1;`,
+    ]);
+    await pass();
+    dropExport('orderStatus', 'Rueckmeldung-2.csv', [
+      STATUS_HEADER,
+      `${id};VK-1;Versendet;PK-2;`,
+      `${id};VK-1;Versendet;PK-1;https://tracking.example.com/?nr=PK-1`,
+    ]);
+    await pass();
+    expect(await sim.control.getRecord('singleOrder', id)).toMatchObject({
+      status: ORDER_STATUS.Sent,
+      trackingInfo: [
+        { trackingCode: 'PK-1', trackingLink: 'https://tracking.example.com/?nr=PK-1' },
+        { trackingCode: 'PK-2' },
+      ],
+    });
+  });
+
   it('rows of one order that disagree in a single-valued field are refused together, with a report naming the rows and the field; the other rows go on', async () => {
     const { sim } = cycle();
     const { id } = await handedOrder();

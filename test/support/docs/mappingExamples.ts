@@ -18,6 +18,11 @@ export const GERMAN_ERP_STATUS = join(
   MAPPING_EXAMPLES,
   'inbox/orderStatus/Rueckmeldung_2026-03-03.csv',
 );
+/** Its delivery export: one ERP order over two rows, a line and a parcel each. */
+export const GERMAN_ERP_DELIVERIES = join(
+  MAPPING_EXAMPLES,
+  'inbox/erpOrder/Lieferungen_2026-03-03.csv',
+);
 
 /** The example's `erp.file` settings, as a test rig takes them (without its folders). */
 export function germanErpFileSettings(): Record<string, unknown> {

@@ -15,7 +15,11 @@ import { openTransProblems } from '../../support/erp/openTransSchema.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS, parseInboxBody } from '../../support/inboxKinds.js';
 import { exampleOrder } from '../../support/docs/exampleOrders.js';
-import { GERMAN_ERP_CONFIG, GERMAN_ERP_STATUS } from '../../support/docs/mappingExamples.js';
+import {
+  GERMAN_ERP_CONFIG,
+  GERMAN_ERP_DELIVERIES,
+  GERMAN_ERP_STATUS,
+} from '../../support/docs/mappingExamples.js';
 import {
   filesBelow,
   OUTBOX_EXAMPLES,
@@ -63,6 +67,10 @@ const CHECKED: readonly { covers: (path: string) => boolean; by: string }[] = [
   {
     covers: (path) => join(EXAMPLES, path) === GERMAN_ERP_STATUS,
     by: 'germanErp.test.ts, inbox: the example status export imports',
+  },
+  {
+    covers: (path) => join(EXAMPLES, path) === GERMAN_ERP_DELIVERIES,
+    by: 'germanErp.test.ts, inbox: the example delivery export imports as one ERP order',
   },
   {
     covers: (path) => {

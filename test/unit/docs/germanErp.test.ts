@@ -10,6 +10,7 @@ import { KINDS } from '../../support/inboxKinds.js';
 import { exampleOrder, secondExampleOrder } from '../../support/docs/exampleOrders.js';
 import { filesBelow } from '../../support/docs/outboxExamples.js';
 import {
+  GERMAN_ERP_DELIVERIES,
   GERMAN_ERP_STATUS,
   germanErpConfig,
   MAPPING_EXAMPLES,
@@ -110,5 +111,61 @@ describe('docs example: a German ERP’s CSV layout (docs/examples/mapping)', ()
     expect((await readFile(GERMAN_ERP_STATUS)).includes(Buffer.from('Übergabe', 'latin1'))).toBe(
       true,
     );
+  });
+
+  it('inbox: the example delivery export imports as one ERP order, both lines and parcels', async () => {
+    const config = germanErpConfig(dir, KINDS);
+    const recorder = new AcceptRecorder();
+    const inbox = createInbox(
+      { ...fileInboxOptions(config), minFileAgeMs: 0 },
+      { clock: new FakeClock('2026-03-03T15:00:00.000Z'), kinds: KINDS, accept: recorder.accept },
+    );
+    await mkdir(join(config.erp.file.inbox, 'erpOrder'), { recursive: true });
+    await copyFile(
+      GERMAN_ERP_DELIVERIES,
+      join(config.erp.file.inbox, 'erpOrder', 'Lieferungen_2026-03-03.csv'),
+    );
+    await inbox.scanOnce();
+    const report = await inbox.scanOnce();
+    expect(report.files).toEqual([expect.objectContaining({ status: 'accepted', accepted: 1 })]);
+    expect(recorder.messages.map((m) => [m.kind, m.name, m.key, m.body])).toEqual([
+      [
+        'erpOrder',
+        'Lieferungen_2026-03-03.csv#2,3',
+        'erpOrder:LS-2026-000815',
+        {
+          salesId: 'LS-2026-000815',
+          patientCustomerId: 'K-10042',
+          outboundDate: '2026-03-03T13:30:00.000Z',
+          deliveryAddress: {
+            name: 'Erika Mustermann',
+            address: 'Hauptstraße 5',
+            postalCode: '50667',
+            city: 'Köln',
+          },
+          erpOrderedArticleLines: [
+            {
+              articleDescription: 'Saugkompresse steril 10 x 10 cm',
+              quantity: 2,
+              deliveredQuantity: 2,
+            },
+            {
+              articleDescription: 'Fixiervlies 10 cm, Meterware',
+              quantity: 1,
+              deliveredQuantity: 1,
+            },
+          ],
+          trackingInfo: [
+            { trackingCode: '00340434161094042557' },
+            { trackingCode: '00340434161094042564' },
+          ],
+          therapyId: 3,
+          completed: true,
+          annotation: 'Lieferung',
+          prescriptionStatus: 'originalReceived',
+          trackingLink: 'https://tracking.example.com/',
+        },
+      ],
+    ]);
   });
 });
