@@ -86,7 +86,7 @@ function refused(
     read.places.map((place) => ({
       ...place,
       path,
-      message: `${message}; all ${rows.length} are left out (they are one ${kind.name} message, ${key})`,
+      message: `${message}; none of them is taken (they are one ${kind.name} message, ${key})`,
     })),
   );
 }
