@@ -5,8 +5,10 @@
  * `--passes` passes under faults: 30 % 5xx on GET, POST, PATCH and PUT
  * (half 503, half 500), 10 % of those requests' connections cut (half before the platform
  * processed them, half after). Before each pass platform users create and edit orders and
- * patients (control API) and the ERP drops patient, patientNote, article and orderStatus files
- * into the inbox. Then the faults go, the open dead letters are resolved as their reason says
+ * patients (control API) and the ERP drops patient, patientNote and article files into the
+ * inbox, and answers the orders it was handed as an ERP does, repeating itself at random
+ * (erpSide.ts: status and delivery exports over rows and files, files exported again, a bad row
+ * dropped again fixed, an operator's `inbox replay`). Then the faults go, the open dead letters are resolved as their reason says
  * (look on the platform, then `queue retry` or `queue drop`), and clean passes run until one is
  * quiet. The checks, against the outbox files, the platform's records and every write it applied
  * (a hook on the simulator's record store sees each write with the client that made it, also
@@ -18,6 +20,8 @@
  *   effect);
  * - no patient (customerId), article (customerNumber) or note (patient + text) twice;
  * - every ERP create and change on the platform (notes after the dead letters' resolution);
+ * - every answered order with the last status and salesId the ERP meant, every parcel and
+ *   delivery line once, as the ERP wrote it (erpSide.ts);
  * - every platform user's edit, in its final version, in the ERP's outbox;
  * - a last clean pass (`sync --once`) that reports ok and sends no POST, PATCH or PUT.
  *
@@ -37,6 +41,7 @@ import {
   type ResourceName,
   type Variant,
 } from '../../src/contract/index.js';
+import { replayInboxMessage } from '../../src/app/replay.js';
 import { dropJob, getJob, listJobs, retryJob } from '../../src/queue/index.js';
 import { supersedingKind } from '../../src/pushback/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -51,6 +56,7 @@ import { writeAppConfig } from '../../test/support/appConfig.js';
 import { openApp } from '../support/appConfig.js';
 import { SimControl } from '../../src/simulator/index.js';
 import { withTempFolder } from '../support/tempFolder.js';
+import { erpSide, type ErpSide, type HandedOrder } from './erpSide.js';
 
 type Row = Record<string, unknown>;
 
@@ -58,7 +64,6 @@ const TENANT = 'demo';
 /** The daemon's client on the simulator (demo-key). */
 const OUR_CLIENT = 'erp-1';
 const ORDERS = ['singleOrder', 'directOrder'] as const;
-type OrderResource = (typeof ORDERS)[number];
 /** What the loop pulls: the orders and everything they refer to, and the ERP's written kinds. */
 const PULLED: readonly ResourceName[] = [
   'patient',
@@ -71,7 +76,7 @@ const PULLED: readonly ResourceName[] = [
 const WATCHED: readonly ResourceName[] = ['patient', 'patientNote', 'article', ...ORDERS];
 const WRITES = new Set(['POST', 'PATCH', 'PUT']);
 const SETTLE_BOUND = 8;
-const { Created: CREATED, Transmitted: TRANSMITTED, Processed: PROCESSED } = ORDER_STATUS;
+const { Created: CREATED, Transmitted: TRANSMITTED } = ORDER_STATUS;
 
 // ---- options -------------------------------------------------------------------------------
 
@@ -237,11 +242,14 @@ function drop(inbox: string, kind: string, name: string, body: unknown): void {
   writeFileSync(join(inbox, kind, `${name}.done`), '');
 }
 
-function rejectedInbox(inbox: string): string[] {
+/** The inbox's reports of refused files and rows, but for the bad rows the ERP wrote on purpose. */
+function rejectedInbox(inbox: string, onPurpose: ReadonlySet<string>): string[] {
   try {
     return readdirSync(join(inbox, '.error'), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && entry.name.endsWith('.error.json'))
-      .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8').slice(0, 400));
+      .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+      .filter((text) => !onPurpose.has(String((JSON.parse(text) as Row).file)))
+      .map((text) => text.slice(0, 400));
   } catch {
     return [];
   }
@@ -271,8 +279,9 @@ interface Run {
     articlesCreated: string[];
     listPrices: Map<string, string>;
     notes: { customerId: string; text: string }[];
-    orderStatus: Map<string, { resource: OrderResource; salesId: string }>;
   };
+  /** The ERP's answers to the orders and its repeats (erpSide.ts). */
+  erpSide: ErpSide;
   /** Records a platform user created or changed, and the fields the user set. */
   userEdits: Map<string, Set<string>>;
   violations: string[];
@@ -372,7 +381,7 @@ async function editPhone(run: Run, patient: Row, phone: string): Promise<void> {
   noteUserEdit(run, 'patient', String(patient._id), ['phone']);
 }
 
-/** The ERP: a new patient, a changed one, a note, a new and a changed article, order answers. */
+/** The ERP's master data: a new patient, a changed one, a note, a new and a changed article. */
 function erpWrites(run: Run, round: number): number {
   const name = (kind: string) => `seed${run.seed}-round${round}-${kind}.json`;
   let files = 0;
@@ -434,20 +443,37 @@ function erpWrites(run: Run, round: number): number {
   );
   run.erp.listPrices.set(String(article.customerNumber), listPrice);
 
-  // The ERP takes up to two orders it has received and not answered yet.
-  let answered = 0;
+  return files;
+}
+
+/** The orders the ERP holds whose every file is still Created: what it answers next. */
+function unansweredOrders(run: Run): HandedOrder[] {
+  const orders: HandedOrder[] = [];
   for (const resource of ORDERS) {
     for (const [id, files] of byId(outboxOf(run.outbox, resource))) {
-      if (answered >= 2 || run.erp.orderStatus.has(id)) continue;
-      if (files.some((f) => f.record.status !== CREATED)) continue;
-      const salesId = `SO-${run.seed}-${id.slice(0, 8)}`;
-      const orderType = resource === 'singleOrder' ? 'single' : 'direct';
-      put('orderStatus', { orderType, id, status: PROCESSED, salesId }, `-${id.slice(0, 8)}`);
-      run.erp.orderStatus.set(id, { resource, salesId });
-      answered += 1;
+      const newest = files.at(-1);
+      if (newest === undefined || files.some((f) => f.record.status !== CREATED)) continue;
+      orders.push({ resource, id, record: newest.record });
     }
   }
-  return files;
+  return orders;
+}
+
+/** The ERP's answers to the orders of this round, and its repeats (erpSide.ts). */
+function erpAnswers(run: Run, round: number): Promise<number> {
+  return run.erpSide.round({
+    inbox: run.inbox,
+    round,
+    random: run.random,
+    unanswered: unansweredOrders(run),
+    replay: (path) =>
+      withApp(run, (app) =>
+        replayInboxMessage(app.store, app.config, path, {
+          cwd: run.folder,
+          operator: { osUser: 'fault-loop', host: 'soak' },
+        }),
+      ),
+  });
 }
 
 async function setFaults(control: SimControl): Promise<void> {
@@ -670,15 +696,6 @@ function checkOrders(run: Run): void {
           `${resource} ${id}: an acknowledgement (status 1) applied to an order in status ${String(late.before?.status)} (second effect${late.phase === 'settle' ? ', after the faults' : ''}); ${historyOf(run, resource, id, handed)}`,
         );
       }
-      const answer = run.erp.orderStatus.get(id);
-      if (
-        answer !== undefined &&
-        (order.salesId !== answer.salesId || order.status !== PROCESSED)
-      ) {
-        run.violations.push(
-          `${resource} ${id}: the ERP's orderStatus (status 3, salesId ${answer.salesId}) not on the platform (status ${String(order.status)}, salesId ${String(order.salesId)})`,
-        );
-      }
     }
   }
 }
@@ -780,7 +797,7 @@ function checkErpWrites(run: Run): void {
     run.erp.articlesCreated.length +
     run.erp.listPrices.size +
     run.erp.notes.length +
-    run.erp.orderStatus.size;
+    run.erpSide.figures.ordersAnswered;
   for (const note of run.erp.notes) {
     const n = noteOnPlatform(run, note.customerId, undefined, note.text);
     if (n === 0)
@@ -794,8 +811,19 @@ function checkErpWrites(run: Run): void {
       checkHandedVersions(run, resource, files);
     }
   }
-  for (const entry of rejectedInbox(run.inbox))
+  for (const entry of rejectedInbox(run.inbox, run.erpSide.badOnPurpose))
     run.violations.push(`inbox file rejected: ${entry}`);
+}
+
+/** What the ERP last meant for each order it answered, against the platform (erpSide.ts). */
+function checkErpAnswers(run: Run): void {
+  const orders = new Map(
+    ORDERS.flatMap((resource) => platformRecords(run.sim, resource)).map((order) => [
+      String(order._id),
+      order,
+    ]),
+  );
+  run.violations.push(...run.erpSide.check(orders, platformRecords(run.sim, 'erpOrder')));
 }
 
 /** Writes of ours that changed nothing but the stamps: a second effect of one change. */
@@ -918,8 +946,8 @@ async function runOne(seed: number, reading: LoopSuppression, opts: Options): Pr
           articlesCreated: [],
           listPrices: new Map(),
           notes: [],
-          orderStatus: new Map(),
         },
+        erpSide: erpSide(seed),
         userEdits: new Map(),
         violations: [],
         figures: emptyFigures(),
@@ -932,7 +960,7 @@ async function runOne(seed: number, reading: LoopSuppression, opts: Options): Pr
         for (let round = 0; round < opts.passes; round++) {
           if (round > 0) {
             await platformUsers(run, round);
-            run.figures.inboxFiles += erpWrites(run, round);
+            run.figures.inboxFiles += erpWrites(run, round) + (await erpAnswers(run, round));
           }
           const { report } = await pass(run);
           run.figures.passes += 1;
@@ -954,6 +982,7 @@ async function runOne(seed: number, reading: LoopSuppression, opts: Options): Pr
         checkOrders(run);
         checkUserEdits(run);
         checkErpWrites(run);
+        checkErpAnswers(run);
         countRedundant(run);
         run.figures.outboxFiles = WATCHED.reduce((n, r) => n + outboxOf(outbox, r).length, 0);
         return run;
@@ -975,7 +1004,16 @@ function line(run: Run): string {
     `${f.writesSent} writes; ${f.ordersChecked} orders, ${f.acknowledged} acknowledged once; ` +
     `${f.userEdits} user-edited records, ${f.erpWrites} ERP writes checked; ` +
     `${f.outboxFiles} outbox files; notes dead-lettered ${f.notesDead} (${f.notesDeadOnPlatform} on the platform); ` +
-    `${f.redundantWrites} no-change writes; ${f.settlePasses} clean passes; ${(f.ms / 1000).toFixed(1)} s`
+    `${f.redundantWrites} no-change writes; ${f.settlePasses} clean passes; ${(f.ms / 1000).toFixed(1)} s` +
+    `\n    ERP: ${erpLine(run.erpSide.figures)}`
+  );
+}
+
+function erpLine(f: ErpSide['figures']): string {
+  return (
+    `${f.ordersAnswered} orders answered, ${f.files} files of ${f.rows} rows (${f.parcels} parcels, ${f.lines} delivery lines), ` +
+    `${f.reExports} exported again, ${f.badRows} bad rows then ${f.fixedFiles} fixed files, ` +
+    `${f.replays} replays (${f.replaysRefused} refused)`
   );
 }
 
@@ -1014,6 +1052,14 @@ async function main(): Promise<number> {
       `${sum((f) => f.settlePasses)} clean passes (${runs.filter((r) => r.figures.finalOk).length} runs ended with an ok pass that sent no write); ` +
       `${sum((f) => f.notesDead)} notes dead-lettered as "may already exist" (${sum((f) => f.notesDeadOnPlatform)} were on the platform); ` +
       `${sum((f) => f.redundantWrites)} writes of ours that changed nothing; ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  const erp = (key: keyof ErpSide['figures']) =>
+    runs.reduce((n, r) => n + r.erpSide.figures[key], 0);
+  console.log(
+    `ERP side: ${erp('ordersAnswered')} orders answered, ${erp('files')} files of ${erp('rows')} rows, ` +
+      `${erp('parcels')} parcels and ${erp('lines')} delivery lines checked once each; ` +
+      `${erp('reExports')} files exported again, ${erp('badRows')} bad rows and ${erp('fixedFiles')} fixed files dropped again, ` +
+      `${erp('replays')} replays (${erp('replaysRefused')} refused)`,
   );
   const kinds = new Map<string, number>();
   for (const run of bad) {

@@ -124,8 +124,10 @@ export async function createNoting<Answer>(
  * `lastError`, which `queue retry` keeps) looks first and takes the one record it finds; the
  * failed try itself is retried like any other. Without one, such a try is dead-lettered at once
  * for a person to check: posting again blindly could make a second record. So is a job that
- * was running when its process stopped (`INTERRUPTED`): its POST may have gone out. `queue
- * retry` then posts again (the person found none), `queue drop` leaves the one the platform has.
+ * was running when its process stopped (`INTERRUPTED`): its POST may have gone out. So is a
+ * replay's (`inbox replay`): the first message's create was made, and a second would double it;
+ * with a lookup, a replay looks first as a retry does. `queue retry` then posts again (the
+ * person found none), `queue drop` leaves the one the platform has.
  */
 export function createOnce(
   job: Job,
@@ -146,7 +148,9 @@ async function createOrTake(
   create: () => Promise<PlatformRecord>,
   lookup?: CreateLookup,
 ): Promise<PlatformRecord> {
-  if (lookup !== undefined && job.lastError !== undefined) {
+  // A replay (`inbox replay`) repeats a message whose own create may have been made already.
+  const mayHaveMade = job.lastError !== undefined || job.replay === true;
+  if (lookup !== undefined && mayHaveMade) {
     const ids = await lookup.find();
     if (ids.length > 1) throw several(subject, ids, lookup.resource);
     const [id] = ids;
@@ -160,6 +164,9 @@ async function createOrTake(
   }
   if (lookup === undefined && job.lastError === INTERRUPTED) {
     throw mayExist(subject, 'the process stopped before its answer was kept');
+  }
+  if (lookup === undefined && job.replay === true) {
+    throw mayExist(subject, 'it repeats a message (`inbox replay`) whose create was made before');
   }
   try {
     return answeredWith(context, await create());

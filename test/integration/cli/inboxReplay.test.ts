@@ -188,6 +188,26 @@ describe('inbox replay', () => {
     );
   });
 
+  it('makes no second note when a note’s create is replayed: the job asks a person to look first', async () => {
+    const order = await orderWithStatus();
+    cycle().rig.drop('patientNote', 'note-1.json', {
+      patientId: order.patientId,
+      noteText: 'Lieferung an die Nachbarin',
+      status: 1,
+    });
+    await cycle().pass(['patientNote']);
+    expect(await writes()).toContain('POST /patientNote');
+    await cycle().sim.control.clearRequests();
+
+    const outcome = await replay('note-1.json');
+    if (!outcome.ok) throw new Error(outcome.refused);
+    await cycle().pass(['patientNote']);
+    expect(await writes()).toEqual([]);
+    const job = getStoredJob(cycle().app.store, outcome.replays[0]?.jobId ?? 0);
+    expect(job?.state).toBe('dead');
+    expect(job?.lastError).toMatch(/may already exist on the platform/);
+  });
+
   it('replays a request the endpoint kept, by its Idempotency-Key', async () => {
     const order = await orderWithStatus();
     const { app } = cycle();
