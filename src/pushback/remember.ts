@@ -86,6 +86,9 @@ export function remember(
   const derived = derivedOnWrite(resource);
   const ownWrite = fingerprintOf(written.body, record, seen?.record, derived);
   const erpHasIt = seen !== undefined && ledgerHolds(store, resource, id);
+  // The mirror holds this very version, and no pull brought it: an earlier write of ours made
+  // it (a replay found the platform holding it already). It carries nothing the ERP lacks.
+  const ours = seen?.version === version;
   const mirrored = { ...record, _id: id };
   const json = JSON.stringify(mirrored);
   return () => {
@@ -101,7 +104,7 @@ export function remember(
     const pulled = erpHasIt || ledgerHolds(store, resource, id);
     const others = pulled
       ? base !== undefined && carriesOthersChange(fingerprint, record)
-      : written.updates === true;
+      : written.updates === true && !ours;
     // Once handed over, the answer is the base our write's echo is measured against.
     recordOwnWrite(
       store,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileLabel } from '../../../src/log/index.js';
@@ -206,6 +206,38 @@ describe('inbox replay', () => {
     const job = getStoredJob(cycle().app.store, outcome.replays[0]?.jobId ?? 0);
     expect(job?.state).toBe('dead');
     expect(job?.lastError).toMatch(/may already exist on the platform/);
+  });
+
+  it('replays a patient’s create without handing the patient back to the ERP as a platform change', async () => {
+    await orderWithStatus();
+    const { rig } = cycle();
+    const patient = {
+      customerId: 'K-REPLAY-1',
+      lastName: 'Wiederholt',
+      firstName: 'Hanna',
+      regionId: 'r-1',
+    };
+    rig.drop('patient', 'patient-1.json', patient);
+    await cycle().pass(['patient']);
+    expect(await writes()).toContain('POST /patient');
+    const handed = () =>
+      rig
+        .outboxFiles('patient')
+        .map(
+          (file) =>
+            JSON.parse(readFileSync(join(rig.outbox, 'patient', file), 'utf8')) as {
+              customerId?: string;
+            },
+        )
+        .filter((record) => record.customerId === patient.customerId);
+    expect(handed()).toEqual([]);
+    await cycle().sim.control.clearRequests();
+
+    expect((await replay('patient-1.json')).ok).toBe(true);
+    await cycle().pass(['patient']);
+    await cycle().pass(['patient']);
+    expect(await writes()).toEqual([]);
+    expect(handed()).toEqual([]);
   });
 
   it('replays a request the endpoint kept, by its Idempotency-Key', async () => {

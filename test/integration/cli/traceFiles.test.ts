@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { replayInboxMessage } from '../../../src/app/replay.js';
 import { traceKey, type TracedRecord } from '../../../src/cli/commands/trace.js';
 import { germanErpFileSettings } from '../../support/docs/mappingExamples.js';
+import { dropInto, germanExport } from '../../support/erp/erpDrops.js';
 import { orderResponse } from '../../support/erp/openTransAnswers.js';
 import { useAppCycle } from '../../support/appCycle.js';
 
@@ -23,14 +24,10 @@ describe('trace by file: outbox batches, inbox exports and their messages', () =
   const trace = (key: string): TracedRecord[] => traceKey({ config: cycle().rig.configPath }, key);
   const whats = (records: readonly TracedRecord[]) =>
     records.flatMap((record) => record.events.map((event) => event.what));
-  const dropIn = (folder: string, name: string, data: string | Buffer) => {
-    const dir = join(cycle().rig.inbox, folder);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, name), data);
-    writeFileSync(join(dir, `${name}.done`), '');
-  };
+  const dropIn = (folder: string, name: string, data: string | Buffer) =>
+    dropInto(cycle().rig.inbox, folder, name, data);
   const dropExport = (name: string, rows: string[]) =>
-    dropIn('orderStatus', name, iconv.encode(`${rows.join('\r\n')}\r\n`, 'windows-1252'));
+    dropIn('orderStatus', name, germanExport(rows));
 
   /** The orders of the first outbox batch file, as the ERP reads them. */
   async function handedOver(): Promise<{ file: string; ids: string[] }> {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
@@ -9,6 +9,7 @@ import { ORDER_STATUS, type Variant } from '../../../src/contract/index.js';
 import { mirroredHandOver } from '../../../src/deliver/preview.js';
 import { createFileAdapter } from '../../../src/erp/file/index.js';
 import { germanErpFileSettings } from '../../support/docs/mappingExamples.js';
+import { dropInto, germanExport } from '../../support/erp/erpDrops.js';
 import { dispatchNotification, orderResponse } from '../../support/erp/openTransAnswers.js';
 import { openTransProblems } from '../../support/erp/openTransSchema.js';
 import { useAppCycle } from '../../support/appCycle.js';
@@ -30,14 +31,10 @@ const HEADER = 'Shop-Auftrag;Belegnummer;Status;Sendungsnummer;Tracking-Link';
 function germanErpCycle(variant: Variant) {
   const cycle = useAppCycle({ variant, file: germanErpFileSettings() });
   const pass = () => cycle().pass(['patient', 'article', 'integratedCare', 'singleOrder']);
-  const dropIn = (folder: string, name: string, data: string | Buffer) => {
-    const dir = join(cycle().rig.inbox, folder);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, name), data);
-    writeFileSync(join(dir, `${name}.done`), '');
-  };
+  const dropIn = (folder: string, name: string, data: string | Buffer) =>
+    dropInto(cycle().rig.inbox, folder, name, data);
   const dropExport = (name: string, rows: string[]) =>
-    dropIn('orderStatus', name, iconv.encode(`${rows.join('\r\n')}\r\n`, 'windows-1252'));
+    dropIn('orderStatus', name, germanExport(rows));
   return { cycle, pass, dropIn, dropExport };
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { replayInboxMessage } from '../../../src/app/replay.js';
 import { ORDER_STATUS } from '../../../src/contract/index.js';
 import { germanErpFileSettings } from '../../support/docs/mappingExamples.js';
+import { dropInto, germanExport } from '../../support/erp/erpDrops.js';
 import { useAppCycle } from '../../support/appCycle.js';
 import { api, type TestSimulator } from '../../support/simulator.js';
 
@@ -57,12 +58,8 @@ async function patches(sim: TestSimulator, id: string): Promise<number> {
 describe('an ERP message exactly once, by what it says (German ERP, variant B)', () => {
   const cycle = useAppCycle({ variant: 'B', file: settings() });
   const pass = () => cycle().pass([...PULLED, 'erpOrder']);
-  const dropExport = (kind: string, name: string, rows: string[]) => {
-    const dir = join(cycle().rig.inbox, kind);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, name), iconv.encode(`${rows.join('\r\n')}\r\n`, 'windows-1252'));
-    writeFileSync(join(dir, `${name}.done`), '');
-  };
+  const dropExport = (kind: string, name: string, rows: string[]) =>
+    dropInto(cycle().rig.inbox, kind, name, germanExport(rows));
   const errorReport = (kind: string, name: string) =>
     JSON.parse(
       readFileSync(join(cycle().rig.inbox, '.error', kind, `${name}.error.json`), 'utf8'),
