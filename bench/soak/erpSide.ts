@@ -86,6 +86,9 @@ interface Dropped {
   text: string;
 }
 
+/** The file a bad row goes in, before the round's file is written. */
+const NOT_YET: Dropped = { kind: 'orderStatus', name: '', text: '' };
+
 function write(inbox: string, file: Dropped): void {
   mkdirSync(join(inbox, file.kind), { recursive: true });
   writeFileSync(join(inbox, file.kind, file.name), file.text);
@@ -163,7 +166,7 @@ export function erpSide(seed: number) {
       if (order.resource === 'singleOrder' && ctx.random() < 0.3) {
         rows.unshift(`${order.id},${salesId},drei,`);
         toFix.push({
-          file: { kind: 'orderStatus', name: '', text: '' },
+          file: NOT_YET,
           rows: [],
           id: order.id,
           row,
@@ -216,12 +219,14 @@ export function erpSide(seed: number) {
     }
   }
 
-  /** The files with a bad row, dropped again fixed: the bad row gone, the fixed row at the end. */
+  /** The files with bad rows, dropped again fixed: the bad rows gone, the fixed ones at the end. */
   function dropFixed(ctx: ErpRound): void {
-    for (const fix of toFix.splice(0)) {
-      if (fix.file.name === '') continue;
-      const rows = [...fix.rows.filter((row) => !row.includes(',drei,')), fix.row];
-      drop(ctx.inbox, { ...fix.file, text: csv(STATUS_HEADER, rows) }, rows.length);
+    const fixes = toFix.splice(0);
+    for (const file of new Set(fixes.map((fix) => fix.file))) {
+      const fixed = fixes.filter((fix) => fix.file === file).map((fix) => fix.row);
+      const rows = fixes.find((fix) => fix.file === file)?.rows ?? [];
+      const kept = [...rows.filter((row) => !row.includes(',drei,')), ...fixed];
+      drop(ctx.inbox, { ...file, text: csv(STATUS_HEADER, kept) }, kept.length);
       figures.fixedFiles += 1;
     }
   }
@@ -268,7 +273,7 @@ export function erpSide(seed: number) {
         };
         drop(ctx.inbox, file, rows.length);
         for (const fix of toFix) {
-          if (fix.file.name !== '') continue;
+          if (fix.file !== NOT_YET) continue;
           fix.file = file;
           fix.rows = rows;
           badOnPurpose.add(file.name);
