@@ -41,41 +41,47 @@ function keptUnderName(store: Store, message: InboxMessageRow): KeptRow | undefi
   ).get({ source: message.source, kind: message.kind, name: message.name, sha256: message.sha256 });
 }
 
-interface EntityRow {
-  id: number;
-  name: string;
+/** What the database has heard of a message's entity and content, in one look. */
+interface Heard {
+  /** The first message handled with this content (kept before identity only by its body). */
+  first: number | null;
+  /** The last message handled for the entity: what a newer one is measured against. */
+  id: number | null;
+  name: string | null;
   content: string | null;
   stamp: string | null;
-  received_at: string;
+  received_at: string | null;
 }
 
-function lastOfEntity(store: Store, message: InboxMessageRow): EntityRow | undefined {
-  return statement<Record<string, string>, EntityRow>(
+function heardOf(store: Store, message: InboxMessageRow): Heard {
+  const heard = statement<Record<string, string>, Heard>(
     store.db,
-    `SELECT id, name, content, stamp, received_at FROM inbox_messages INDEXED BY inbox_messages_entity
-     WHERE entity = @entity AND kind = @kind AND state = 'done' ORDER BY id DESC LIMIT 1`,
-  ).get({ kind: message.kind, entity: message.entity });
-}
-
-/** The first message handled with this content (kept before identity only by its body). */
-function firstWithContent(store: Store, message: InboxMessageRow): number | undefined {
-  return statement<Record<string, string>, { id: number }>(
-    store.db,
-    `SELECT id FROM inbox_messages INDEXED BY inbox_messages_content
-     WHERE kind = @kind AND content = @content AND state = 'done' ORDER BY id LIMIT 1`,
-  ).get({ kind: message.kind, content: message.sha256 })?.id;
+    `SELECT (SELECT id FROM inbox_messages INDEXED BY inbox_messages_content
+              WHERE kind = @kind AND content = @content AND state = 'done'
+              ORDER BY id LIMIT 1) AS first,
+            last.id, last.name, last.content, last.stamp, last.received_at
+     FROM (SELECT 1) LEFT JOIN (
+       SELECT id, name, content, stamp, received_at FROM inbox_messages
+         INDEXED BY inbox_messages_entity
+       WHERE entity = @entity AND kind = @kind AND state = 'done' ORDER BY id DESC LIMIT 1
+     ) AS last`,
+  ).get({ kind: message.kind, entity: message.entity, content: message.sha256 });
+  if (heard === undefined) throw new Error('inbox: the look at what was heard gave no row');
+  return heard;
 }
 
 type Kept = { state: 'received' | 'done' | 'rejected'; error?: string; repeatOf?: number };
 
-function keep(store: Store, message: InboxMessageRow, kept: Kept): number {
-  const row = statement<Record<string, string | number | null>, { id: number }>(
+/** Keeps the message as `kept` says; undefined when a row of its name and content is there. */
+function keep(store: Store, message: InboxMessageRow, kept: Kept): number | undefined {
+  return statement<Record<string, string | number | null>, { id: number }>(
     store.db,
     `INSERT INTO inbox_messages (kind, source, name, sha256, body, received_at, state,
        processed_at, error, entity, content, stamp, repeat_of)
      VALUES (@kind, @source, @name, @sha256, @body, @now, @state,
        CASE WHEN @state = 'received' THEN NULL ELSE @now END, @error, @entity, @sha256, @stamp,
        @repeatOf)
+     ON CONFLICT (source, kind, name, sha256) DO NOTHING
      RETURNING id`,
   ).get({
     ...message,
@@ -86,13 +92,20 @@ function keep(store: Store, message: InboxMessageRow, kept: Kept): number {
     state: kept.state,
     error: kept.error ?? null,
     repeatOf: kept.repeatOf ?? null,
-  });
-  if (row === undefined) throw new Error('inbox: the message was not kept');
-  return row.id;
+  })?.id;
 }
 
-const overtakenBy = (last: EntityRow, why: string): string =>
-  `overtaken: ${why} ${last.name}, handled ${last.received_at}, is newer; not written`;
+const overtakenBy = (last: Heard, why: string): string =>
+  `overtaken: ${why} ${last.name ?? ''}, handled ${last.received_at ?? ''}, is newer; not written`;
+
+/** What the row kept under the message's very name and content makes of it again. */
+function asKept(named: KeptRow, message: InboxMessageRow): InboxInsert {
+  if (named.sha256 !== message.sha256) return { id: named.id, outcome: 'conflict' };
+  if (named.state === 'rejected' && named.error !== null) {
+    return { id: named.id, outcome: 'overtaken', reason: named.error };
+  }
+  return { id: named.id, outcome: 'repeat' };
+}
 
 /**
  * Keeps a message from the ERP, unless it is one the database has: known by its kind, its
@@ -117,37 +130,45 @@ export function insertInboxMessage(
   message: InboxMessageRow,
   { replay = false }: { replay?: boolean } = {},
 ): InboxInsert {
-  const named = keptUnderName(store, message);
-  if (named !== undefined) {
-    if (named.sha256 !== message.sha256) return { id: named.id, outcome: 'conflict' };
-    if (named.state === 'rejected' && named.error !== null) {
-      return { id: named.id, outcome: 'overtaken', reason: named.error };
-    }
-    return { id: named.id, outcome: 'repeat' };
+  // A key names one request: looked up first, whatever its content. A file's message under its
+  // very name and content is found by the insert's conflict, after the look at what was heard.
+  if (message.source === 'http') {
+    const named = keptUnderName(store, message);
+    if (named !== undefined) return asKept(named, message);
   }
-  if (replay) return { id: keep(store, message, { state: 'received' }), outcome: 'new' };
-  const last = lastOfEntity(store, message);
-  const first = firstWithContent(store, message);
-  if (first !== undefined) {
-    if (last === undefined || last.content === message.sha256) {
-      return { id: keep(store, message, { state: 'done', repeatOf: first }), outcome: 'repeat' };
+  const kept = (how: Kept, then: (id: number) => InboxInsert): InboxInsert => {
+    const id = keep(store, message, how);
+    if (id !== undefined) return then(id);
+    const named = keptUnderName(store, message);
+    if (named === undefined) throw new Error('inbox: the message was neither kept nor found');
+    return asKept(named, message);
+  };
+  if (replay) return kept({ state: 'received' }, (id) => ({ id, outcome: 'new' }));
+  const heard = heardOf(store, message);
+  const { first } = heard;
+  if (first !== null) {
+    if (heard.id === null || heard.content === message.sha256) {
+      return kept({ state: 'done', repeatOf: first }, (id) => ({ id, outcome: 'repeat' }));
     }
-    const reason = overtakenBy(last, 'the same was said before, and');
-    const id = keep(store, message, { state: 'rejected', error: reason, repeatOf: first });
-    return { id, outcome: 'overtaken', reason };
-  }
-  if (message.stamp !== undefined && last?.stamp != null && message.stamp < last.stamp) {
-    const reason = overtakenBy(
-      last,
-      `its erpTimestamp ${message.stamp} is older than ${last.stamp} of`,
-    );
-    return {
-      id: keep(store, message, { state: 'rejected', error: reason }),
+    const reason = overtakenBy(heard, 'the same was said before, and');
+    return kept({ state: 'rejected', error: reason, repeatOf: first }, (id) => ({
+      id,
       outcome: 'overtaken',
       reason,
-    };
+    }));
   }
-  return { id: keep(store, message, { state: 'received' }), outcome: 'new' };
+  if (message.stamp !== undefined && heard.stamp !== null && message.stamp < heard.stamp) {
+    const reason = overtakenBy(
+      heard,
+      `its erpTimestamp ${message.stamp} is older than ${heard.stamp} of`,
+    );
+    return kept({ state: 'rejected', error: reason }, (id) => ({
+      id,
+      outcome: 'overtaken',
+      reason,
+    }));
+  }
+  return kept({ state: 'received' }, (id) => ({ id, outcome: 'new' }));
 }
 
 /** Marks a message handed to the queue (`done`) or refused (`rejected`, with the reason). */
