@@ -46,6 +46,7 @@ import {
   fileInboxOptions,
   httpInbound,
   inboxAcceptor,
+  inboxBatchAcceptor,
   mirroredOrder,
   mirroredOrdersBySalesId,
 } from './inbound.js';
@@ -216,6 +217,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   );
   const kinds = inboxKinds(PUSH_BACK_KINDS);
   const accept = inboxAcceptor(store, logger);
+  const acceptFiles = inboxBatchAcceptor(store, logger);
   const refusals: Refusals = { count: 0, files: [] };
   const countInbound: CountInbound = (labels, messages, file) => {
     metrics?.inbound(labels, messages);
@@ -229,7 +231,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
       ? createInbox(fileInboxOptions(config), {
           clock,
           kinds,
-          accept: (message) => Promise.resolve(accept(message).outcome),
+          accept: (messages) => Promise.resolve(acceptFiles(messages)),
           logger,
           count: countInbound,
           dropped,

@@ -12,6 +12,7 @@ import {
   type InboxOptions,
   type KnownOrder,
   type OrderLookup,
+  type Taken,
 } from '../erp/inbox/index.js';
 import type { InboundResult } from '../http/server.js';
 import type { Logger } from '../log/index.js';
@@ -27,9 +28,6 @@ import {
   type Store,
 } from '../store/index.js';
 
-/** What the inbox's and the endpoint's hand-off made of a message (keepMessage). */
-export type Taken = MessageKept['outcome'];
-
 /**
  * Takes a validated message from the ERP into SQLite and queues its job, in one transaction:
  * once this returns, the message is durable and the file may move to the archive (or the
@@ -40,33 +38,42 @@ export type Taken = MessageKept['outcome'];
  */
 export function inboxAcceptor(store: Store, logger: Logger) {
   return (message: InboxMessage): MessageKept =>
-    transaction(store, () => {
-      const kept = keepMessage(store, message, logger);
-      const about = {
-        kind: message.kind,
-        source: message.source,
-        key: message.key,
-        messageName: message.name,
-        messageId: kept.messageId,
-      };
-      switch (kept.outcome) {
-        case 'accepted':
-          logger.info({ ...about, jobId: kept.jobId }, 'inbox message queued');
-          break;
-        case 'conflict':
-          logger.warn(about, 'inbox message refused: its key was used before for another body');
-          break;
-        case 'overtaken':
-          logger.warn(
-            { ...about, reason: kept.reason },
-            `inbox: ${message.kind} ${message.name} about ${message.key} refused as ${kept.reason}`,
-          );
-          break;
-        case 'repeat':
-          logger.info(about, 'inbox message seen before; not queued again');
-      }
-      return kept;
-    });
+    transaction(store, () => keepLogged(store, message, logger));
+}
+
+/** The file inbox's hand-off: the messages of one batch of a file in one transaction. */
+export function inboxBatchAcceptor(store: Store, logger: Logger) {
+  return (messages: readonly InboxMessage[]): Taken[] =>
+    transaction(store, () => messages.map((message) => keepLogged(store, message, logger).outcome));
+}
+
+/** Keeps a message (keepMessage) and logs what became of it. */
+function keepLogged(store: Store, message: InboxMessage, logger: Logger): MessageKept {
+  const kept = keepMessage(store, message, logger);
+  const about = {
+    kind: message.kind,
+    source: message.source,
+    key: message.key,
+    messageName: message.name,
+    messageId: kept.messageId,
+  };
+  switch (kept.outcome) {
+    case 'accepted':
+      logger.info({ ...about, jobId: kept.jobId }, 'inbox message queued');
+      break;
+    case 'conflict':
+      logger.warn(about, 'inbox message refused: its key was used before for another body');
+      break;
+    case 'overtaken':
+      logger.warn(
+        { ...about, reason: kept.reason },
+        `inbox: ${message.kind} ${message.name} about ${message.key} refused as ${kept.reason}`,
+      );
+      break;
+    case 'repeat':
+      logger.info(about, 'inbox message seen before; not queued again');
+  }
+  return kept;
 }
 
 /** What became of a message handed to keepMessage; `jobId` is the job it queued. */

@@ -30,12 +30,24 @@ import { withoutStamp } from './stamp.js';
 import { mappedFileMessages } from './mappedFile.js';
 
 /**
- * `conflict`: the store holds another message under this name and refuses this one;
- * `overtaken`: an older message than the last one handled for its entity, not queued.
+ * What the store made of a message: `conflict`, it holds another message under this name and
+ * refuses this one; `overtaken`, an older message than the last one handled for its entity,
+ * not queued.
  */
-export type Accept = (
-  message: InboxMessage,
-) => Promise<'accepted' | 'repeat' | 'overtaken' | 'conflict'>;
+export type Taken = 'accepted' | 'repeat' | 'overtaken' | 'conflict';
+
+/**
+ * Keeps messages of one file durably, all of them or none (one SQLite transaction), and says
+ * what became of each, in their order.
+ */
+export type Accept = (messages: readonly InboxMessage[]) => Promise<Taken[]>;
+
+/**
+ * Messages handed over in one transaction: a file's rows commit together, not one by one (each
+ * commit costs more than keeping a message), while a file of 10,000 rows holds the database
+ * for a few hundred messages at a time, not for all of them.
+ */
+const HAND_OFF_BATCH = 500;
 
 /** What handling a claimed file takes beyond reading it: its folders, the clock, the hand-off. */
 export interface HandleContext extends ReadContext {
@@ -230,13 +242,13 @@ async function handle(ctx: HandleContext, kind: InboxFolder, file: string): Prom
   const taken = { accepted: 0, repeat: 0, overtaken: 0 };
   let refused: string | undefined;
   try {
-    for (const message of read.messages) {
-      const outcome = await ctx.accept(message);
-      if (outcome === 'conflict') {
-        refused = message.name;
-        break;
-      }
-      taken[outcome] += 1;
+    for (let start = 0; start < read.messages.length && refused === undefined;) {
+      const batch = read.messages.slice(start, (start += HAND_OFF_BATCH));
+      const outcomes = await ctx.accept(batch);
+      outcomes.forEach((outcome, index) => {
+        if (outcome !== 'conflict') taken[outcome] += 1;
+        else refused ??= batch[index]?.name;
+      });
     }
   } catch (error) {
     if (handOffMayPass(error)) {

@@ -26,7 +26,7 @@ export { UNKNOWN_FIELDS, type UnknownFields } from './fields.js';
 export { droppedFieldsLog, type DroppedFields } from './droppedFields.js';
 export { parseArticleCsv, type ArticleCsv, type ArticleRow } from './articleCsv.js';
 export { fileNameProblem } from './checks.js';
-export type { Accept } from './handle.js';
+export type { Accept, Taken } from './handle.js';
 export type { CountInbound, FileResult, FileStatus, FolderProblem, ScanReport } from './report.js';
 export type { Problem } from './problems.js';
 export type { KnownOrder, OrderLookup } from './openTrans/answer.js';

@@ -59,13 +59,17 @@ export class AcceptRecorder {
   private readonly seen = new Set<string>();
   failWith: Error | undefined;
 
-  accept = (message: InboxMessage): Promise<'accepted' | 'repeat'> => {
+  accept = (messages: readonly InboxMessage[]): Promise<('accepted' | 'repeat')[]> => {
     if (this.failWith) return Promise.reject(this.failWith);
+    return Promise.resolve(messages.map((message) => this.take(message)));
+  };
+
+  private take(message: InboxMessage): 'accepted' | 'repeat' {
     // Known as the store knows it: by kind, business key and content, not by name.
     const key = `${message.kind}\u0000${message.key}\u0000${message.sha256}`;
-    if (this.seen.has(key)) return Promise.resolve('repeat');
+    if (this.seen.has(key)) return 'repeat';
     this.seen.add(key);
     this.messages.push(message);
-    return Promise.resolve('accepted');
-  };
+    return 'accepted';
+  }
 }

@@ -158,9 +158,9 @@ describe('docs examples', () => {
     const order = exampleOrder();
     const known: KnownOrder = { orderType: 'single', record: order.record };
     const messages: InboxMessage[] = [];
-    const accept = (message: InboxMessage) => {
-      messages.push(message);
-      return Promise.resolve('accepted' as const);
+    const accept = (taken: readonly InboxMessage[]) => {
+      messages.push(...taken);
+      return Promise.resolve(taken.map(() => 'accepted' as const));
     };
     const inbox = createInbox(
       { ...DEFAULT_INBOX_OPTIONS, inbox: dir, minFileAgeMs: 0 },
@@ -234,9 +234,9 @@ describe('docs examples', () => {
     const examples = await inboxFiles();
     for (const { kind, file } of examples) await writeFile(join(dir, kind, `${file}.done`), '');
     const messages: InboxMessage[] = [];
-    const accept = (message: InboxMessage) => {
-      messages.push(message);
-      return Promise.resolve('accepted' as const);
+    const accept = (taken: readonly InboxMessage[]) => {
+      messages.push(...taken);
+      return Promise.resolve(taken.map(() => 'accepted' as const));
     };
     const inbox = createInbox(
       { ...DEFAULT_INBOX_OPTIONS, inbox: dir, doneMarker: true },

@@ -42,9 +42,9 @@ describe('inbox: files that fail in every way end in .error, and the scan goes o
     if (messages > 0) counted.push(`${labels.source} ${labels.kind} ${labels.result} ${messages}`);
   };
   /** The store keeps each message as JSON text; serialising it is part of the real hand-off. */
-  const accept = (message: InboxMessage) => {
-    JSON.stringify(message.body);
-    return recorder.accept(message);
+  const accept = (messages: readonly InboxMessage[]) => {
+    for (const message of messages) JSON.stringify(message.body);
+    return recorder.accept(messages);
   };
   const open = () =>
     createInbox(

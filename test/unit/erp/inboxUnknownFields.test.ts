@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { inboxAcceptor } from '../../../src/app/inbound.js';
+import { inboxBatchAcceptor } from '../../../src/app/inbound.js';
 import {
   createInbox,
   DEFAULT_INBOX_OPTIONS,
@@ -48,13 +48,13 @@ describe('inbox: fields the contract does not define', () => {
     });
   const open = (unknownFields: UnknownFields) => {
     const log = logger();
-    const accept = inboxAcceptor(store, log);
+    const accept = inboxBatchAcceptor(store, log);
     return createInbox(
       { ...DEFAULT_INBOX_OPTIONS, inbox: join(dir, 'inbox'), minFileAgeMs: 0, unknownFields },
       {
         clock,
         kinds: KINDS,
-        accept: (message) => Promise.resolve(accept(message).outcome),
+        accept: (messages) => Promise.resolve(accept(messages)),
         logger: log,
       },
     );
