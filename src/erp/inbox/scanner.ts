@@ -43,7 +43,7 @@ export interface InboxDeps {
   clock: Clock;
   /** The push-back kinds: one folder each, and how its messages are checked. */
   kinds: InboxKinds;
-  /** Stores the message durably (one SQLite transaction) or says it has it already. */
+  /** Stores a batch of a file's messages durably (one SQLite transaction), saying what each was. */
   accept: Accept;
   /** Where each scan's results go; tests that do not look at the log leave it out. */
   logger?: Logger;
