@@ -15,7 +15,7 @@ import {
   type Taken,
 } from '../erp/inbox/index.js';
 import type { InboundResult } from '../http/server.js';
-import type { Logger } from '../log/index.js';
+import { messageLabel, type Logger } from '../log/index.js';
 import { enqueue } from '../queue/index.js';
 import { jobFromInbox, type PushBackKindName } from '../pushback/index.js';
 import { withoutUndefined } from '../shared/objects.js';
@@ -23,8 +23,11 @@ import {
   findMirrorBy,
   getMirror,
   insertInboxMessage,
+  overtakenText,
   settleInboxMessage,
   transaction,
+  type MessageNaming,
+  type Overtaking,
   type Store,
 } from '../store/index.js';
 
@@ -47,6 +50,9 @@ export function inboxBatchAcceptor(store: Store, logger: Logger) {
     transaction(store, () => messages.map((message) => keepLogged(store, message, logger).outcome));
 }
 
+/** A message as a log line names it: a file's by its label, a request's key as it is. */
+const labelled: MessageNaming = (name, source) => (source === 'http' ? name : messageLabel(name));
+
 /** Keeps a message (keepMessage) and logs what became of it. */
 function keepLogged(store: Store, message: InboxMessage, logger: Logger): MessageKept {
   const kept = keepMessage(store, message, logger);
@@ -66,8 +72,8 @@ function keepLogged(store: Store, message: InboxMessage, logger: Logger): Messag
       break;
     case 'overtaken':
       logger.warn(
-        { ...about, reason: kept.reason },
-        `inbox: ${message.kind} ${message.name} about ${message.key} refused as ${kept.reason}`,
+        { ...about, reason: overtakenText(kept.overtaking, labelled) },
+        `inbox: ${message.kind} ${message.name} about ${message.key} refused as ${overtakenText(kept.overtaking, labelled)}`,
       );
       break;
     case 'repeat':
@@ -80,7 +86,7 @@ function keepLogged(store: Store, message: InboxMessage, logger: Logger): Messag
 export type MessageKept =
   | { outcome: 'accepted'; messageId: number; jobId: number }
   | { outcome: 'repeat' | 'conflict'; messageId: number }
-  | { outcome: 'overtaken'; messageId: number; reason: string };
+  | { outcome: 'overtaken'; messageId: number; overtaking: Overtaking };
 
 /**
  * Keeps a message and queues its job, in the caller's transaction: the inbox's and the
@@ -106,7 +112,7 @@ export function keepMessage(
     { replay },
   );
   if (kept.outcome === 'overtaken') {
-    return { outcome: 'overtaken', messageId: kept.id, reason: kept.reason };
+    return { outcome: 'overtaken', messageId: kept.id, overtaking: kept.overtaking };
   }
   if (kept.outcome !== 'new') return { outcome: kept.outcome, messageId: kept.id };
   const job = enqueue(store, jobFromInbox(message, store), logger);
@@ -146,7 +152,8 @@ export function httpInbound(
     const result = kept.outcome === 'conflict' ? 'rejected' : kept.outcome;
     count({ kind, source: 'http', result }, 1);
     if (kept.outcome === 'overtaken') {
-      return { status: 'overtaken', id: message.name, reason: kept.reason };
+      // The ERP's own names: it sent both.
+      return { status: 'overtaken', id: message.name, reason: overtakenText(kept.overtaking) };
     }
     return { status: kept.outcome, id: message.name };
   };

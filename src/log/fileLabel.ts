@@ -28,10 +28,14 @@ export const LABEL = /^#?([0-9a-f]{8})(?:\.[A-Za-z0-9]{1,8})?$/i;
 
 /** An operator's replay of a message adds `:replay:<time>` to its name (src/store/jobKeys.ts). */
 const replayMark = /:replay:\d{4}-\d\d-\d\dT[\d:.]+Z$/;
-/** What a message's name adds to its file's: a CSV row, an order's id. */
-const safeSuffix = /^(?:row\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+/**
+ * What a message's name adds to its file's: its rows (`3`, `2,5` for rows of one message; `row3`
+ * as older builds named them), an order's id.
+ */
+const safeSuffix =
+  /^(?:(?:row)?\d+(?:,\d+)*|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
-/** The file an ERP message's name comes from (`<file>#row3`, `<file>#<order>`, a replay's). */
+/** The file an ERP message's name comes from (`<file>#3`, `<file>#<order>`, a replay's). */
 export function fileOfMessage(name: string): string {
   const base = name.replace(replayMark, '');
   const hash = base.indexOf('#');
@@ -39,8 +43,8 @@ export function fileOfMessage(name: string): string {
 }
 
 /**
- * An ERP message's name (`<file>#row3`, `<file>#<order id>`, `…:replay:<time>`) with its file
- * reduced to its label; a row number, an order's id and a replay's time stay. Any other suffix
+ * An ERP message's name (`<file>#3`, `<file>#2,5`, `<file>#<order id>`, `…:replay:<time>`) with
+ * its file reduced to its label; its rows, an order's id and a replay's time stay. Any other suffix
  * is hashed too: it came from the file.
  */
 export function messageLabel(name: string): string {

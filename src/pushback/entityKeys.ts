@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isObject, textOf, type Body } from './payload.js';
 
 /** The first of `fields` the message gives as text, or '' (the schema requires one of them). */
@@ -17,3 +18,7 @@ export function patientOf(body: Body): string {
   const customerId = textOf(body, 'patientCustomerId');
   return customerId === undefined ? '' : `customerId:${customerId}`;
 }
+
+/** A value that may be personal (a note's text, a file's name) as a key holds it: hashed. */
+export const hashedKeyPart = (value: string): string =>
+  createHash('sha256').update(value).digest('hex').slice(0, 16);

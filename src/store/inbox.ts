@@ -1,3 +1,4 @@
+import { overtakenText, overtakingOf, type Overtaking, type OvertakenRow } from './overtaken.js';
 import { plainStatement, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
@@ -17,18 +18,16 @@ export interface InboxMessageRow {
 
 /**
  * What became of a message: kept now (`new`), the same message again (`repeat`), refused for a
- * newer one of its entity handled before (`overtaken`, `reason` says by which), or a request
+ * newer one of its entity handled before (`overtaken`, with what overtook it), or a request
  * key used before for another content (`conflict`). `id` is the row that keeps it.
  */
 export type InboxInsert =
   | { id: number; outcome: 'new' | 'repeat' | 'conflict' }
-  | { id: number; outcome: 'overtaken'; reason: string };
+  | { id: number; outcome: 'overtaken'; overtaking: Overtaking };
 
-interface KeptRow {
-  id: number;
+interface KeptRow extends OvertakenRow {
   sha256: string;
   state: string;
-  error: string | null;
 }
 
 /** The row a file's message or a request's key was kept in before, under this very name. */
@@ -36,7 +35,7 @@ function keptUnderName(store: Store, message: InboxMessageRow): KeptRow | undefi
   const same = message.source === 'http' ? '' : 'AND sha256 = @sha256';
   return statement<Record<string, string>, KeptRow>(
     store.db,
-    `SELECT id, sha256, state, error FROM inbox_messages
+    `SELECT id, kind, sha256, state, entity, stamp, repeat_of, error FROM inbox_messages
      WHERE source = @source AND kind = @kind AND name = @name ${same} ORDER BY id LIMIT 1`,
   ).get({ source: message.source, kind: message.kind, name: message.name, sha256: message.sha256 });
 }
@@ -48,6 +47,7 @@ interface Heard {
   /** The last message handled for the entity: what a newer one is measured against. */
   id: number | null;
   name: string | null;
+  source: string | null;
   content: string | null;
   stamp: string | null;
   received_at: string | null;
@@ -59,9 +59,9 @@ function heardOf(store: Store, message: InboxMessageRow): Heard {
     `SELECT (SELECT id FROM inbox_messages INDEXED BY inbox_messages_content
               WHERE kind = @kind AND content = @content AND state = 'done'
               ORDER BY id LIMIT 1) AS first,
-            last.id, last.name, last.content, last.stamp, last.received_at
+            last.id, last.name, last.source, last.content, last.stamp, last.received_at
      FROM (SELECT 1) LEFT JOIN (
-       SELECT id, name, content, stamp, received_at FROM inbox_messages
+       SELECT id, name, source, content, stamp, received_at FROM inbox_messages
          INDEXED BY inbox_messages_entity
        WHERE entity = @entity AND kind = @kind AND state = 'done' ORDER BY id DESC LIMIT 1
      ) AS last`,
@@ -95,15 +95,18 @@ function keep(store: Store, message: InboxMessageRow, kept: Kept): number | unde
   })?.id;
 }
 
-const overtakenBy = (last: Heard, why: string): string =>
-  `overtaken: ${why} ${last.name ?? ''}, handled ${last.received_at ?? ''}, is newer; not written`;
+/** What overtook a message: the last one handled for its entity, as the look found it. */
+const byLast = (heard: Heard): Overtaking['by'] => ({
+  name: heard.name ?? '',
+  source: heard.source ?? 'file',
+  receivedAt: heard.received_at ?? '',
+});
 
 /** What the row kept under the message's very name and content makes of it again. */
-function asKept(named: KeptRow, message: InboxMessageRow): InboxInsert {
+function asKept(store: Store, named: KeptRow, message: InboxMessageRow): InboxInsert {
   if (named.sha256 !== message.sha256) return { id: named.id, outcome: 'conflict' };
-  if (named.state === 'rejected' && named.error !== null) {
-    return { id: named.id, outcome: 'overtaken', reason: named.error };
-  }
+  const overtaking = named.state === 'rejected' ? overtakingOf(store, named) : undefined;
+  if (overtaking !== undefined) return { id: named.id, outcome: 'overtaken', overtaking };
   return { id: named.id, outcome: 'repeat' };
 }
 
@@ -134,14 +137,14 @@ export function insertInboxMessage(
   // very name and content is found by the insert's conflict, after the look at what was heard.
   if (message.source === 'http') {
     const named = keptUnderName(store, message);
-    if (named !== undefined) return asKept(named, message);
+    if (named !== undefined) return asKept(store, named, message);
   }
   const kept = (how: Kept, then: (id: number) => InboxInsert): InboxInsert => {
     const id = keep(store, message, how);
     if (id !== undefined) return then(id);
     const named = keptUnderName(store, message);
     if (named === undefined) throw new Error('inbox: the message was neither kept nor found');
-    return asKept(named, message);
+    return asKept(store, named, message);
   };
   if (replay) return kept({ state: 'received' }, (id) => ({ id, outcome: 'new' }));
   const heard = heardOf(store, message);
@@ -150,22 +153,20 @@ export function insertInboxMessage(
     if (heard.id === null || heard.content === message.sha256) {
       return kept({ state: 'done', repeatOf: first }, (id) => ({ id, outcome: 'repeat' }));
     }
-    const reason = overtakenBy(heard, 'the same was said before, and');
-    return kept({ state: 'rejected', error: reason, repeatOf: first }, (id) => ({
+    const overtaking = { by: byLast(heard) };
+    const error = overtakenText(overtaking);
+    return kept({ state: 'rejected', error, repeatOf: first }, (id) => ({
       id,
       outcome: 'overtaken',
-      reason,
+      overtaking,
     }));
   }
   if (message.stamp !== undefined && heard.stamp !== null && message.stamp < heard.stamp) {
-    const reason = overtakenBy(
-      heard,
-      `its erpTimestamp ${message.stamp} is older than ${heard.stamp} of`,
-    );
-    return kept({ state: 'rejected', error: reason }, (id) => ({
+    const overtaking = { by: byLast(heard), stamps: { given: message.stamp, last: heard.stamp } };
+    return kept({ state: 'rejected', error: overtakenText(overtaking) }, (id) => ({
       id,
       outcome: 'overtaken',
-      reason,
+      overtaking,
     }));
   }
   return kept({ state: 'received' }, (id) => ({ id, outcome: 'new' }));

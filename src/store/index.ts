@@ -21,6 +21,7 @@ export * from './queue.js';
 export * from './queueRows.js';
 export * from './deadLetters.js';
 export * from './inbox.js';
+export { overtakenText, type MessageNaming, type Overtaking } from './overtaken.js';
 export * from './stalls.js';
 export * from './ownWrites.js';
 export * from './handOver.js';

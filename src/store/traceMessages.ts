@@ -1,4 +1,5 @@
 import { inboxMessageOfKey, replayedName, type InboxMessageKey } from './jobKeys.js';
+import { overtakenText, overtakingOf, type OvertakenRow } from './overtaken.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
 import type { TraceEvent } from './traceEvent.js';
@@ -40,14 +41,20 @@ export function messageOf(
   return { at: row.received_at, kind: 'message', what, job: job.id };
 }
 
-interface UnqueuedRow {
-  kind: string;
+interface UnqueuedRow extends OvertakenRow {
   source: string;
   name: string;
   received_at: string;
   state: string;
   error: string | null;
   first: string | null;
+}
+
+/** Why a message was refused, its names masked as the timeline's are. */
+function refusal(store: Store, row: UnqueuedRow, mask: Mask): string {
+  const overtaking = overtakingOf(store, row);
+  if (overtaking === undefined) return mask.text(row.error ?? 'rejected');
+  return overtakenText(overtaking, (name) => mask.name(name));
 }
 
 /**
@@ -61,7 +68,8 @@ export function unqueuedMessageEvents(
 ): TraceEvent[] {
   const rows = statement<{ keys: string }, UnqueuedRow>(
     store.db,
-    `SELECT m.kind, m.source, m.name, m.received_at, m.state, m.error, f.name AS first
+    `SELECT m.id, m.kind, m.entity, m.stamp, m.repeat_of, m.source, m.name, m.received_at,
+       m.state, m.error, f.name AS first
      FROM inbox_messages AS m INDEXED BY inbox_messages_entity
      LEFT JOIN inbox_messages AS f ON f.id = m.repeat_of
      WHERE m.entity IN (SELECT value FROM json_each(@keys))
@@ -69,11 +77,13 @@ export function unqueuedMessageEvents(
      ORDER BY m.id`,
   ).all({ keys: JSON.stringify(subject.entityKeys) });
   return rows.map((row) => {
-    const message = `ERP ${row.kind} ${row.source === 'file' ? 'file' : 'request'} ${mask.name(row.name)}`;
+    const from = row.source === 'file' ? 'file' : 'request';
+    const message = `ERP ${row.kind} ${from} ${mask.name(row.name)}`;
+    const first = row.first === null ? 'an earlier message' : mask.name(row.first);
     const what =
       row.state === 'rejected'
-        ? `${message} refused: ${mask.text(row.error ?? 'rejected')}`
-        : `${message} received: the same as ${row.first === null ? 'an earlier message' : mask.name(row.first)}, nothing queued`;
+        ? `${message} refused: ${refusal(store, row, mask)}`
+        : `${message} received: the same as ${first}, nothing queued`;
     return { at: row.received_at, kind: 'message' as const, what };
   });
 }

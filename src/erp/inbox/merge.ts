@@ -1,4 +1,5 @@
 import { sameJson } from '../../shared/canonicalJson.js';
+import { bareObject, isPlainObject } from '../../shared/objects.js';
 import type { InboxKind } from './kinds.js';
 import type { Problem } from './problems.js';
 import { ERP_STAMP } from './stamp.js';
@@ -28,9 +29,6 @@ export interface Merged {
 
 type Merge = { ok: true; value: unknown } | { ok: false; path: string; values: [unknown, unknown] };
 
-const isPlain = (value: unknown): value is Body =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * One value of two rows' values: what one row leaves out the other gives; lists are joined, an
  * entry the same in every field taken once (a parcel on every row of its order's lines);
@@ -46,12 +44,13 @@ function mergeValue(left: unknown, right: unknown, path: string): Merge {
     );
     return { ok: true, value: [...known, ...added] };
   }
-  if (isPlain(left) && isPlain(right)) return mergeBodies(left, right, path);
+  if (isPlainObject(left) && isPlainObject(right)) return mergeBodies(left, right, path);
   return { ok: false, path, values: [left, right] };
 }
 
 function mergeBodies(left: Body, right: Body, at = ''): Merge {
-  const merged: Body = { ...left };
+  // Keys come from the ERP's file: one named `__proto__` stays a key (shared/objects.ts).
+  const merged = Object.assign(bareObject(), left);
   for (const [field, value] of Object.entries(right)) {
     const result = mergeValue(left[field], value, at === '' ? field : `${at}.${field}`);
     if (!result.ok) return result;
@@ -99,7 +98,7 @@ function mergeGroup(
   noun: string,
   check: (body: Body) => readonly Problem[],
 ): RowMessage | Problem[] {
-  let merged: Merge = { ok: true, value: {} };
+  let merged: Merge = { ok: true, value: bareObject() };
   const stamped = group.flatMap((read) => (read.stamp === undefined ? [] : [read.stamp]));
   const stamps = [...new Set(stamped)];
   if (stamps.length > 1) {

@@ -6,7 +6,7 @@ import { PermanentError } from '../../shared/errors.js';
 import type { PushBackKind } from '../descriptor.js';
 import { plannedPatient, type Plan, type PlanView } from '../plan.js';
 import { createOnce } from '../duplicates.js';
-import { first, patientOf } from '../entityKeys.js';
+import { first, hashedKeyPart, patientOf } from '../entityKeys.js';
 import { refusedWith, relabel } from '../failures.js';
 import { PATIENT_CUSTOMER_ID, present, text } from '../inboxRules.js';
 import { resolvePatientId } from '../patientReference.js';
@@ -96,7 +96,9 @@ export const attachment = {
     erpFields: PATIENT_CUSTOMER_ID,
   },
   inboxMapping: CSV_BY_FIELD_NAMES,
-  businessKey: (body) => `attachment:${patientOf(body)}/${first(body, 'filename')}`,
+  // A file's name may be the patient's: the key, which logs show, holds it hashed.
+  businessKey: (body) => `attachment:${patientOf(body)}/${hashedKeyPart(first(body, 'filename'))}`,
+  entityKey: (body) => `attachment:${patientOf(body)}/${first(body, 'filename')}`,
   // Each file is one of its own.
   supersedes: false,
   handler: pushAttachment,

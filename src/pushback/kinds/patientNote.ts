@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import type { Handler } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
 import { byId, plannedPatient, type Plan, type PlanView } from '../plan.js';
 import { createOnce } from '../duplicates.js';
-import { patientOf } from '../entityKeys.js';
+import { hashedKeyPart, patientOf } from '../entityKeys.js';
 import { about } from '../failures.js';
 import { PATIENT_CUSTOMER_ID, patientReference, text } from '../inboxRules.js';
 import { withPatientId } from '../patientReference.js';
@@ -50,10 +49,8 @@ function planPatientNote(body: Body, { store }: PlanView): Plan {
 function noteKey(body: Body): string {
   const id = textOf(body, '_id');
   if (id !== undefined) return `patientNote:${id}`;
-  const text = createHash('sha256')
-    .update(textOf(body, 'noteText') ?? '')
-    .digest('hex');
-  return `patientNote:${patientOf(body)}/${text.slice(0, 16)}`;
+  const text = hashedKeyPart(textOf(body, 'noteText') ?? '');
+  return `patientNote:${patientOf(body)}/${text}`;
 }
 
 export const patientNote = {

@@ -5,6 +5,7 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { replayInboxMessage } from '../../../src/app/replay.js';
 import { traceKey, type TracedRecord } from '../../../src/cli/commands/trace.js';
+import { fileLabel } from '../../../src/log/index.js';
 import { germanErpFileSettings } from '../../support/docs/mappingExamples.js';
 import { dropInto, germanExport } from '../../support/erp/erpDrops.js';
 import { orderResponse } from '../../support/erp/openTransAnswers.js';
@@ -21,7 +22,10 @@ const PULLED = ['patient', 'article', 'integratedCare', 'singleOrder'] as const;
  */
 describe('trace by file: outbox batches, inbox exports and their messages', () => {
   const cycle = useAppCycle({ variant: 'B', file: germanErpFileSettings() });
-  const trace = (key: string): TracedRecord[] => traceKey({ config: cycle().rig.configPath }, key);
+  /** The timelines with the ERP's file names as they are (`--show-personal`). */
+  const trace = (key: string): TracedRecord[] =>
+    traceKey({ config: cycle().rig.configPath }, key, 'shown');
+  const masked = (key: string): TracedRecord[] => traceKey({ config: cycle().rig.configPath }, key);
   const whats = (records: readonly TracedRecord[]) =>
     records.flatMap((record) => record.events.map((event) => event.what));
   const dropIn = (folder: string, name: string, data: string | Buffer) =>
@@ -68,6 +72,14 @@ describe('trace by file: outbox batches, inbox exports and their messages', () =
       ]),
     );
     expect(trace('Rueckmeldung.csv#3').map((record) => record.id)).toEqual([second]);
+    // Masked, as by default, the file is its label and the row stays.
+    const label = fileLabel('Rueckmeldung.csv');
+    expect(whats(masked('Rueckmeldung.csv'))).toContain(`ERP orderStatus file ${label}#2 received`);
+    expect(
+      masked(`${label}`)
+        .map((record) => record.id)
+        .sort(),
+    ).toEqual([first, second].sort());
   });
 
   it('shows a message that repeated an earlier one, and one refused as overtaken', async () => {
@@ -94,6 +106,16 @@ describe('trace by file: outbox batches, inbox exports and their messages', () =
       ]),
     );
     expect(trace('Export-2.csv').map((r) => r.id)).toEqual([id]);
+    // Masked, the newer message that overtook it is named by its label too.
+    expect(whats(masked(id))).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          new RegExp(
+            `^ERP orderStatus file ${fileLabel('Export-2.csv')}#2 refused: overtaken: the same was said before, and ${fileLabel('Rueckmeldung-2.csv')}#2, handled `,
+          ),
+        ) as string,
+      ]),
+    );
   });
 
   it('finds the order of an openTRANS answer', async () => {

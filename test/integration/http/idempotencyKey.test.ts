@@ -116,6 +116,18 @@ describe('POST /erp/<kind>: the same message under a new key', () => {
     );
     expect(jobs().n).toBe(2);
     expect(counted).toContain('http orderStatus overtaken 1');
+    // Logged at warn, naming the kind, the order's key and both requests by their keys.
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        kind: 'orderStatus',
+        key: 'singleOrder:o-1',
+        messageName: 'erp-3',
+        msg: expect.stringMatching(
+          /^inbox: orderStatus erp-3 about singleOrder:o-1 refused as overtaken: the same was said before, and erp-2, handled /,
+        ) as string,
+      }),
+    );
     // Sent again under its key, it is refused the same way.
     expect((await post('erp-3', processed)).status).toBe(409);
   });

@@ -20,6 +20,8 @@ describe('fileLabel', () => {
   it('keeps the row or order a message name adds to its file, and nothing else', () => {
     const label = fileLabel(NORRIS);
     expect(messageLabel(`${NORRIS}#row3`)).toBe(`${label}#row3`);
+    expect(messageLabel(`${NORRIS}#3`)).toBe(`${label}#3`);
+    expect(messageLabel(`${NORRIS}#2,5`)).toBe(`${label}#2,5`);
     const order = '3f6c2a1e-1111-4222-8333-444444444444';
     expect(messageLabel(`${NORRIS}#${order}`)).toBe(`${label}#${order}`);
     expect(messageLabel(`${NORRIS}:replay:2026-03-04T10:15:00.000Z`)).toBe(
