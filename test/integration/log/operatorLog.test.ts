@@ -152,13 +152,24 @@ describe('the operator log', () => {
       ).length;
     const sent = await patches();
 
+    // The same message again is a repeat (issue 36): not queued, nothing to push.
     rig.drop('orderStatus', 'again.json', message);
+    await pass();
+    expect(lines.filter((l) => l.msg === 'inbox message seen before; not queued again')).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        kind: 'orderStatus',
+        key: `singleOrder:${order.id}`,
+      }),
+    ]);
+    // A message of what the order already carries is queued, and its push sends nothing.
+    rig.drop('orderStatus', 'status.json', { orderType: 'single', id: order.id, status: 3 });
     await pass();
     const pushed = lines.filter(
       (l) => l.level === 'info' && l.msg.startsWith(`pushed orderStatus singleOrder:${order.id}`),
     );
     expect(pushed.map((l) => l.msg)).toEqual([
-      `pushed orderStatus singleOrder:${order.id} back to the platform (status 3, salesId SO-1): already on the platform, nothing sent`,
+      `pushed orderStatus singleOrder:${order.id} back to the platform (status 3): already on the platform, nothing sent`,
     ]);
     expect(pushed[0]).toMatchObject({ sent: false, notSent: 'already on the platform' });
     expect(pushed[0]).not.toHaveProperty('answerStatus');
