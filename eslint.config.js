@@ -21,9 +21,14 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // The benchmark's peers, the build's last step and the rooms' rules are plain Node.js
-    // files, outside the TypeScript project.
-    files: ['bench/peers/**/*.{mjs,cjs}', 'scripts/**/*.mjs', '.dependency-cruiser.cjs'],
+    // The benchmark's peers and preloads, the build's last step and the rooms' rules are plain
+    // Node.js files, outside the TypeScript project.
+    files: [
+      'bench/peers/**/*.{mjs,cjs}',
+      'bench/support/*.mjs',
+      'scripts/**/*.mjs',
+      '.dependency-cruiser.cjs',
+    ],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       parserOptions: { projectService: false },

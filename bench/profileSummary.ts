@@ -1,7 +1,8 @@
 /**
  * `npx tsx bench/profileSummary.ts <file.cpuprofile> [function]`: the self time of a CPU profile
  * (node --cpu-prof, or BENCH_CYCLE_PROFILE) by function and by file or package; with a function
- * name, also the time spent in it (with what it calls) by its three nearest callers. Time the
+ * name, also the time spent in it (with what it calls) by its three nearest callers; and the
+ * time of each function of a script with everything it calls. Time the
  * main thread waits in a synchronous call (a SQLite commit and its fsync) counts to that call.
  */
 import { readFileSync } from 'node:fs';
@@ -64,11 +65,21 @@ function summarize(profile: Profile, focus: string | undefined): string {
   const byFunction = new Map<string, number>();
   const byFile = new Map<string, number>();
   const byCaller = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  const nameOf = (frame: ProfileNode['callFrame']) =>
+    `${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`;
   for (const [id, us] of self) {
     const frame = byId.get(id)?.callFrame;
     if (frame === undefined) continue;
     const url = shortUrl(frame.url);
-    add(byFunction, `${frame.functionName || '(anonymous)'} ${url}:${frame.lineNumber + 1}`, us);
+    add(byFunction, nameOf(frame), us);
+    // Every function on the stack once, however often it recurs: its time with its callees.
+    const onStack = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const caller = byId.get(at)?.callFrame;
+      if (caller !== undefined && caller.url !== '') onStack.add(nameOf(caller));
+    }
+    onStack.forEach((name) => add(inclusive, name, us));
     add(byFile, fileOf(url, frame.functionName), us);
     if (focus === undefined) continue;
     // The outermost frame of `focus` on this sample's stack, and the three frames above it.
@@ -83,10 +94,12 @@ function summarize(profile: Profile, focus: string | undefined): string {
     }
     add(byCaller, `${focus} < ${callers.join(' < ')}`, us);
   }
+  const idle = byFile.get('(idle)') ?? 0;
   const parts = [
-    `total ${(all / 1e6).toFixed(2)} s`,
+    `total ${(all / 1e6).toFixed(2)} s, of which not idle ${((all - idle) / 1e6).toFixed(2)} s`,
     `-- self time by function\n${top(byFunction, all)}`,
     `-- self time by file or package\n${top(byFile, all)}`,
+    `-- time with callees, by function of a script\n${top(inclusive, all)}`,
   ];
   if (focus !== undefined) parts.push(`-- time in ${focus} by caller\n${top(byCaller, all)}`);
   return parts.join('\n');

@@ -5,14 +5,15 @@
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { cycleBenchmark } from './cycle/index.js';
 import { endpointBenchmark } from './endpoint/index.js';
+import { idleBenchmark } from './idle.js';
 import { inboxBenchmark } from './inbox.js';
 import { pullBenchmark } from './pull/index.js';
-import { pushBenchmark } from './push.js';
+import { pushBenchmark } from './push/index.js';
 import { queueBenchmark } from './queue.js';
 import { restartBenchmark } from './restart.js';
 import { retentionBenchmark } from './retention.js';
 import { simulatorBenchmark } from './simulator.js';
-import type { Benchmark } from './support/benchmark.js';
+import type { Benchmark, TargetFigure } from './support/benchmark.js';
 import { canCollect } from './support/memory.js';
 import { seconds } from './support/format.js';
 
@@ -20,6 +21,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   cycleBenchmark,
   pullBenchmark,
   pushBenchmark,
+  idleBenchmark,
   simulatorBenchmark,
   queueBenchmark,
   restartBenchmark,
@@ -39,11 +41,14 @@ function chosen(names: readonly string[]): Benchmark[] {
   return BENCHMARKS.filter((b) => names.includes(b.name));
 }
 
-async function runOne(benchmark: Benchmark): Promise<boolean> {
+async function runOne(benchmark: Benchmark, targets: TargetFigure[]): Promise<boolean> {
   console.log(`== ${benchmark.name}: ${benchmark.description}`);
   const started = performance.now();
   try {
-    const summary = await benchmark.run((line) => console.log(`  ${line}`));
+    const summary = await benchmark.run(
+      (line) => console.log(`  ${line}`),
+      (figure) => targets.push(figure),
+    );
     console.log(`${benchmark.name}: ${summary} [${seconds(performance.now() - started)}]`);
     return true;
   } catch (error) {
@@ -63,6 +68,25 @@ function machine(): string {
   return `node ${process.version}, ${availableParallelism()} CPUs (${model}), ${memory}, load average ${load}`;
 }
 
+const verdict = (met: boolean | undefined) =>
+  met === undefined ? 'not judged' : met ? 'met' : 'NOT met';
+
+/** The figures with a target, of every benchmark that ran, in one table at the end. */
+function printTargets(targets: readonly TargetFigure[]): void {
+  if (targets.length === 0) return;
+  console.log('== targets: the figures measured side by side above (medians of their rounds)');
+  const rows = targets.map((t) => [t.figure, t.measured, t.target, verdict(t.met)]);
+  const header = ['figure', 'measured', 'target', ''];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`);
+  rows.forEach((row) => console.log(line(row)));
+}
+
 async function main(): Promise<void> {
   console.log(machine());
   if (!canCollect()) {
@@ -71,9 +95,12 @@ async function main(): Promise<void> {
     );
   }
   let failed = 0;
+  const targets: TargetFigure[] = [];
   for (const benchmark of chosen(process.argv.slice(2))) {
-    if (!(await runOne(benchmark))) failed += 1;
+    if (!(await runOne(benchmark, targets))) failed += 1;
   }
+  printTargets(targets);
+  console.log(`at the end: ${machine()}`);
   process.exitCode = failed === 0 ? 0 : 1;
 }
 

@@ -26,6 +26,9 @@ export interface CycleFigures {
   timeline: BacklogTimeline;
   toFileMs: number[];
   toPatchedMs: number[];
+  /** The process's CPU and peak rss once the backlog was acknowledged (start-up included). */
+  backlogStats: ProcessStats | undefined;
+  /** The same at the end of the job: the backlog and the trickle. */
   stats: ProcessStats | undefined;
 }
 
@@ -148,6 +151,7 @@ export function runJob(sim: Simulator, program: Program): Promise<CycleFigures> 
       const firstAt = await firstRequestAt(sim, running.spawnedAt);
       const backlogTimes = await waitForPatches(sim, backlog, `${program.name}, backlog`);
       const backlogMs = Math.max(...backlogTimes.values()) - firstAt;
+      const backlogStats = await processStats(running.pid);
       const created = new Map<string, number>();
       for (let n = 0; n < TRICKLE; n++) {
         const order = await createOrder(sim, template);
@@ -184,6 +188,7 @@ export function runJob(sim: Simulator, program: Program): Promise<CycleFigures> 
         },
         toFileMs,
         toPatchedMs,
+        backlogStats,
         stats,
       };
     } catch (error) {

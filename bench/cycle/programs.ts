@@ -11,6 +11,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NAIVE = join(ROOT, 'bench/peers/naive.mjs');
 const NODE_RED = join(ROOT, 'bench/peers/node-red');
 const NODE_RED_MAIN = join(NODE_RED, 'node_modules/node-red/red.js');
+const SQL_COUNTER = join(ROOT, 'bench/support/sqlCounter.mjs');
 
 /** Where one program runs the job: the simulator it talks to and the folder it may use. */
 export interface JobSetup {
@@ -22,6 +23,8 @@ export interface JobSetup {
   outbox: string;
   /** The poll interval every program is given. */
   scheduleSeconds: number;
+  /** homecare-sync's `sync.overlapSeconds`, when not its default. */
+  overlapSeconds?: number;
 }
 
 export interface Program {
@@ -49,13 +52,34 @@ function daemonConfig(setup: JobSetup): Record<string, unknown> {
   return {
     platform: { baseUrl: setup.simulatorUrl, apiKey: setup.apiKey, variant: 'B' },
     storage: { path: join(setup.folder, 'homecare-sync.db') },
-    sync: { jitterSeconds: 0, reconcile: { enabled: false }, resources },
+    sync: {
+      jitterSeconds: 0,
+      reconcile: { enabled: false },
+      resources,
+      ...(setup.overlapSeconds === undefined ? {} : { overlapSeconds: setup.overlapSeconds }),
+    },
     erp: {
       adapter: 'file',
       file: { outbox: setup.outbox, inbox: join(setup.folder, 'inbox'), format: 'json' },
     },
     http: { enabled: false },
     log: { level: 'info' },
+  };
+}
+
+let daemonRuns = 0;
+
+/**
+ * BENCH_CYCLE_SQL=<folder>: each daemon run (of the cycle and the idle benchmark) counts the SQL it runs (sqlCounter.mjs), written to
+ * `<folder>/sql-<run>.json` when it stops; `bench/sqlSummary.ts` reads it.
+ */
+function sqlCounting(): { flags: string[]; env: Record<string, string> } {
+  const folder = process.env['BENCH_CYCLE_SQL'];
+  if (folder === undefined) return { flags: [], env: {} };
+  daemonRuns += 1;
+  return {
+    flags: ['--import', SQL_COUNTER],
+    env: { BENCH_SQL_COUNTS: join(folder, `sql-${daemonRuns}.json`) },
   };
 }
 
@@ -68,8 +92,12 @@ export const homecareSync: Program = {
     // BENCH_CYCLE_PROFILE=<folder>: a CPU profile of each daemon run, written when it stops.
     const profile = process.env['BENCH_CYCLE_PROFILE'];
     const flags = profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
+    // BENCH_CYCLE_NODE_FLAGS="--perf-basic-prof …": node flags of its own (for perf, GC traces).
+    flags.push(...(process.env['BENCH_CYCLE_NODE_FLAGS']?.split(' ').filter(Boolean) ?? []));
+    const sql = sqlCounting();
     // As in its container: node with the Dockerfile's flags, dist/ built (ensureBuilt).
-    return startNode([...flags, ...asInContainer(['run', '-c', configPath])], setup.folder, {});
+    const args = [...flags, ...sql.flags, ...asInContainer(['run', '-c', configPath])];
+    return startNode(args, setup.folder, sql.env);
   },
 };
 

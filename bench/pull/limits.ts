@@ -11,8 +11,16 @@ import { withTempFolder } from '../support/tempFolder.js';
 export interface ReadFigures {
   count: number;
   ms: number;
+  /** CPU time of this process (user + system, every thread) while it read. */
+  cpuMs: number;
   bytes: number;
   peakRss: number;
+}
+
+/** CPU milliseconds (user + system) of this process since `from` (a process.cpuUsage()). */
+function cpuSince(from: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(from);
+  return (user + system) / 1000;
 }
 
 /** V8 cannot hold a string much longer than this: the raw limit is not measured past it. */
@@ -24,6 +32,7 @@ export const RAW_LIMIT_BYTES = 500 * 1024 * 1024;
  */
 export async function rawRead(url: string): Promise<ReadFigures> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const { statusCode, body } = await request(`${url}/singleOrder`, {
     headers: { 'service-api-key': 'bench-key' },
   });
@@ -31,7 +40,9 @@ export async function rawRead(url: string): Promise<ReadFigures> {
   const text = await body.text();
   const list = JSON.parse(text) as unknown[];
   const ms = performance.now() - started;
-  return { count: list.length, ms, bytes: Buffer.byteLength(text), peakRss: readMemory().rss };
+  const cpuMs = cpuSince(cpu);
+  const bytes = Buffer.byteLength(text);
+  return { count: list.length, ms, cpuMs, bytes, peakRss: readMemory().rss };
 }
 
 /** Reads the list through the platform client, streamed, handing each record to `take`. */
@@ -50,6 +61,7 @@ async function streamList(
   });
   try {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     let count = 0;
     let peakRss = 0;
     for await (const record of client.listSingleOrders({
@@ -60,7 +72,7 @@ async function streamList(
       take(record);
       if (count % 10_000 === 0) peakRss = Math.max(peakRss, readMemory().rss);
     }
-    return { count, ms: performance.now() - started, bytes: 0, peakRss };
+    return { count, ms: performance.now() - started, cpuMs: cpuSince(cpu), bytes: 0, peakRss };
   } finally {
     await client.close();
   }
@@ -104,8 +116,10 @@ export async function floorRead(url: string, variant: Variant): Promise<ReadFigu
         if (batch.length === FLOOR_BATCH) commit();
       });
       const lastCommit = performance.now();
+      const cpu = process.cpuUsage();
       commit();
-      return { ...figures, ms: figures.ms + performance.now() - lastCommit };
+      const ms = figures.ms + performance.now() - lastCommit;
+      return { ...figures, ms, cpuMs: figures.cpuMs + cpuSince(cpu) };
     } finally {
       store.close();
     }

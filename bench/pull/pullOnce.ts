@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Variant } from '../../src/contract/index.js';
 import { createPlatformClient } from '../../src/platform/index.js';
@@ -7,6 +6,7 @@ import { openStore } from '../../src/store/index.js';
 import { pullTarget, type PullSource, type PullSummary } from '../../src/pull/puller.js';
 import { sqlitePullStore } from '../../src/pull/pullStore.js';
 import { pullTargets } from '../../src/pull/targets.js';
+import { sizeOnDisk } from '../support/databaseSize.js';
 import { profiled } from '../support/profile.js';
 import { liveHeap, readMemory, sampleMemory, type MemoryPeaks } from '../support/memory.js';
 import { withTempFolder } from '../support/tempFolder.js';
@@ -47,19 +47,6 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; cpuMs: nu
   const ms = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   return { ms, cpuMs: (cpu.user + cpu.system) / 1000, result };
-}
-
-/** The database file and its write-ahead log. */
-async function sizeOnDisk(path: string): Promise<number> {
-  const sizes = await Promise.all(
-    [path, `${path}-wal`].map((file) =>
-      stat(file).then(
-        (s) => s.size,
-        () => 0,
-      ),
-    ),
-  );
-  return sizes.reduce((sum, size) => sum + size, 0);
 }
 
 /** The real client as the puller's source, counting the records it hands over. */
