@@ -1,7 +1,5 @@
+import type { WebhookFormat } from '../config/alertsSchema.js';
 import type { AlertEvent } from './watch.js';
-
-export const WEBHOOK_FORMATS = ['generic', 'teams', 'slack', 'mattermost'] as const;
-export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 /** One line a person reads first: what and since when. */
 export function headline(event: AlertEvent): string {

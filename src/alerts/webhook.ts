@@ -1,5 +1,6 @@
 import { request } from 'undici';
-import { webhookBody, type WebhookFormat } from './format.js';
+import type { WebhookFormat } from '../config/alertsSchema.js';
+import { webhookBody } from './format.js';
 import type { AlertChannel } from './notifier.js';
 
 export interface WebhookSettings {

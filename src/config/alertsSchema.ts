@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { WEBHOOK_FORMATS } from '../alerts/format.js';
 import { integer, nonEmpty } from './fields.js';
 import { UNREAD_SECRET } from './secrets.js';
+
+/** The chat tools whose webhook body the alerts know how to shape. */
+export const WEBHOOK_FORMATS = ['generic', 'teams', 'slack', 'mattermost'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 /**
  * A URL that may be a secret: it may come from `<key>File`, is masked wherever the config is
