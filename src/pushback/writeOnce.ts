@@ -12,6 +12,7 @@ import {
 } from '../contract/index.js';
 import type { PlatformRecord } from '../platform/index.js';
 import { unknownOutcome } from '../platform/errors.js';
+import { errorMessage, HomecareError } from '../shared/errors.js';
 import { getMirror, recordOwnWrite, type Store } from '../store/index.js';
 import type { HandlerContext, Job } from '../queue/types.js';
 import { answeredWith, nothingSent } from './answers.js';
@@ -167,7 +168,9 @@ async function carryingChange(
 
 /**
  * The record read right after a try whose outcome is unknown, when it carries our change: the
- * try applied, and this version is its answer. A read that fails too leaves the outcome unknown.
+ * try applied, and this version is its answer. A read the platform refuses or does not answer
+ * leaves the outcome unknown (said in the log: the write's own error fails the job); anything
+ * else is a fault of ours and fails the job with its own error.
  */
 async function appliedAfterAll(
   job: Job,
@@ -176,7 +179,12 @@ async function appliedAfterAll(
 ): Promise<PlatformRecord | undefined> {
   try {
     return await carryingChange(job, context, change);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof HomecareError)) throw error;
+    context.logger.warn(
+      { resource: change.resource, id: change.id, jobId: job.id, err: errorMessage(error) },
+      "the write's answer was lost and the read after it failed too; the write counts as not applied and is retried",
+    );
     return undefined;
   }
 }

@@ -104,6 +104,9 @@ describe('a write whose answer is lost after the platform applied it', () => {
       const job = pass.queue('patient', change);
 
       expect((await pass.run()).waiting).toBe(1);
+      expect(
+        pass.logs.find((l) => l.jobId === job && /read after it failed too/.test(String(l.msg))),
+      ).toMatchObject({ level: 'warn', resource: 'patient', id });
       expect((await pass.rig.stored('patient', id)).mobilePhone).toBe(change.mobilePhone);
       expect((await pass.run()).waiting).toBe(0);
       expect(getStoredJob(pass.rig.store, job)?.state).toBe('done');

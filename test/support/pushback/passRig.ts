@@ -48,7 +48,8 @@ function workerOver(rig: HandlerRig, logs: LogLine[]): QueueWorker {
   return createQueueWorker({
     store,
     handlers: createHandlers(),
-    context,
+    // The handlers' lines beside the worker's, as in the daemon.
+    context: { ...context, logger },
     clock: context.clock,
     logger,
     concurrency: 1,
