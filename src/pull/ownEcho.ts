@@ -29,7 +29,7 @@ export const sameContent = (earlier: unknown, record: unknown): boolean =>
 
 /**
  * Is this version the answer to a write of ours, as the mirror keeps it? Only our own writes
- * put a version in the mirror that no pull brought (remember.ts); the same stamp with the same
+ * put a version in the mirror that no pull brought (pushback/once/remember.ts); the same stamp with the same
  * content is that answer listed back, whatever fingerprint a later write of ours left since (one
  * is kept per record). Asked only for a record we wrote.
  */

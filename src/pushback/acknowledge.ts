@@ -6,13 +6,13 @@ import {
 import { PermanentError } from '../shared/errors.js';
 import { getMirror, type MirrorEntry } from '../store/index.js';
 import type { Handler, HandlerContext } from '../queue/types.js';
-import { nothingSent } from './answers.js';
-import { about } from './failures.js';
+import { nothingSent } from './once/answers.js';
+import { about } from './once/failures.js';
 import type { Plan, PlanView } from './plan.js';
 import { checkTransition, orderLabel, patchOrder, type OrderResource } from './orders.js';
 import { requiredText } from './payload.js';
-import { remember } from './remember.js';
-import { writeOnce } from './writeOnce.js';
+import { remember } from './once/remember.js';
+import { writeOnce } from './once/write.js';
 
 /**
  * The mirror's entry, read once: its status decides whether to send, and it is the record as

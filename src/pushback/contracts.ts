@@ -1,10 +1,10 @@
 import type { PlatformRecord } from '../platform/index.js';
 import type { Handler } from '../queue/types.js';
-import { createOnce } from './duplicates.js';
-import { about } from './failures.js';
+import { createOnce } from './once/create.js';
+import { about } from './once/failures.js';
 import { textOf, without } from './payload.js';
-import { remember } from './remember.js';
-import { writeOnce } from './writeOnce.js';
+import { remember } from './once/remember.js';
+import { writeOnce } from './once/write.js';
 
 type ContractResource = 'contractArticleGroup' | 'insuranceContract';
 

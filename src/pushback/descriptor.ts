@@ -37,7 +37,7 @@ export interface PushBackKind<Name extends string = string> {
   entityKey?(body: Body, store: Store): string;
   /** A message carries its entity's whole state, so a newer one replaces an older pending one. */
   readonly supersedes: boolean;
-  /** Writes a message's job to the platform (and makes it once, see writeOnce.ts). */
+  /** Writes a message's job to the platform (and makes it once, see once/write.ts). */
   readonly handler: Handler;
   /**
    * The writes the handler would make for a message, from the same mirror look-ups, without

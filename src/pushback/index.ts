@@ -37,5 +37,5 @@ export {
   type PlannedWrite,
   type PlanView,
 } from './plan.js';
-export { NOT_KNOWN_GRACE_ATTEMPTS, NOT_KNOWN_RETRY_AFTER_MS } from './failures.js';
-export { recordTriedChange } from './writeOnce.js';
+export { NOT_KNOWN_GRACE_ATTEMPTS, NOT_KNOWN_RETRY_AFTER_MS } from './once/failures.js';
+export { recordTriedChange } from './once/write.js';

@@ -1,4 +1,4 @@
-import { refusedWith, notKnown } from './failures.js';
+import { refusedWith, notKnown } from './once/failures.js';
 import { PermanentError } from '../shared/errors.js';
 import { findMirrorBy } from '../store/index.js';
 import type { HandlerContext, Job } from '../queue/types.js';

@@ -61,7 +61,7 @@ export interface Job {
   /**
    * Set on the job of an operator's replay of an ERP message (`inbox replay`): the first
    * message's job may have made this write already, so it is read before it is sent, as before
-   * a retry (pushback/writeOnce.ts).
+   * a retry (pushback/once/write.ts).
    */
   replay?: true;
   createdAt: string;

@@ -7,14 +7,14 @@ import { PermanentError } from '../../shared/errors.js';
 import { findMirrorBy } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
 import type { Plan, PlanView } from '../plan.js';
-import { answeredWith } from '../answers.js';
-import { createNoting, existingIdOf } from '../duplicates.js';
+import { answeredWith } from '../once/answers.js';
+import { createNoting, existingIdOf } from '../once/create.js';
 import { first } from '../entityKeys.js';
-import { refusedWith, relabel } from '../failures.js';
+import { refusedWith, relabel } from '../once/failures.js';
 import { text } from '../inboxRules.js';
 import { requiredText, textOf, without, type Body } from '../payload.js';
-import { remember } from '../remember.js';
-import { existedBefore, writeOnce } from '../writeOnce.js';
+import { remember } from '../once/remember.js';
+import { existedBefore, writeOnce } from '../once/write.js';
 import { ARTICLE_CSV } from '../../erp/inbox/index.js';
 
 function checkPackagingUnits(body: Body, subject: string): void {

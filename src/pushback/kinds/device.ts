@@ -4,14 +4,14 @@ import type { Handler } from '../../queue/types.js';
 import { findMirrorBy, type Store } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
 import { plannedPatient, type Plan, type PlannedWrite, type PlanView } from '../plan.js';
-import { createOnce } from '../duplicates.js';
+import { createOnce } from '../once/create.js';
 import { first } from '../entityKeys.js';
-import { about } from '../failures.js';
+import { about } from '../once/failures.js';
 import { PATIENT_CUSTOMER_ID, patientReference, text } from '../inboxRules.js';
 import { withPatientId } from '../patientReference.js';
 import { requiredText, textOf, without, type Body } from '../payload.js';
-import { remember } from '../remember.js';
-import { writeOnce } from '../writeOnce.js';
+import { remember } from '../once/remember.js';
+import { writeOnce } from '../once/write.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
 
 /** The device's `_id`: given, or mirrored with its serial number; undefined for a new device. */

@@ -8,12 +8,12 @@ import { findMirrorBy, type Store } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
 import { plannedPatient, type Plan, type PlannedWrite, type PlanView } from '../plan.js';
 import { first } from '../entityKeys.js';
-import { refusedWith, relabel } from '../failures.js';
+import { refusedWith, relabel } from '../once/failures.js';
 import { looseList, PATIENT_CUSTOMER_ID, patientReference, text } from '../inboxRules.js';
 import { withPatientId } from '../patientReference.js';
 import { requiredText, without, type Body } from '../payload.js';
-import { remember } from '../remember.js';
-import { writeOnce } from '../writeOnce.js';
+import { remember } from '../once/remember.js';
+import { writeOnce } from '../once/write.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
 
 const mirrored = (salesId: string, store: Store): boolean =>

@@ -3,14 +3,14 @@ import { entitySchema } from '../../contract/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
 import { byId, plannedPatient, type Plan, type PlanView } from '../plan.js';
-import { createOnce, type CreateLookup } from '../duplicates.js';
+import { createOnce, type CreateLookup } from '../once/create.js';
 import { patientOf } from '../entityKeys.js';
-import { about } from '../failures.js';
+import { about } from '../once/failures.js';
 import { onCreate, PATIENT_CUSTOMER_ID, patientReference, present } from '../inboxRules.js';
 import { withPatientId } from '../patientReference.js';
 import { textOf, without, type Body } from '../payload.js';
-import { remember } from '../remember.js';
-import { changedSince, changedSinceQueued, writeOnce } from '../writeOnce.js';
+import { remember } from '../once/remember.js';
+import { changedSince, changedSinceQueued, writeOnce } from '../once/write.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
 
 /** The fields that tell one care arrangement of a patient from another, where the job sends them. */

@@ -9,13 +9,13 @@ import { findMirrorBy, getMirror, type MirrorRecord, type Store } from '../../st
 import type { PushBackKind } from '../descriptor.js';
 import type { Plan, PlanView } from '../plan.js';
 import { first } from '../entityKeys.js';
-import { nothingSent } from '../answers.js';
-import { about, notKnown } from '../failures.js';
+import { nothingSent } from '../once/answers.js';
+import { about, notKnown } from '../once/failures.js';
 import { present, text } from '../inboxRules.js';
 import { checkTransition, orderLabel, patchOrder, type OrderResource } from '../orders.js';
 import { isObject, textOf, type Body } from '../payload.js';
-import { remember } from '../remember.js';
-import { writeOnce } from '../writeOnce.js';
+import { remember } from '../once/remember.js';
+import { writeOnce } from '../once/write.js';
 
 interface FoundOrder {
   id: string;

@@ -5,15 +5,15 @@ import type { PlatformRecord } from '../../platform/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
 import type { Plan, PlannedWrite, PlanView } from '../plan.js';
-import { answeredWith, nothingSent } from '../answers.js';
-import { createNoting, existingIdOf } from '../duplicates.js';
+import { answeredWith, nothingSent } from '../once/answers.js';
+import { createNoting, existingIdOf } from '../once/create.js';
 import { first } from '../entityKeys.js';
-import { relabel } from '../failures.js';
+import { relabel } from '../once/failures.js';
 import { text } from '../inboxRules.js';
 import { patientIdByCustomerId, patientsWithCustomerId } from '../patientReference.js';
 import { requiredText, textOf, without, type Body } from '../payload.js';
-import { remember } from '../remember.js';
-import { existedBefore, madeThenChanged, writeOnce } from '../writeOnce.js';
+import { remember } from '../once/remember.js';
+import { existedBefore, madeThenChanged, writeOnce } from '../once/write.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
 
 /** PUT where the variant has it (the client's updatePatient chooses the same), else PATCH. */

@@ -3,14 +3,14 @@ import { entitySchema } from '../../contract/index.js';
 import type { Handler } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
 import { byId, plannedPatient, type Plan, type PlanView } from '../plan.js';
-import { createOnce } from '../duplicates.js';
+import { createOnce } from '../once/create.js';
 import { hashedKeyPart, patientOf } from '../entityKeys.js';
-import { about } from '../failures.js';
+import { about } from '../once/failures.js';
 import { PATIENT_CUSTOMER_ID, patientReference, text } from '../inboxRules.js';
 import { withPatientId } from '../patientReference.js';
 import { textOf, without, type Body } from '../payload.js';
-import { remember } from '../remember.js';
-import { writeOnce } from '../writeOnce.js';
+import { remember } from '../once/remember.js';
+import { writeOnce } from '../once/write.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
 
 /**

@@ -7,13 +7,13 @@ import { PermanentError } from '../../shared/errors.js';
 import { getMirror, type Store } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
 import type { Plan, PlannedWrite, PlanView } from '../plan.js';
-import { createOnce } from '../duplicates.js';
+import { createOnce } from '../once/create.js';
 import { first } from '../entityKeys.js';
-import { about, notKnown, refusedWith } from '../failures.js';
+import { about, notKnown, refusedWith } from '../once/failures.js';
 import { onCreate, text } from '../inboxRules.js';
 import { requiredText, textOf, without, type Body } from '../payload.js';
-import { remember } from '../remember.js';
-import { writeOnce } from '../writeOnce.js';
+import { remember } from '../once/remember.js';
+import { writeOnce } from '../once/write.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/inbox/index.js';
 
 async function parentTypeOf(

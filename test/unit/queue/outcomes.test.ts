@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enqueue, getJob, type Handler } from '../../../src/queue/index.js';
-import { notKnown } from '../../../src/pushback/failures.js';
+import { notKnown } from '../../../src/pushback/once/failures.js';
 import { PermanentError, TransientError } from '../../../src/shared/errors.js';
 import { getStoredJob } from '../../../src/store/index.js';
 import {

@@ -3,8 +3,8 @@ import {
   PermanentError,
   TransientError,
   type ErrorContext,
-} from '../shared/errors.js';
-import type { Job } from '../queue/types.js';
+} from '../../shared/errors.js';
+import type { Job } from '../../queue/types.js';
 
 function contextOf(error: HomecareError): ErrorContext {
   const context: ErrorContext = { cause: error, hint: error.hint };

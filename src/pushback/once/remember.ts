@@ -4,8 +4,8 @@ import {
   type ResourceName,
   carriesOthersChange,
   fingerprintOf,
-} from '../contract/index.js';
-import type { PlatformRecord } from '../platform/index.js';
+} from '../../contract/index.js';
+import type { PlatformRecord } from '../../platform/index.js';
 import {
   ledgerHolds,
   getMirror,
@@ -16,11 +16,11 @@ import {
   upsertMirror,
   type MirrorEntry,
   type Store,
-} from '../store/index.js';
-import { deliveryJob } from '../queue/deliveryJob.js';
-import { enqueue } from '../queue/enqueue.js';
-import type { Completion, HandlerContext } from '../queue/types.js';
-import type { Body } from './payload.js';
+} from '../../store/index.js';
+import { deliveryJob } from '../../queue/deliveryJob.js';
+import { enqueue } from '../../queue/enqueue.js';
+import type { Completion, HandlerContext } from '../../queue/types.js';
+import type { Body } from '../payload.js';
 
 export interface Written {
   /** The body the write sent. */

@@ -1,5 +1,5 @@
-import type { PlatformRecord } from '../platform/index.js';
-import type { HandlerContext, NothingSent } from '../queue/types.js';
+import type { PlatformRecord } from '../../platform/index.js';
+import type { HandlerContext, NothingSent } from '../../queue/types.js';
 
 /**
  * Notes, for the job's done line, the HTTP status the platform answered the write with whose

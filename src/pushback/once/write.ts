@@ -9,15 +9,15 @@ import {
   type ResourceName,
   fingerprintOf,
   triedWriteOf,
-} from '../contract/index.js';
-import type { PlatformRecord } from '../platform/index.js';
-import { unknownOutcome } from '../platform/errors.js';
-import { errorMessage, HomecareError } from '../shared/errors.js';
-import { getMirror, recordOwnWrite, type Store } from '../store/index.js';
-import type { HandlerContext, Job } from '../queue/types.js';
+} from '../../contract/index.js';
+import type { PlatformRecord } from '../../platform/index.js';
+import { unknownOutcome } from '../../platform/errors.js';
+import { errorMessage, HomecareError } from '../../shared/errors.js';
+import { getMirror, recordOwnWrite, type Store } from '../../store/index.js';
+import type { HandlerContext, Job } from '../../queue/types.js';
 import { answeredWith, nothingSent } from './answers.js';
 import { refusedWith } from './failures.js';
-import { isObject, type Body } from './payload.js';
+import { isObject, type Body } from '../payload.js';
 
 /**
  * How far before the job was queued a change it made may be stamped: the platform's clock is

@@ -1,12 +1,12 @@
-import { type ResourceName, triedWriteOf } from '../contract/index.js';
-import type { PlatformRecord } from '../platform/index.js';
-import { unknownOutcome } from '../platform/errors.js';
-import { HomecareError, PermanentError } from '../shared/errors.js';
-import { forgetTriedCreate, INTERRUPTED, recordTriedCreate } from '../store/index.js';
-import type { HandlerContext, Job } from '../queue/types.js';
+import { type ResourceName, triedWriteOf } from '../../contract/index.js';
+import type { PlatformRecord } from '../../platform/index.js';
+import { unknownOutcome } from '../../platform/errors.js';
+import { HomecareError, PermanentError } from '../../shared/errors.js';
+import { forgetTriedCreate, INTERRUPTED, recordTriedCreate } from '../../store/index.js';
+import type { HandlerContext, Job } from '../../queue/types.js';
 import { answeredWith } from './answers.js';
 import { existingIdsOf, refusedWith } from './failures.js';
-import type { Body } from './payload.js';
+import type { Body } from '../payload.js';
 
 /** Finds the records that already carry a create's natural key (customerNumber, customerId). */
 export type NaturalKeyLookup = () => Promise<string[]>;
