@@ -1,13 +1,13 @@
 /**
- * `npm run bench -- retention`: a simulated year of a busy supplier (issue #28). The real store
- * and the real retention pass (src/app/pruning.ts prunePass: database in batches, incremental
- * vacuum, WAL checkpoint, inbox archive) run on a database on disk; only the clock is fake, moved
- * an hour per step. Each simulated day: ORDERS_PER_DAY orders pulled (the real pull commit,
- * which queues their hand-over), handed over and acknowledged, the ERP's status push for each
- * (an inbox message, its archived file, a push-back job, our own write) and its echo pulled,
- * orders archived a few days later; patients and patient notes beside them. Prints database,
- * WAL and archive bytes as the days pass, the growth per 10,000 orders once the retention window
- * is full, and the p95 of one order's cycle with a pruning pass running beside it and without.
+ * `npm run bench -- retention`: a simulated year of a busy supplier (issue #28). The real store and
+ * the real retention pass (src/housekeeping/retention/pass.ts prunePass: database in batches,
+ * incremental vacuum, WAL checkpoint, inbox archive) run on a database on disk; only the clock is
+ * fake, moved an hour per step. Each simulated day: ORDERS_PER_DAY orders pulled (the real pull
+ * commit, which queues their hand-over), handed over and acknowledged, the ERP's status push for
+ * each (an inbox message, its archived file, a push-back job, our own write) and its echo pulled,
+ * orders archived a few days later; patients and patient notes beside them. Prints database, WAL
+ * and archive bytes as the days pass, the growth per 10,000 orders once the retention window is
+ * full, and the p95 of one order's cycle with a pruning pass running beside it and without.
  *
  * Scale: BENCH_RETENTION_DAYS (default 70: twice the window of 5 + 30 days, so the flat part
  * shows) and BENCH_RETENTION_ORDERS_PER_DAY (default 2,500, a quarter of the issue's 10,000, so
@@ -19,8 +19,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
-import { prunePass } from '../src/app/pruning.js';
-import { folderBytes } from '../src/app/storage.js';
+import { prunePass } from '../src/housekeeping/index.js';
+import { folderBytes } from '../src/readModels/index.js';
 import { retentionSchema, type RetentionConfig } from '../src/config/retentionSchema.js';
 import type { ResourceName } from '../src/contract/index.js';
 import {

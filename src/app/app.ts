@@ -29,7 +29,6 @@ import {
   countJobs,
   openDeadLetterJobIds,
   openStore,
-  removeStaleDryRuns,
   countUndelivered,
   lastOnlineChecks,
   pausesInForce,
@@ -51,7 +50,8 @@ import {
   mirroredOrdersBySalesId,
 } from './inbound.js';
 import { filesFetcher, referenceFetcher } from '../deliver/references.js';
-import { cachedStorageFigures, inboxOf } from './storage.js';
+import { removeStaleDryRuns } from '../housekeeping/index.js';
+import { cachedStorageFigures, inboxOf } from '../readModels/index.js';
 
 export interface AppDeps {
   clock: Clock;

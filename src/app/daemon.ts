@@ -6,8 +6,8 @@ import { scheduleEntries, startScheduler, type Scheduler } from '../pull/schedul
 import type { App } from './app.js';
 import { startAlerts } from './alerting.js';
 import type { DaemonHealth } from './daemonHealth.js';
-import { retentionEntries } from './pruning.js';
-import { inboxOf } from './storage.js';
+import { retentionEntries } from '../housekeeping/index.js';
+import { inboxOf } from '../readModels/index.js';
 import { numberBatchesAboveOutbox } from './adapter.js';
 import { rederiveAfterRestore } from './restored.js';
 import { STORE_FULL } from '../store/index.js';

@@ -14,7 +14,8 @@ import {
   type PlanView,
 } from '../pushback/index.js';
 import type { Clock } from '../shared/clock.js';
-import { copyStore, dryRunFolder, openStore, removeStaleDryRuns } from '../store/index.js';
+import { copyStore, dryRunFolder, removeStaleDryRuns } from '../housekeeping/index.js';
+import { openStore } from '../store/index.js';
 import { createApp, type App, type AppDeps } from './app.js';
 import { renderHandOver } from './preview.js';
 import type { SyncReport } from './syncOnce.js';
@@ -158,7 +159,7 @@ async function copyDatabase(from: string, to: string, clock: Clock): Promise<voi
  * Runs `pass` (the same pass `sync` runs) over the dry run's App, built from `config` on a copy
  * of its database with the noting stand-ins, and reports what it would have done. The copy and
  * its folder are removed whatever happens; one a killed dry run left is removed by the next
- * command that opens the database (src/store/dryRunCopies.ts).
+ * command that opens the database (src/housekeeping/dryRunCopies.ts).
  */
 export async function dryRunOnce(
   config: Config,

@@ -12,12 +12,11 @@ import {
   type PlannedWrite,
 } from '../pushback/index.js';
 import { dayIn } from '../shared/timeZone.js';
+import { clearRestorePoint, restorePointOf } from '../housekeeping/index.js';
 import {
-  clearRestorePoint,
   firstMessageOf,
   insertInboxMessage,
   recordTriedCreate,
-  restorePointOf,
   settleInboxMessage,
   transaction,
   type Store,
@@ -145,7 +144,7 @@ function keep(store: Store, messages: readonly InboxMessage[], derived: Derived)
 }
 
 /**
- * On a database restored from a backup (store/restorePoint.ts), before the first pull and
+ * On a database restored from a backup (housekeeping/backup/restorePoint.ts), before the first pull and
  * holding the writer lock: keeps as our own the platform writes the ERP's messages caused after
  * the backup was taken, as far as the inbox archive tells them, and clears the restore point.
  */

@@ -5,7 +5,8 @@ import { takeWriterLock } from '../app/writerLock.js';
 import { loadConfig, type Config, type LoadedConfig } from '../config/index.js';
 import { systemClock } from '../shared/clock.js';
 import { PermanentError, SetupError } from '../shared/errors.js';
-import { openStore, removeStaleDryRuns, type Store } from '../store/index.js';
+import { removeStaleDryRuns } from '../housekeeping/index.js';
+import { openStore, type Store } from '../store/index.js';
 import { CliExit, EXIT } from './exit.js';
 import type { ConfigOption } from './options.js';
 

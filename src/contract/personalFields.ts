@@ -21,7 +21,7 @@ export const SHARED_PERSONAL_FIELDS = [
 /**
  * Fields that carry personal data of patients, care givers, doctors and users, health data and
  * free texts about them included. Every output masks them (src/log/personal.ts); `forget`
- * looks for the values of those not shared by many (src/store/erasurePatient.ts). Listed by
+ * looks for the values of those not shared by many (src/housekeeping/erasure/patient.ts). Listed by
  * field name wherever they occur in a record.
  */
 export const PERSONAL_FIELDS = [

@@ -1,6 +1,7 @@
 /**
- * Mechanism: SQLite (better-sqlite3, WAL). Migrations, checkpoints, mirror, ledger, queue tables,
- * own writes, retention, erasure.
+ * Mechanism: SQLite (better-sqlite3, WAL). The tables and their statements: migrations,
+ * checkpoints, mirror, ledger, queue tables, own writes, retention's cursors. What is done with
+ * them over time (retention, backups, erasure) is housekeeping's (src/housekeeping/).
  */
 export { openStore, WAL_CHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES } from './open.js';
 export type { OpenStoreOptions } from './open.js';
@@ -25,12 +26,9 @@ export { overtakenText, type MessageNaming, type Overtaking } from './overtaken.
 export * from './stalls.js';
 export * from './ownWrites.js';
 export * from './handOver.js';
-export * from './retention.js';
+export * from './reducedRecord.js';
+export * from './retentionCursors.js';
 export * from './space.js';
-export * from './backup.js';
-export * from './dryRunCopies.js';
-export * from './restorePoint.js';
-export * from './erasure.js';
 export * from './trace.js';
 export * from './traceSubjects.js';
 export * from './personalOf.js';

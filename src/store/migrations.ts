@@ -323,14 +323,15 @@ ALTER TABLE queue ADD COLUMN retry_after_until TEXT;
 `;
 
 /**
- * What pruning (retention.ts) and erasure (erasure.ts) need. Indexes on the child keys of the
- * rows pruning deletes: SQLite checks a foreign key by looking the children up, a read of the
- * whole child table per deleted row without one (partial, so rows set free leave them). Indexes
- * that find what is past retention by time without reading what is not: finished jobs, kept
- * ERP message bodies, own-write fingerprints, and ended orders and care arrangements (Deleted or
- * archived) whose body is not yet reduced (`_reduced`, retention.ts). A cursor where the walk
- * of the ledger stopped (the newest version of every record stays, so it cannot start at the
- * first row). Backups made by `homecare-sync backup`, and the audit of every erasure.
+ * What pruning (housekeeping/retention/) and erasure (housekeeping/erasure/) need. Indexes on
+ * the child keys of the rows pruning deletes: SQLite checks a foreign key by looking the
+ * children up, a read of the whole child table per deleted row without one (partial, so rows set
+ * free leave them). Indexes that find what is past retention by time without reading what is
+ * not: finished jobs, kept ERP message bodies, own-write fingerprints, and ended orders and care
+ * arrangements (Deleted or archived) whose body is not yet reduced (`_reduced`,
+ * store/reducedRecord.ts). A cursor where the walk of the ledger stopped (the newest version of
+ * every record stays, so it cannot start at the first row). Backups made by `homecare-sync
+ * backup`, and the audit of every erasure.
  */
 const retention = `
 CREATE TABLE retention_cursors (
@@ -424,7 +425,7 @@ DROP INDEX ledger_ack_pending;
 `;
 
 /**
- * Written only into the copy a backup makes (store/restorePoint.ts), never into the database
+ * Written only into the copy a backup makes (housekeeping/backup/restorePoint.ts), never into the database
  * itself: a database that holds the row runs on a restored backup taken at `taken_at`.
  */
 const restorePoint = `

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { backupStore, pruneBackups } from '../../store/backup.js';
+import { backupStore, pruneBackups } from '../../housekeeping/index.js';
 import { withStoreAsync } from '../context.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 

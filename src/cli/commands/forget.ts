@@ -2,12 +2,14 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { fileLabel } from '../../log/index.js';
 import {
+  dryRunCopies,
   erasePatient,
+  removeStaleDryRuns,
+  type DryRunCopy,
   type ErasureReport,
   type ErasureSubject,
   type UnresolvedWork,
-} from '../../store/erasure.js';
-import { dryRunCopies, removeStaleDryRuns, type DryRunCopy } from '../../store/index.js';
+} from '../../housekeeping/index.js';
 import { whileNoDaemonRuns, withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
@@ -72,7 +74,7 @@ function printReport(report: ErasureReport): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** `forget patient <id|customerId>`: erasure of one patient's personal data (src/store/erasure.ts). */
+/** `forget patient <id|customerId>`: erasure of one patient's personal data (src/housekeeping/erasure/). */
 export function forgetCommand(): Command {
   const patient = commandWithConfig(
     'patient',

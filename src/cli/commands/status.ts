@@ -13,8 +13,6 @@ import {
   deadLettersOf,
   openDeadLetterJobIds,
   countUndelivered,
-  dryRunCopies,
-  type DryRunCopy,
   lastOnlineChecks,
   operatorActionsOn,
   pausesInForce,
@@ -25,7 +23,8 @@ import {
   type StoredJob,
   type Store,
 } from '../../store/index.js';
-import { storageFigures, inboxOf, type StorageFigures } from '../../app/storage.js';
+import { dryRunCopies, type DryRunCopy } from '../../housekeeping/index.js';
+import { storageFigures, inboxOf, type StorageFigures } from '../../readModels/index.js';
 // The check's own text, not the check: every command loads this module (program.ts).
 import { keptCheckLines, keptCheckSummary } from '../../check/text.js';
 import { bytesText } from '../../shared/bytes.js';

@@ -133,7 +133,7 @@ describe('redeliver <resource> <_id>', () => {
         .prepare("SELECT _id, json FROM mirror WHERE resource = 'singleOrder' LIMIT 1")
         .get() as { _id: string; json: string };
       id = row._id;
-      // What retention leaves of an archived order past retention.endedRecords (retention.ts).
+      // What retention leaves of an archived order past retention.endedRecords (housekeeping/retention/).
       const ended = JSON.stringify({ ...(JSON.parse(row.json) as object), archived: true });
       store.db
         .prepare("UPDATE mirror SET json = ? WHERE resource = 'singleOrder' AND _id = ?")

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../../src/app/app.js';
 import { syncOnce } from '../../../src/app/syncOnce.js';
-import { backupStore } from '../../../src/store/index.js';
+import { backupStore } from '../../../src/housekeeping/index.js';
 import { appRig, type AppRig } from '../../support/appRig.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
 

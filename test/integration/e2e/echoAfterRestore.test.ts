@@ -6,7 +6,7 @@ import type { App } from '../../../src/app/app.js';
 import { startDaemon } from '../../../src/app/daemon.js';
 import { replayInboxMessage } from '../../../src/app/replay.js';
 import { syncOnce, type SyncReport } from '../../../src/app/syncOnce.js';
-import { backupStore, restorePointOf } from '../../../src/store/index.js';
+import { backupStore, restorePointOf } from '../../../src/housekeeping/index.js';
 import { appRig, type AppRig } from '../../support/appRig.js';
 import { CYCLE_START } from '../../support/appCycle.js';
 import { eventually } from '../../support/eventually.js';

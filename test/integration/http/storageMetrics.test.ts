@@ -2,7 +2,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../../src/app/app.js';
-import { STORAGE_FIGURES_TTL_MS } from '../../../src/app/storage.js';
+import { STORAGE_FIGURES_TTL_MS } from '../../../src/readModels/index.js';
 import { appRig, registryOf, type AppRig } from '../../support/appRig.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
 

@@ -4,7 +4,7 @@
  * it -9 while it prunes.
  */
 import { openStore } from '../../../src/store/index.js';
-import { pruneStore } from '../../../src/store/retention.js';
+import { pruneStore } from '../../../src/housekeeping/index.js';
 import { FakeClock } from '../fakeClock.js';
 import { RETENTION_DAYS } from './tempStore.js';
 

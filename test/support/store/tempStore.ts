@@ -5,7 +5,7 @@ import Sqlite from 'better-sqlite3';
 import { openStore } from '../../../src/store/index.js';
 import { migrate } from '../../../src/store/migrate.js';
 import type { Database, Store } from '../../../src/store/index.js';
-import type { RetentionDays } from '../../../src/store/retention.js';
+import type { RetentionDays } from '../../../src/housekeeping/index.js';
 import { FakeClock } from '../fakeClock.js';
 
 /** The retention tests' days: a month for everything, the keys of ended records a year. */

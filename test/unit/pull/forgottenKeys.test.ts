@@ -10,7 +10,8 @@ import {
   upsertMirror,
   type Store,
 } from '../../../src/store/index.js';
-import { forgottenThrough, pruneStore, type RetentionDays } from '../../../src/store/retention.js';
+import { pruneStore, type RetentionDays } from '../../../src/housekeeping/index.js';
+import { forgottenThrough } from '../../../src/store/index.js';
 import { tempStores, type TempStores, RETENTION_DAYS } from '../../support/store/tempStore.js';
 
 const DAY = 86_400_000;

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION, upsertMirror } from '../../../src/store/index.js';
-import { autoVacuumOf, compact, storageReport } from '../../../src/store/space.js';
+import { storageReport } from '../../../src/readModels/index.js';
+import { autoVacuumOf, compact } from '../../../src/store/space.js';
 import { databaseAtVersion, tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 let temp: TempStores;

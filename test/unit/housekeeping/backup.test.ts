@@ -3,8 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SetupError } from '../../../src/shared/errors.js';
-import { backupStore, listBackups, pruneBackups } from '../../../src/store/backup.js';
-import { restorePointOf, upsertMirror, type Store } from '../../../src/store/index.js';
+import {
+  backupStore,
+  listBackups,
+  pruneBackups,
+  restorePointOf,
+} from '../../../src/housekeeping/index.js';
+import { upsertMirror, type Store } from '../../../src/store/index.js';
 import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 const DAY = 86_400_000;

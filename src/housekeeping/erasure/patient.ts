@@ -1,6 +1,6 @@
-import { PERSONAL_FIELDS, SHARED_PERSONAL_FIELDS } from '../contract/personalFields.js';
-import { statement } from './statements.js';
-import type { Store } from './store.js';
+import { PERSONAL_FIELDS, SHARED_PERSONAL_FIELDS } from '../../contract/personalFields.js';
+import { statement } from '../../store/statements.js';
+import type { Store } from '../../store/store.js';
 
 /**
  * The patient `forget` erases, as the database knows it: how the command line names it, its

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import Sqlite from 'better-sqlite3';
-import { errorMessage, SetupError } from '../shared/errors.js';
-import { listBackups } from './backup.js';
-import { eraseInboxFiles } from './erasureFiles.js';
-import { findPatient, namedPatient, type ErasureSubject, type Patient } from './erasurePatient.js';
+import { errorMessage, SetupError } from '../../shared/errors.js';
+import { listBackups } from '../backup/backup.js';
+import { eraseInboxFiles } from './files.js';
+import { findPatient, namedPatient, type ErasureSubject, type Patient } from './patient.js';
 import {
   giveUpWork,
   hasWork,
@@ -12,13 +12,13 @@ import {
   PATIENT_JOB_SQL,
   unresolvedWork,
   type UnresolvedWork,
-} from './erasureWork.js';
-import { currentOperator } from './operatorActions.js';
-import { reducedRecord } from './retention.js';
-import { compact } from './space.js';
-import { plainStatement, statement } from './statements.js';
-import { jobsQueued, storedNow, type Store } from './store.js';
-import { transaction } from './transaction.js';
+} from './work.js';
+import { currentOperator } from '../../store/operatorActions.js';
+import { reducedRecord } from '../../store/reducedRecord.js';
+import { compact } from '../../store/space.js';
+import { plainStatement, statement } from '../../store/statements.js';
+import { jobsQueued, storedNow, type Store } from '../../store/store.js';
+import { transaction } from '../../store/transaction.js';
 
 /**
  * Erasure of one patient's personal data on request (GDPR Art. 17, `homecare-sync forget`):

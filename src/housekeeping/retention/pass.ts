@@ -1,14 +1,13 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RetentionConfig } from '../config/retentionSchema.js';
-import type { Logger } from '../log/index.js';
-import { pruneBackups } from '../store/backup.js';
-import { removeStaleDryRuns } from '../store/dryRunCopies.js';
-import { cutoffOf, pruneStore, type PruneReport } from '../store/retention.js';
-import { autoVacuumOf } from '../store/space.js';
-import type { Store } from '../store/store.js';
-import { errorMessage, failureLevel } from '../shared/errors.js';
-import type { ScheduleEntry } from '../pull/scheduler.js';
+import type { RetentionConfig } from '../../config/retentionSchema.js';
+import type { Logger } from '../../log/index.js';
+import { errorMessage, failureLevel } from '../../shared/errors.js';
+import { autoVacuumOf } from '../../store/space.js';
+import type { Store } from '../../store/store.js';
+import { pruneBackups } from '../backup/backup.js';
+import { removeStaleDryRuns } from '../dryRunCopies.js';
+import { cutoffOf, pruneStore, type PruneReport } from './prune.js';
 
 const DAY_MS = 86_400_000;
 const ARCHIVE = '.archive';
@@ -103,10 +102,10 @@ function warnWithoutAutoVacuum({ store, logger }: PruningDeps): void {
 }
 
 /**
- * The daemon's scheduled retention (`retention.schedule`), none with `retention.enabled: false`.
- * A failed pass is logged; the next one tries again.
+ * The daemon's scheduled retention (`retention.schedule`), none with `retention.enabled: false`:
+ * entries for the pull's scheduler. A failed pass is logged; the next one tries again.
  */
-export function retentionEntries(deps: PruningDeps): ScheduleEntry[] {
+export function retentionEntries(deps: PruningDeps) {
   if (!deps.retention.enabled) return [];
   const run = async (): Promise<void> => {
     try {

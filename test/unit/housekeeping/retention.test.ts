@@ -20,7 +20,7 @@ import {
   type MirrorRecord,
   type Store,
 } from '../../../src/store/index.js';
-import { pruneStore } from '../../../src/store/retention.js';
+import { pruneStore } from '../../../src/housekeeping/index.js';
 import { autoVacuumOf } from '../../../src/store/space.js';
 import { tempStores, type TempStores, RETENTION_DAYS } from '../../support/store/tempStore.js';
 

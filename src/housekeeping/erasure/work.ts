@@ -1,6 +1,6 @@
-import type { Patient } from './erasurePatient.js';
-import { statement } from './statements.js';
-import type { Store } from './store.js';
+import type { Patient } from './patient.js';
+import { statement } from '../../store/statements.js';
+import type { Store } from '../../store/store.js';
 
 /**
  * The patient's work still under way (`forget` refuses while there is any, `--force` gives it

@@ -1,6 +1,6 @@
 import Sqlite from 'better-sqlite3';
-import { plainStatement } from './statements.js';
-import type { Store } from './store.js';
+import { plainStatement } from '../../store/statements.js';
+import type { Store } from '../../store/store.js';
 
 /**
  * Marks the copy a backup made, at `file`, as taken at `takenAt`: the database itself never holds

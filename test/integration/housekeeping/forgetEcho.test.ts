@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { erasePatient } from '../../../src/store/erasure.js';
+import { erasePatient } from '../../../src/housekeeping/index.js';
 import { getMirror, listStoredJobs } from '../../../src/store/index.js';
 import { closePasses, startPass, type Pass } from '../../support/pushback/passRig.js';
 

@@ -1,9 +1,15 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { autoVacuumOf, checkpointWal, freePages } from './space.js';
-import { plainStatement, statement } from './statements.js';
-import { storedNow, type Store } from './store.js';
-import { transaction } from './transaction.js';
-import { versionParts } from '../contract/index.js';
+import { versionParts } from '../../contract/index.js';
+import { reducedRecord } from '../../store/reducedRecord.js';
+import {
+  moveRetentionCursor,
+  noteForgotten,
+  retentionCursor,
+} from '../../store/retentionCursors.js';
+import { autoVacuumOf, checkpointWal, freePages } from '../../store/space.js';
+import { plainStatement, statement } from '../../store/statements.js';
+import { storedNow, type Store } from '../../store/store.js';
+import { transaction } from '../../store/transaction.js';
 
 /**
  * Retention: finished work older than its days goes, in short batches beside the daemon's work.
@@ -76,37 +82,6 @@ const ENDED_SQL = `resource IN ('singleOrder', 'directOrder', 'integratedCare', 
 
 export const ENDED_RECORD_SQL = `${ENDED_SQL}
     AND json ->> '$._reduced' IS NULL`;
-
-/**
- * The fields a reduced record keeps: what the trace, dedupe and the daemon's own checks read
- * (ids and ERP keys, stamps, status for the transition table, the care arrangement's salesId an
- * order's enrichment adds, a patient's customerId it adds, `archived`). The rest of the body,
- * patient data included, goes.
- */
-export const REDUCED_RECORD_FIELDS = [
-  '_id',
-  'timestamp',
-  'updatedAt',
-  'createdAt',
-  'archived',
-  'status',
-  'seriesStatus',
-  'orderType',
-  'salesId',
-  'erpOrderNumber',
-  'patientId',
-  'integratedCareId',
-  'customerId',
-  'customerNumber',
-] as const;
-
-/**
- * Whether a mirrored record is a reduced one (retention or `forget`): its body is gone, so it
- * must never be handed to the ERP or compared field by field as if whole.
- */
-export function isReducedRecord(record: Readonly<Record<string, unknown>>): boolean {
-  return record['_reduced'] !== undefined;
-}
 
 /**
  * Whether the record has work not yet gone: a job pending, running or dead (a dead one may be
@@ -225,23 +200,6 @@ function runs(store: Store, cutoff: string): Stepper {
   });
 }
 
-function cursor(store: Store, name: string): number {
-  return (
-    statement<{ name: string }, { position: number }>(
-      store.db,
-      'SELECT position FROM retention_cursors WHERE name = @name',
-    ).get({ name })?.position ?? 0
-  );
-}
-
-function moveCursor(store: Store, name: string, position: number): void {
-  statement<{ name: string; position: number }>(
-    store.db,
-    `INSERT INTO retention_cursors (name, position) VALUES (@name, @position)
-     ON CONFLICT (name) DO UPDATE SET position = excluded.position`,
-  ).run({ name, position });
-}
-
 interface LedgerRow {
   seq: number;
   resource: string;
@@ -258,7 +216,7 @@ interface LedgerRow {
  */
 function versions(store: Store, cutoff: string): Stepper {
   return (limit) => {
-    const from = cursor(store, 'ledger');
+    const from = retentionCursor(store, 'ledger');
     const rows = statement<{ from: number; limit: number }, LedgerRow>(
       store.db,
       'SELECT seq, resource, _id, seen_at FROM ledger WHERE seq > @from ORDER BY seq LIMIT @limit',
@@ -278,7 +236,7 @@ function versions(store: Store, cutoff: string): Stepper {
       removed += older.run({ resource: row.resource, id: row._id, seq: row.seq }).changes;
       passed = row.seq;
     }
-    if (passed !== from) moveCursor(store, 'ledger', passed);
+    if (passed !== from) moveRetentionCursor(store, 'ledger', passed);
     const through = rows.length === 0 || passed !== rows.at(-1)?.seq;
     return { removed, more: !through && rows.length === limit };
   };
@@ -328,16 +286,6 @@ function quarantine(store: Store, cutoff: string): Stepper {
            AND id < (SELECT max(id) FROM quarantine) AS removable
        FROM quarantine WHERE id > @after ORDER BY id LIMIT @limit`,
   });
-}
-
-/** A reduced body: the fields of REDUCED_RECORD_FIELDS the record has, and when it was reduced. */
-export function reducedRecord(json: string, at: string): string {
-  const record = JSON.parse(json) as Record<string, unknown>;
-  const kept = REDUCED_RECORD_FIELDS.filter((field) => record[field] !== undefined).map((field) => [
-    field,
-    record[field],
-  ]);
-  return JSON.stringify({ ...Object.fromEntries(kept), _reduced: at });
 }
 
 /**
@@ -445,24 +393,7 @@ function forgetEnded(store: Store, row: KeyRow): void {
     rowid: row.rowid,
   });
   const stamp = Date.parse(versionParts(row.version).stamp);
-  if (Number.isNaN(stamp)) return;
-  statement<{ name: string; position: number }>(
-    store.db,
-    `INSERT INTO retention_cursors (name, position) VALUES (@name, @position)
-     ON CONFLICT (name) DO UPDATE SET position = max(position, excluded.position)`,
-  ).run({ name: forgottenCursor(row.resource), position: stamp });
-}
-
-const forgottenCursor = (resource: string): string => `forgotten:${resource}`;
-
-/**
- * The newest stamp of an ended record of `resource` whose keys retention let go, or undefined
- * when none went: a version listed again that ends the record with a stamp up to it was seen
- * and handed over before.
- */
-export function forgottenThrough(store: Store, resource: string): number | undefined {
-  const position = cursor(store, forgottenCursor(resource));
-  return position === 0 ? undefined : position;
+  if (!Number.isNaN(stamp)) noteForgotten(store, row.resource, stamp);
 }
 
 const RULES: Record<RetentionRule, (store: Store, cutoff: string) => Stepper> = {

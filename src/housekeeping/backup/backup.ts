@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SetupError } from '../shared/errors.js';
+import { SetupError } from '../../shared/errors.js';
 import { markRestorePoint } from './restorePoint.js';
-import { fileBytes } from './space.js';
-import { plainStatement, statement } from './statements.js';
-import { storedNow, type Store } from './store.js';
-import { transaction } from './transaction.js';
+import { fileBytes } from '../../store/space.js';
+import { plainStatement, statement } from '../../store/statements.js';
+import { storedNow, type Store } from '../../store/store.js';
+import { transaction } from '../../store/transaction.js';
 
 /** Owner only: a backup holds the same patient data as the database. */
 export const BACKUP_MODE = 0o600;

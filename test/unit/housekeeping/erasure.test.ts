@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backupStore } from '../../../src/store/backup.js';
-import { erasePatient, listErasures } from '../../../src/store/erasure.js';
+import { backupStore, erasePatient, listErasures } from '../../../src/housekeeping/index.js';
 import {
   addDeadLetter,
   claimJob,

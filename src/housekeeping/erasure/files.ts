@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Patient } from './erasurePatient.js';
+import type { Patient } from './patient.js';
 
 /** Files under `folder` (recursively) whose bytes hold one of the needles. */
 function filesHolding(folder: string, needles: readonly string[]): string[] {

@@ -1,11 +1,75 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config/index.js';
-import { storageReport, type StorageReport } from '../store/space.js';
+import { plainStatement } from '../store/statements.js';
+import { autoVacuumOf, fileBytes, pragmaNumber, type AutoVacuum } from '../store/space.js';
 import type { Store } from '../store/store.js';
 
-/** The folder of the inbox's handled files (pruning.ts removes its old day folders). */
+/** The folder of the inbox's handled files (housekeeping/retention/pass.ts removes its old day folders). */
 const ARCHIVE = '.archive';
+
+/** The oldest item each retention rule still keeps (a stored time), undefined when none. */
+const OLDEST: Readonly<Record<string, string>> = {
+  runs: 'SELECT started_at AS at FROM runs ORDER BY id LIMIT 1',
+  jobs: `SELECT min(updated_at) AS at FROM queue INDEXED BY queue_finished
+    WHERE state IN ('done', 'superseded')`,
+  versions: 'SELECT seen_at AS at FROM ledger ORDER BY seq LIMIT 1',
+  inboxMessages: `SELECT min(processed_at) AS at FROM inbox_messages
+    INDEXED BY inbox_messages_bodies WHERE body <> ''`,
+  ownWrites: 'SELECT min(written_at) AS at FROM own_writes',
+  endedKeys: `SELECT min(updated_at) AS at FROM mirror INDEXED BY mirror_reduced
+    WHERE json ->> '$._reduced' IS NOT NULL`,
+  quarantine: 'SELECT seen_at AS at FROM quarantine ORDER BY id LIMIT 1',
+  deadLetters: 'SELECT dead_at AS at FROM dead_letters ORDER BY id LIMIT 1',
+};
+
+export interface StorageReport {
+  database: string;
+  databaseBytes: number;
+  walBytes: number;
+  pageSize: number;
+  freePages: number;
+  autoVacuum: AutoVacuum;
+  /** Rows of every table. */
+  rows: Record<string, number>;
+  /** The oldest item of each kind still kept (see housekeeping/retention/), by its stored time. */
+  oldest: Record<string, string | undefined>;
+}
+
+/**
+ * Where the space goes, for `status --json`: the file and its WAL, rows per table, and how old
+ * the oldest kept item of each kind is (retention working shows as a bounded age). Reads only;
+ * counting a table reads its smallest index, about 0.1 s per million rows.
+ */
+export function storageReport(store: Store): StorageReport {
+  const tables = plainStatement<{ name: string }>(
+    store.db,
+    `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+     ORDER BY name`,
+  ).all();
+  const rows = Object.fromEntries(
+    tables.map(({ name }) => [
+      name,
+      plainStatement<{ n: number }>(store.db, `SELECT count(*) AS n FROM "${name}"`).get()?.n ?? 0,
+    ]),
+  );
+  const oldest = Object.fromEntries(
+    Object.entries(OLDEST).map(([item, sql]) => [
+      item,
+      plainStatement<{ at: string | null }>(store.db, sql).get()?.at ?? undefined,
+    ]),
+  );
+  return {
+    database: store.path,
+    databaseBytes: fileBytes(store.path),
+    walBytes: fileBytes(`${store.path}-wal`),
+    pageSize: pragmaNumber(store, 'page_size'),
+    freePages: pragmaNumber(store, 'freelist_count'),
+    autoVacuum: autoVacuumOf(store),
+    rows,
+    oldest,
+  };
+}
 
 /**
  * Where the space goes (issue #28's `storage` section of `status` and `/metrics`): the database

@@ -12,7 +12,7 @@ import {
   recordVersion,
   type Store,
 } from '../../../src/store/index.js';
-import { pruneStore } from '../../../src/store/retention.js';
+import { pruneStore } from '../../../src/housekeeping/index.js';
 import { tempStores, type TempStores, RETENTION_DAYS } from '../../support/store/tempStore.js';
 
 const DAY = 86_400_000;

@@ -2,9 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { prunePass, pruneInboxArchive, retentionEntries } from '../../../src/app/pruning.js';
 import { baseConfigSchema } from '../../../src/config/baseSchema.js';
-import { backupStore, listBackups } from '../../../src/store/backup.js';
+import {
+  backupStore,
+  listBackups,
+  prunePass,
+  pruneInboxArchive,
+  retentionEntries,
+} from '../../../src/housekeeping/index.js';
 import { claimJob, completeJob, insertJob, type Store } from '../../../src/store/index.js';
 import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
