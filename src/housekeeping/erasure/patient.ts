@@ -1,4 +1,5 @@
 import { PERSONAL_FIELDS, SHARED_PERSONAL_FIELDS } from '../../contract/personalFields.js';
+import { errorMessage, SetupError } from '../../shared/errors.js';
 import { statement } from '../../store/statements.js';
 import type { Store } from '../../store/store.js';
 
@@ -53,11 +54,22 @@ function personalValues(value: unknown, into: Set<string>, key = ''): void {
   }
 }
 
-function parsed(text: string): unknown {
+/**
+ * A record's body, read to find the personal values texts may quote. One that cannot be read
+ * stops the erasure before anything changed: what it holds of the patient could not be found.
+ */
+function bodyOf(row: { resource: string; _id: string; json: string }): unknown {
   try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+    return JSON.parse(row.json);
+  } catch (error) {
+    throw new SetupError(
+      `forget: the mirror's record ${row.resource}:${row._id} is not readable JSON, so erasure cannot tell what of the patient it holds; nothing was erased`,
+      [
+        errorMessage(error),
+        `the database was changed outside homecare-sync: restore it from a backup, or remove that row (DELETE FROM mirror WHERE resource = '${row.resource}' AND _id = '${row._id}'; the next pull stores the record again) and run forget again`,
+      ],
+      { cause: error, resource: row.resource, id: row._id },
+    );
   }
 }
 
@@ -118,9 +130,9 @@ export function findPatient(store: Store, id: string): Patient {
        AND _id = @id AND customer_id IS NOT NULL LIMIT 1`,
   ).get({ id })?.customer_id;
   const values = new Set<string>();
-  for (const row of rows) personalValues(parsed(row.json), values);
+  for (const row of rows) personalValues(bodyOf(row), values);
   // What the ERP sent of the patient may hold values the platform's record does not.
-  for (const body of patientMessages(store, customerId)) personalValues(parsed(body), values);
+  for (const body of patientMessages(store, customerId)) personalValues(JSON.parse(body), values);
   const ids = customerId === undefined ? [id] : [id, customerId];
   // An id is looked for as a JSON string ("1001"): a short customerId alone would also be found
   // inside other numbers and texts, and erase other patients' data.

@@ -278,6 +278,25 @@ describe('erasePatient', () => {
     expect(erased).toMatchObject({ outcome: 'erased', report: { forced: false } });
   });
 
+  it('stops, naming the record and erasing nothing, where a body is not JSON', () => {
+    upsertMirror(store, 'patient', HILDE, '2026-01-02T00:00:00Z');
+    upsertMirror(store, 'singleOrder', { _id: 'o-bad', timestamp: 'v1' }, 'v1');
+    // Only a database changed outside homecare-sync gets past the mirror's CHECK (json_valid):
+    // JSON5, which SQLite reads (so the order names the patient) and JSON.parse does not.
+    store.db.pragma('ignore_check_constraints = ON');
+    store.db
+      .prepare("UPDATE mirror SET json = ? WHERE _id = 'o-bad'")
+      .run("{patientId: 'p-hilde'}");
+    store.db.pragma('ignore_check_constraints = OFF');
+
+    expect(() => erasePatient(store, { by: 'id', value: HILDE._id }, { force: false })).toThrow(
+      /record singleOrder:o-bad is not readable JSON/,
+    );
+    expect(listErasures(store)).toEqual([]);
+    const lastName = store.db.prepare("SELECT json ->> '$.lastName' FROM mirror WHERE _id = ?");
+    expect(lastName.pluck().get(HILDE._id)).toBe(HILDE.lastName);
+  });
+
   it('says so when the patient is not known', () => {
     expect(erasePatient(store, { by: 'id', value: 'p-none' }, { force: false })).toEqual({
       outcome: 'unknown',
