@@ -1,12 +1,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config/index.js';
+import { ARCHIVE } from '../erp/inbox/layout.js';
 import { plainStatement } from '../store/statements.js';
 import { autoVacuumOf, fileBytes, pragmaNumber, type AutoVacuum } from '../store/space.js';
 import type { Store } from '../store/store.js';
-
-/** The folder of the inbox's handled files (housekeeping/retention/pass.ts removes its old day folders). */
-const ARCHIVE = '.archive';
 
 /** The oldest item each retention rule still keeps (a stored time), undefined when none. */
 const OLDEST: Readonly<Record<string, string>> = {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { ARCHIVE, ERROR } from '../../erp/inbox/layout.js';
 import type { Patient } from './patient.js';
 
 /** Files under `folder` (recursively) whose bytes hold one of the needles. */
@@ -26,7 +27,7 @@ function filesHolding(folder: string, needles: readonly string[]): string[] {
  * error report beside it). Files not yet handled are not touched: they are work under way.
  */
 export function eraseInboxFiles(inbox: string, patient: Patient): string[] {
-  const found = ['.archive', '.error'].flatMap((folder) =>
+  const found = [ARCHIVE, ERROR].flatMap((folder) =>
     filesHolding(path.join(inbox, folder), patient.needles),
   );
   const reports = found.map((file) => `${file}.error.json`).filter((file) => fs.existsSync(file));

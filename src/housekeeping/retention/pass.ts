@@ -1,6 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RetentionConfig } from '../../config/retentionSchema.js';
+import { ARCHIVE } from '../../erp/inbox/layout.js';
 import type { Logger } from '../../log/index.js';
 import { errorMessage, failureLevel } from '../../shared/errors.js';
 import { autoVacuumOf } from '../../store/space.js';
@@ -10,7 +11,6 @@ import { removeStaleDryRuns } from '../dryRunCopies.js';
 import { cutoffOf, pruneStore, type PruneReport } from './prune.js';
 
 const DAY_MS = 86_400_000;
-const ARCHIVE = '.archive';
 const DAY_FOLDER = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface PruningDeps {
