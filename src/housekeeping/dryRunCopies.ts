@@ -35,23 +35,29 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The dry-run copies beside `database` (its path), sorted by folder. */
+/**
+ * The dry-run copies beside `database` (its path), sorted by folder; none before its folder is
+ * made (the first start). A folder that cannot be read is an error, not one without copies.
+ */
 export function dryRunCopies(database: string): DryRunCopy[] {
   if (database === ':memory:') return [];
   const folder = path.dirname(path.resolve(database));
-  let names: string[];
-  try {
-    names = readdirSync(folder);
-  } catch {
-    return [];
-  }
-  return names
+  return namesIn(folder)
     .flatMap((name) => {
       const pid = Number(NAMED.exec(name)?.[1]);
       if (!Number.isInteger(pid) || pid <= 0) return [];
       return [{ path: path.join(folder, name), pid, running: alive(pid) }];
     })
     .sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+function namesIn(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }
 
 /** Removes the stale dry-run copies beside `database`; answers the folders removed. */

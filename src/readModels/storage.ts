@@ -88,28 +88,28 @@ export const inboxOf = (config: Config): string | undefined =>
 
 /**
  * Bytes of every file below `folder`, 0 when it is not there. Asynchronous so that a large
- * archive walked for a scrape does not hold the daemon's event loop; a file removed while it is
- * walked (pruning, a move) counts as gone.
+ * archive walked for a scrape does not hold the daemon's event loop; a folder or file removed
+ * while it is walked (pruning, a move) counts as gone. Any other failure is thrown: a folder
+ * that cannot be read is not an empty one.
  */
 export async function folderBytes(folder: string): Promise<number> {
-  let entries;
-  try {
-    entries = await readdir(folder, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
+  const entries = await readdir(folder, { withFileTypes: true }).catch(goneAs([]));
   let bytes = 0;
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) bytes += await folderBytes(path);
-    else if (entry.isFile())
-      bytes += await stat(path).then(
-        (s) => s.size,
-        () => 0,
-      );
+    else if (entry.isFile()) bytes += (await stat(path).catch(goneAs(undefined)))?.size ?? 0;
   }
   return bytes;
 }
+
+/** Answers `value` for a file or folder that is not there (ENOENT), throws anything else. */
+const goneAs =
+  <T>(value: T) =>
+  (error: unknown): T => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return value;
+    throw error;
+  };
 
 function agesOf(oldest: StorageReport['oldest'], now: number): Record<string, number | undefined> {
   return Object.fromEntries(

@@ -19,11 +19,7 @@ export function pragmaNumber(store: Store, name: string): number {
 
 /** Size of a file in bytes, 0 when it is not there (the `-wal` of a closed database). */
 export function fileBytes(path: string): number {
-  try {
-    return fs.statSync(path).size;
-  } catch {
-    return 0;
-  }
+  return fs.statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 }
 
 /**

@@ -1,8 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION, upsertMirror } from '../../../src/store/index.js';
 import { storageReport } from '../../../src/readModels/index.js';
-import { autoVacuumOf, compact } from '../../../src/store/space.js';
+import { autoVacuumOf, compact, fileBytes } from '../../../src/store/space.js';
 import { databaseAtVersion, tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 let temp: TempStores;
@@ -31,5 +32,15 @@ describe('compact', () => {
       walBytes: 0,
       rows: { mirror: 0, erasures: 0 },
     });
+  });
+});
+
+describe('fileBytes', () => {
+  it('is 0 for a file not there, and fails, naming it, for one that cannot be looked at', () => {
+    const file = path.join(temp.folder, 'a-file');
+    writeFileSync(file, '12345');
+    expect(fileBytes(file)).toBe(5);
+    expect(fileBytes(`${file}-wal`)).toBe(0);
+    expect(() => fileBytes(path.join(file, 'below'))).toThrow(/ENOTDIR.*a-file/);
   });
 });
