@@ -2,11 +2,14 @@
  * The rooms of src/ and which may import which (docs/architecture.md), checked by
  * `npm run lint` in CI: the stages import the mechanisms and contract/, never each other (they
  * hand over through SQLite); no mechanism imports a stage; no stage or mechanism imports an
- * interface; and no file reaches itself again through its imports. Decided on each import's resolved path, so a new file is held to its
- * folder's rule.
+ * interface; the store imports neither housekeeping nor the read models; and no file reaches
+ * itself again through its imports. Decided on each import's resolved path, so a new file is held
+ * to its folder's rule.
  */
 const STAGES = 'pull|deliver|pushback';
-const MECHANISMS = 'contract|platform|store|queue|erp|config|log|shared';
+const MECHANISMS = 'contract|platform|store|housekeeping|readModels|queue|erp|config|log|shared';
+/** What uses the store's tables over time or to show them: the store never imports them. */
+const STORE_USERS = 'housekeeping|readModels';
 /** Interfaces face the user (commands, the endpoint, the online check): nothing below uses them. */
 const INTERFACES = 'cli|http|check';
 
@@ -34,6 +37,14 @@ module.exports = {
       severity: 'error',
       from: { path: `^src/(${STAGES}|${MECHANISMS})/` },
       to: { path: `^src/(${INTERFACES})/` },
+    },
+    {
+      name: 'store-below-its-users',
+      comment:
+        'The store holds the tables and their statements; housekeeping and the read models use them, never the other way: see docs/architecture.md',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: `^src/(${STORE_USERS})/` },
     },
     {
       name: 'no-circle',

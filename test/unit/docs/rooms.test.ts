@@ -19,7 +19,9 @@ const FILES: Readonly<Record<string, string>> = {
   'src/pull/window.ts': 'import { p } from "./puller.js";\nexport const w = p;\n',
   'src/deliver/deliver.ts': 'import { p } from "../pull/puller.js";\nexport const d = p;\n',
   'src/store/mirror.ts': 'export const a = 1;\n',
-  'src/store/retention.ts': 'import { d } from "../deliver/deliver.js";\nexport const r = d;\n',
+  'src/housekeeping/prune.ts': 'import { d } from "../deliver/deliver.js";\nexport const r = d;\n',
+  'src/readModels/figures.ts': 'import { a } from "../store/mirror.js";\nexport const f = a;\n',
+  'src/store/ledger.ts': 'import { f } from "../readModels/figures.js";\nexport const l = f;\n',
   'src/queue/claim.ts': 'import type { J } from "./pass.js";\nexport type C = J;\n',
   'src/queue/pass.ts': 'import type { C } from "./claim.js";\nexport type J = { c?: C };\n',
   'src/app/app.ts': 'import { d } from "../deliver/deliver.js";\nexport const x = d;\n',
@@ -52,12 +54,13 @@ const broken = () =>
   result.summary.violations.map(({ rule, from, to }) => `${rule.name}: ${from} -> ${to}`).sort();
 
 describe('the rooms rules (.dependency-cruiser.cjs)', () => {
-  it('refuses a stage importing another stage, a mechanism importing a stage or an interface, and a circle', () => {
+  it('refuses a stage importing another stage, a mechanism importing a stage or an interface, the store importing what uses its tables, and a circle', () => {
     expect(broken()).toEqual([
       'interfaces-on-top: src/store/space.ts -> src/check/verdict.ts',
-      'mechanisms-below-stages: src/store/retention.ts -> src/deliver/deliver.ts',
+      'mechanisms-below-stages: src/housekeeping/prune.ts -> src/deliver/deliver.ts',
       'no-circle: src/queue/claim.ts -> src/queue/pass.ts',
       'stages-apart: src/deliver/deliver.ts -> src/pull/puller.ts',
+      'store-below-its-users: src/store/ledger.ts -> src/readModels/figures.ts',
     ]);
   });
 
@@ -67,6 +70,7 @@ describe('the rooms rules (.dependency-cruiser.cjs)', () => {
     expect(from).not.toContain('src/pull/window.ts');
     expect(from).not.toContain('src/app/app.ts');
     expect(from).not.toContain('src/check/verdict.ts');
+    expect(from).not.toContain('src/readModels/figures.ts');
     expect(result.summary.totalCruised).toBe(Object.keys(FILES).length);
   });
 });
