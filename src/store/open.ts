@@ -4,7 +4,7 @@ import { SetupError } from '../shared/errors.js';
 import { APPLICATION_ID, migrate, requireCurrentSchema } from './migrate.js';
 import { createDatabase, inspectDatabaseFile, restrictDatabaseMode } from './databaseFile.js';
 import { plainStatement } from './statements.js';
-import { jobsQueued, type Database, type Store } from './store.js';
+import { storeOn, type Database, type Store } from './store.js';
 
 export interface OpenStoreOptions {
   /** `storage.path` from the config; `:memory:` for a database that lives only in memory. */
@@ -84,8 +84,7 @@ function openConnection(
     db.close();
     throw asSetupError(error, path);
   }
-  const room = { fullSince: undefined, lastFullAt: undefined, problem: undefined };
-  return { db, clock, path, room, jobsQueued: jobsQueued(), close: () => db.close() };
+  return storeOn(db, clock, path);
 }
 
 function connect(path: string): Database {

@@ -34,6 +34,12 @@ export interface JobsQueued {
   listen(listener: (kind: string) => void): () => void;
 }
 
+/** A Store on the open connection `db` to the database file at `path`. */
+export function storeOn(db: Database, clock: Clock, path: string): Store {
+  const room = { fullSince: undefined, lastFullAt: undefined, problem: undefined };
+  return { db, clock, path, room, jobsQueued: jobsQueued(), close: () => db.close() };
+}
+
 export function jobsQueued(): JobsQueued {
   const listeners = new Set<(kind: string) => void>();
   return {

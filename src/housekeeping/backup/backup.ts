@@ -6,11 +6,10 @@ import { fileBytes } from '../../store/space.js';
 import { plainStatement, statement } from '../../store/statements.js';
 import { storedNow, type Store } from '../../store/store.js';
 import { transaction } from '../../store/transaction.js';
+import { cutoffOf } from '../retention/prune.js';
 
 /** Owner only: a backup holds the same patient data as the database. */
 export const BACKUP_MODE = 0o600;
-
-const DAY_MS = 86_400_000;
 
 export interface BackupMade {
   path: string;
@@ -139,7 +138,7 @@ export interface BackupRetention {
  * gone (moved away by the operator) only loses its row. Returns the paths removed.
  */
 export function pruneBackups(store: Store, retention: BackupRetention): string[] {
-  const cutoff = new Date(store.clock.now().getTime() - retention.days * DAY_MS).toISOString();
+  const cutoff = cutoffOf(store, retention.days);
   const gone = listBackups(store).filter(
     (backup, index) => index > 0 && (index >= retention.kept || backup.madeAt < cutoff),
   );

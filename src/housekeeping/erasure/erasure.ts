@@ -17,7 +17,7 @@ import { currentOperator } from '../../store/operatorActions.js';
 import { reducedRecord } from '../../store/reducedRecord.js';
 import { compact } from '../../store/space.js';
 import { plainStatement, statement } from '../../store/statements.js';
-import { jobsQueued, storedNow, type Store } from '../../store/store.js';
+import { storedNow, storeOn, type Store } from '../../store/store.js';
 import { transaction } from '../../store/transaction.js';
 
 /**
@@ -175,15 +175,7 @@ function eraseInDatabase(
  */
 function eraseInBackup(file: string, patient: Patient, clockOf: Store): boolean {
   if (!fs.existsSync(file)) return false;
-  const db = new Sqlite(file);
-  const backup: Store = {
-    db,
-    clock: clockOf.clock,
-    path: file,
-    room: { fullSince: undefined, lastFullAt: undefined, problem: undefined },
-    jobsQueued: jobsQueued(),
-    close: () => db.close(),
-  };
+  const backup = storeOn(new Sqlite(file), clockOf.clock, file);
   try {
     eraseInDatabase(backup, patient, unresolvedWork(backup, patient));
     compact(backup);

@@ -5,9 +5,7 @@ import { dryRunCopies } from '../../../src/housekeeping/index.js';
 import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 let temp: TempStores;
-beforeEach(() => {
-  temp = tempStores();
-});
+beforeEach(() => void (temp = tempStores()));
 afterEach(() => temp.cleanup());
 
 describe('dryRunCopies', () => {

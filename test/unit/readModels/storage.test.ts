@@ -2,19 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { folderBytes, storageFigures } from '../../../src/readModels/index.js';
-import type { Store } from '../../../src/store/index.js';
 import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 let temp: TempStores;
-let store: Store;
-beforeEach(() => {
-  temp = tempStores();
-  store = temp.open();
-});
+beforeEach(() => void (temp = tempStores()));
 afterEach(() => temp.cleanup());
 
 describe('storage figures', () => {
   it('count the bytes of every file below the inbox archive, none when it is not there', async () => {
+    const store = temp.open();
     const inbox = path.join(temp.folder, 'inbox');
     expect(await storageFigures(store, inbox)).toMatchObject({ archiveBytes: 0 });
     const day = path.join(inbox, '.archive', 'patient', '2026-01-15');
