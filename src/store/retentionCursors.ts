@@ -16,17 +16,12 @@ export function retentionCursor(store: Store, name: string): number {
   );
 }
 
-/** Keeps `position` under `name`; `forward`: only when it is past the one kept. */
-export function moveRetentionCursor(
-  store: Store,
-  name: string,
-  position: number,
-  forward = false,
-): void {
+/** Moves the cursor `name` on to `position` (never back). */
+export function moveRetentionCursor(store: Store, name: string, position: number): void {
   statement<{ name: string; position: number }>(
     store.db,
     `INSERT INTO retention_cursors (name, position) VALUES (@name, @position)
-     ON CONFLICT (name) DO UPDATE SET position = ${forward ? 'max(position, excluded.position)' : 'excluded.position'}`,
+     ON CONFLICT (name) DO UPDATE SET position = max(position, excluded.position)`,
   ).run({ name, position });
 }
 
@@ -34,7 +29,7 @@ const forgottenCursor = (resource: string): string => `forgotten:${resource}`;
 
 /** Notes that retention let go of an ended record of `resource` whose version has `stamp`. */
 export function noteForgotten(store: Store, resource: string, stamp: number): void {
-  moveRetentionCursor(store, forgottenCursor(resource), stamp, true);
+  moveRetentionCursor(store, forgottenCursor(resource), stamp);
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 import { currentOperator } from '../../store/operatorActions.js';
 import { reducedRecord } from '../../store/reducedRecord.js';
 import { compact } from '../../store/space.js';
-import { plainStatement, statement } from '../../store/statements.js';
+import { statement } from '../../store/statements.js';
 import { storedNow, storeOn, type Store } from '../../store/store.js';
 import { transaction } from '../../store/transaction.js';
 
@@ -270,26 +270,4 @@ function rebuild(store: Store, patientId: string): void {
       { cause: error },
     );
   }
-}
-
-export interface Erasure {
-  subject: string;
-  at: string;
-  forced: boolean;
-  osUser: string;
-}
-
-/** The erasures done so far, newest first (the audit). */
-export function listErasures(store: Store): Erasure[] {
-  return plainStatement<{ subject: string; at: string; forced: number; os_user: string }>(
-    store.db,
-    'SELECT subject, at, forced, os_user FROM erasures ORDER BY id DESC',
-  )
-    .all()
-    .map((row) => ({
-      subject: row.subject,
-      at: row.at,
-      forced: row.forced === 1,
-      osUser: row.os_user,
-    }));
 }
