@@ -4,5 +4,5 @@
 // `npx homecare-sync` would fail with "Permission denied".
 import { chmodSync, cpSync } from 'node:fs';
 
-cpSync('src/erp/inbox/openTrans/xsd', 'dist/erp/inbox/openTrans/xsd', { recursive: true });
+cpSync('src/erp/formats/openTrans/xsd', 'dist/erp/formats/openTrans/xsd', { recursive: true });
 chmodSync('dist/cli/main.js', 0o755);

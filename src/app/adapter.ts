@@ -1,7 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { ErpAdapter } from '../erp/adapter.js';
-import { createFileAdapter, fileModeOf, type FileAdapterOptions } from '../erp/file/index.js';
-import type { RestAdapterOptions, RestAuth } from '../erp/rest/index.js';
+import { createFileAdapter, fileModeOf, type FileAdapterOptions } from '../erp/outbound/file/index.js';
+import type { RestAdapterOptions, RestAuth } from '../erp/outbound/rest/index.js';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import { SetupError } from '../shared/errors.js';
@@ -66,7 +66,7 @@ export async function createAdapter(
     return createFileAdapter(fileAdapterOptions(config), { clock });
   const options = restAdapterOptions(config);
   // Loaded only when the config chooses it, as the file adapter's XML and CSV writers are.
-  const { createRestAdapter } = await import('../erp/rest/index.js');
+  const { createRestAdapter } = await import('../erp/outbound/rest/index.js');
   return createRestAdapter(options, { clock, logger });
 }
 

@@ -17,7 +17,7 @@ import {
   type CountInbound,
   type Inbox,
   type InboundRules,
-} from '../erp/inbox/index.js';
+} from '../erp/inbound/index.js';
 import type { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createPlatformClient, type PlatformClient } from '../platform/index.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { ResourceName } from '../contract/index.js';
 import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../erp/adapter.js';
-import { archivalFileName, archivalFolderOf } from '../erp/file/index.js';
+import { archivalFileName, archivalFolderOf } from '../erp/outbound/file/index.js';
 import { acknowledgedResource, type Handler } from '../queue/index.js';
 import {
   planAcknowledgement,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InboxMessage } from '../erp/adapter.js';
 import type { Config } from '../config/index.js';
-import { fileModeOf } from '../erp/file/index.js';
+import { fileModeOf } from '../erp/outbound/file/index.js';
 import {
   DEFAULT_INBOUND_RULES,
   inboxMessage,
@@ -13,7 +13,7 @@ import {
   type KnownOrder,
   type OrderLookup,
   type Taken,
-} from '../erp/inbox/index.js';
+} from '../erp/inbound/index.js';
 import type { InboundResult } from '../http/server.js';
 import { messageLabel, type Logger } from '../log/index.js';
 import { enqueue } from '../queue/index.js';

@@ -9,8 +9,8 @@ import {
   readContext,
   readInboxFile,
   type DroppedFields,
-} from '../erp/inbox/index.js';
-import { nearestField } from '../erp/inbox/suggest.js';
+} from '../erp/inbound/index.js';
+import { nearestField } from '../shared/nearest.js';
 import {
   jobFromInbox,
   planOf,

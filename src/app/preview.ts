@@ -8,8 +8,8 @@ import {
   recordFile,
   type FileAdapterOptions,
   type OutboxFile,
-} from '../erp/file/index.js';
-import type { ShownRequest } from '../erp/rest/index.js';
+} from '../erp/outbound/file/index.js';
+import type { ShownRequest } from '../erp/outbound/rest/index.js';
 import { fileAdapterOptions, restAdapterOptions } from './adapter.js';
 
 /** What the configured adapter would hand the ERP for one record version. */
@@ -57,7 +57,7 @@ function fileHandOver(config: Config, outbound: OutboundRecord): RenderedHandOve
 async function restHandOver(config: Config, outbound: OutboundRecord): Promise<RenderedHandOver> {
   const options = restAdapterOptions(config);
   // Loaded only when the config chooses it, as createAdapter loads it.
-  const { erpRequestOf, shownRequest } = await import('../erp/rest/index.js');
+  const { erpRequestOf, shownRequest } = await import('../erp/outbound/rest/index.js');
   const made = erpRequestOf(options, outbound);
   if ('request' in made) return { adapter: 'rest', request: shownRequest(options, made.request) };
   // A record version is either sent or refused; only an archival event goes unsent.

@@ -11,7 +11,7 @@ import {
   OPENTRANS_FOLDER,
   readContext,
   readInboxFile,
-} from '../erp/inbox/index.js';
+} from '../erp/inbound/index.js';
 import { jobFromInbox, PUSH_BACK_KINDS, supersedingKind } from '../pushback/index.js';
 import {
   deadLettersOf,

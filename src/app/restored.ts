@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/index.js';
 import { triedWriteOf, type Contract, type ResourceName } from '../contract/index.js';
 import type { InboxMessage } from '../erp/adapter.js';
-import { ARCHIVE, inboxKinds, readContext, readInboxFile } from '../erp/inbox/index.js';
+import { ARCHIVE, inboxKinds, readContext, readInboxFile } from '../erp/inbound/index.js';
 import {
   planOf,
   plannedRequest,

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ResourceName } from '../contract/index.js';
-import type { ScanReport } from '../erp/inbox/index.js';
+import type { ScanReport } from '../erp/inbound/index.js';
 import { DELIVER_PREFIX, PLATFORM_WRITES } from '../queue/index.js';
 import {
   countHeldJobs,

@@ -2,8 +2,8 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { restAdapterOptions } from '../app/adapter.js';
 import { folderProblem } from '../config/index.js';
-import { nodeOutboxFs } from '../erp/file/atomicWrite.js';
-import { folderWritable } from '../erp/file/probe.js';
+import { nodeOutboxFs } from '../erp/outbound/file/atomicWrite.js';
+import { folderWritable } from '../erp/outbound/file/probe.js';
 import { errorMessage } from '../shared/errors.js';
 import type { CheckContext } from './context.js';
 import type { CheckDefinition } from './runner.js';
@@ -82,7 +82,7 @@ export const restCheck: CheckDefinition<CheckContext> = {
   async run(context) {
     const options = restAdapterOptions(context.config);
     // Loaded only for a REST config, as the daemon loads the adapter (app/adapter.ts).
-    const { reachErp } = await import('../erp/rest/index.js');
+    const { reachErp } = await import('../erp/outbound/rest/index.js');
     try {
       const { status, url } = await reachErp(
         options,

@@ -1,5 +1,5 @@
 import { RESOURCE_NAMES } from '../contract/index.js';
-import { nearestField } from '../erp/inbox/suggest.js';
+import { nearestField } from '../shared/nearest.js';
 
 /** The checks of the platform, the ERP and the local store, whatever the config. */
 export const FIXED_CHECK_IDS = [

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { CONFIG_ENV_VAR, DEFAULT_CONFIG_PATH } from '../config/index.js';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../contract/index.js';
-import { nearestField } from '../erp/inbox/suggest.js';
+import { nearestField } from '../shared/nearest.js';
 
 export interface ConfigOption {
   config?: string;

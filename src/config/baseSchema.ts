@@ -29,7 +29,7 @@ import {
   platformPath,
   timeZoneName,
 } from './fields.js';
-import { UNKNOWN_FIELDS } from '../erp/inbox/fields.js';
+import { UNKNOWN_FIELDS } from '../erp/messages/fields.js';
 import { LOG_FORMATS } from '../log/logger.js';
 
 const platformSchema = z.strictObject({

@@ -8,12 +8,12 @@ import {
   DEFAULT_OPENTRANS_PARTIES,
   OUTBOX_FORMATS,
   csvProfile,
-} from '../erp/file/options.js';
-import { DEFAULT_INBOX_OPTIONS } from '../erp/inbox/options.js';
+} from '../erp/outbound/file/options.js';
+import { DEFAULT_INBOX_OPTIONS } from '../erp/inbound/options.js';
 import { withoutUndefined } from '../shared/objects.js';
 import { flag, httpUrl, integer, nonEmpty, optionalFlag, timeZoneName } from './fields.js';
-import { fileMappingChecks } from './mappingChecks.js';
-import { inboxMappingsSchema, outboundMappingSchema, valueTablesSchema } from './mappingSchema.js';
+import { fileMappingChecks } from '../erp/mapping/fileChecks.js';
+import { inboxMappingsSchema, outboundMappingSchema, valueTablesSchema } from '../erp/mapping/schema.js';
 
 const AUTH_TYPES = ['bearer', 'basic', 'header'] as const;
 

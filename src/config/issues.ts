@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { nearestField } from '../erp/inbox/suggest.js';
+import { nearestField } from '../shared/nearest.js';
 import { formatPath } from './errors.js';
 import type { Problem } from './problems.js';
 

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import type { InboxKinds } from '../erp/inbox/kinds.js';
-import { inboxMappingProblems, type InboxMappingOptions } from '../erp/inbox/mappings.js';
-import { DEFAULT_CSV_OPTIONS } from '../erp/file/options.js';
+import type { InboxKinds } from '../erp/messages/kinds.js';
+import { inboxMappingProblems, type InboxMappingOptions } from '../erp/messages/layouts.js';
+import { DEFAULT_CSV_OPTIONS } from '../erp/outbound/file/options.js';
 import { valueAt, withoutUndefined } from '../shared/objects.js';
 import { csvSchema } from './erpSchema.js';
-import { inboxMappingsSchema, valueTablesSchema } from './mappingSchema.js';
+import { inboxMappingsSchema, valueTablesSchema } from '../erp/mapping/schema.js';
 import { CONFIG_FILE_MAX_BYTES, readBounded } from './boundedRead.js';
 import { ConfigError } from './errors.js';
 import { issueProblems } from './issues.js';

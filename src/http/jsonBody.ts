@@ -1,6 +1,6 @@
 import { parse as parseContentType } from 'content-type';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ERP_MESSAGE_BOUNDS } from '../erp/inbox/bounds.js';
+import { ERP_MESSAGE_BOUNDS } from '../erp/messages/bounds.js';
 import { readStrictJson } from '../shared/strictJson.js';
 import { invalidUtf8Offset } from '../shared/utf8.js';
 

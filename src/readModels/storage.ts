@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config/index.js';
-import { ARCHIVE } from '../erp/inbox/layout.js';
+import { ARCHIVE } from '../erp/inbound/folders.js';
 import { plainStatement } from '../store/statements.js';
 import { autoVacuumOf, fileBytes, pragmaNumber, type AutoVacuum } from '../store/space.js';
 import type { Store } from '../store/store.js';

@@ -31,7 +31,7 @@ declare module 'vitest' {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'src');
-const XSD = join('erp', 'inbox', 'openTrans', 'xsd');
+const XSD = join('erp', 'formats', 'openTrans', 'xsd');
 
 function transpile(from: string, to: string): void {
   const { outputText } = ts.transpileModule(readFileSync(from, 'utf8'), {

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { effectiveResourceSettings, type Config } from '../../config/index.js';
 import { contractFor } from '../../contract/index.js';
-import { nearestField } from '../../erp/inbox/suggest.js';
+import { nearestField } from '../../shared/nearest.js';
 import { PUSH_BACK_KIND_NAMES } from '../../pushback/index.js';
 import { ACK_KINDS } from '../../queue/index.js';
 import {

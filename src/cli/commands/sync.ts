@@ -3,7 +3,7 @@ import { isResourceName, RESOURCE_NAMES, type ResourceName } from '../../contrac
 import { syncOnce, type SyncReport } from '../../app/syncOnce.js';
 import type { App } from '../../app/app.js';
 import { dryRunOnce } from '../../app/dryRun.js';
-import { messageCounts, refusedRows, type FileResult } from '../../erp/inbox/index.js';
+import { messageCounts, refusedRows, type FileResult } from '../../erp/inbound/index.js';
 import { appDeps, loadedConfigOf, withApp } from '../context.js';
 import { dryRunText } from './syncPlan.js';
 import { CliExit, EXIT } from '../exit.js';

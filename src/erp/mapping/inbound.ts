@@ -1,203 +1,299 @@
 import { bareObject } from '../../shared/objects.js';
-import { toBoolean } from '../inbox/cells.js';
-import type { Problem } from '../inbox/problems.js';
-import type { Shape } from '../inbox/shape.js';
-import { parseDate } from './dates.js';
-import type { InboundMapping, InField } from './inboundMapping.js';
-import { readNumber, readNumberText, type NumberGrammar } from './numbers.js';
-import type { Segment } from './paths.js';
-import type { Scalar } from './spec.js';
-import { isMissing } from './values.js';
+import type { Shape } from './shape.js';
+import { commonFieldProblems, reachesPrototype, type MappingProblem } from './checks.js';
+import { numberGrammar, numberPatternProblem, type NumberGrammar } from './numbers.js';
+import { fieldNames, isScalarShape, parsePath, resolvePath, type Segment } from './paths.js';
+import type { InboundFieldSpec, InboundMappingSpec, ValueTables } from './spec.js';
+import { reversed, type ReverseTable } from './values.js';
 
-/** Where a value stands in the ERP's file, for the problems that name it. */
-export interface Where {
-  line?: number;
-  /** CSV: the column's header name or number. */
-  column?: string;
-  /** XML: the element's path. */
-  element?: string;
+/** One target field of a compiled inbound mapping. */
+export interface InField {
+  /** As the config names it: a dot path of the message (`trackingInfo.0.trackingCode`). */
+  target: string;
+  path: Segment[];
+  /** A field of each line (the target goes through the message's list of lines). */
+  perLine: boolean;
+  /** What the message's schema has there: how a cell's text is typed. */
+  shape: Shape;
+  spec: InboundFieldSpec;
+  /** The value table read backwards: ERP value → platform value. */
+  table: ReverseTable | undefined;
+  /** How the field's numbers are written: the decimal separator, its `number` pattern. */
+  number: NumberGrammar;
 }
 
-/**
- * A cell of the file: its text (undefined where the file has none) and where it is; or why the
- * file cannot say which text the field means (an XML element that stands twice).
- */
-export interface Cell {
-  text: string | undefined;
-  where: Where;
-  problem?: string;
+/** An inbound mapping ready to apply: what `erp.file.inboxMapping.<kind>` says, checked. */
+export interface InboundMapping {
+  kind: string;
+  spec: InboundMappingSpec;
+  fields: readonly InField[];
+  /** The message's list a line of the file becomes an entry of (`erpOrderedArticleLines`). */
+  linesField: string | undefined;
+  decimalComma: boolean;
+  /** Time zone of date-times read with a `date` pattern. */
+  timeZone: string;
+  /** The kind's message and the tables, which the columns a `named` file's header adds are checked against. */
+  message: Shape;
+  tables: ValueTables;
 }
 
-/** One line of an order in the file: a CSV row, an XML line element. */
-export interface InputLine {
-  where: Where;
-  cell(field: InField): Cell;
+export interface InboundContext {
+  tables: ValueTables;
+  timeZone: string;
+  /** The file's decimal comma when the mapping does not say (`erp.file.csv.decimalComma`). */
+  decimalComma: boolean;
 }
 
-/** What becomes one message: a CSV row (or the rows of one order), an XML record element. */
-export interface InputRecord extends InputLine {
-  lines: readonly InputLine[];
+export type Compiled<T> = { ok: true; mapping: T } | { ok: false; problems: MappingProblem[] };
+
+/** The list a target goes through without a number: a line of the file. */
+function linesFieldOf(shape: Shape, path: readonly Segment[]): string | undefined {
+  const [first, second] = path;
+  if (shape.kind !== 'object' || typeof first !== 'string' || typeof second !== 'string') {
+    return undefined;
+  }
+  return shape.fields.get(first)?.kind === 'array' ? first : undefined;
 }
 
-export interface MappedMessage {
-  where: Where;
-  body: Record<string, unknown>;
-  /** What the mapping found wrong; the message goes nowhere when there is any. */
-  problems: Problem[];
-  /** Where the value of a message field (`erpOrderedArticleLines.1.quantity`) came from. */
-  locate(path: string): Where;
-}
-
-type Typed = { value: unknown } | { problem: string };
-
-const hasOption = (shape: Shape, type: string): boolean =>
+/** Whether a field of this shape holds a number (or decimal text): what `number` reads. */
+const takesNumber = (shape: Shape): boolean =>
   shape.kind === 'union'
-    ? shape.options.some((option) => hasOption(option, type))
-    : shape.kind === 'leaf' && shape.type === type;
+    ? shape.options.some(takesNumber)
+    : shape.kind === 'array'
+      ? takesNumber(shape.item)
+      : shape.kind === 'leaf' && (shape.type === 'number' || shape.decimal === true);
 
-const isDecimalText = (shape: Shape): boolean =>
-  shape.kind === 'union'
-    ? shape.options.some(isDecimalText)
-    : shape.kind === 'leaf' && shape.decimal === true;
+/** What `number` and `clockChange` say, checked against the field. */
+function readingProblems(
+  target: string,
+  spec: InboundFieldSpec,
+  shape: Shape,
+  decimalComma: boolean,
+): MappingProblem[] {
+  const problems: MappingProblem[] = [];
+  const at = (key: string): Segment[] => ['fields', target, key];
+  if (spec.number !== undefined) {
+    const problem = takesNumber(shape)
+      ? numberPatternProblem(spec.number, decimalComma)
+      : `${target} holds text, not a number; remove number`;
+    if (problem !== undefined) problems.push({ path: at('number'), message: problem });
+  }
+  if (spec.clockChange !== undefined && spec.date?.includes('HH') !== true) {
+    problems.push({
+      path: at('clockChange'),
+      message:
+        'clockChange says which instant a local time at a change of the clock is; it needs a date pattern with a time (HH)',
+    });
+  }
+  return problems;
+}
 
-/**
- * The text typed as the message's schema has the field: a number read by the field's grammar
- * (decimal text with a point where the platform holds it as text, `1.000,50` → `1000.50`),
- * true/false, a list, text.
- */
-function typed(shape: Shape, text: string, number: NumberGrammar): Typed {
-  if (shape.kind === 'array') {
-    const values: unknown[] = [];
-    for (const part of text.split('|')) {
-      const one = typed(shape.item, part.trim(), number);
-      if ('problem' in one) return one;
-      values.push(one.value);
+function fieldOf(
+  kind: Shape,
+  target: string,
+  spec: InboundFieldSpec,
+  context: InboundContext,
+): { field?: InField; problems: MappingProblem[] } {
+  const problems = commonFieldProblems(target, spec, context.tables);
+  if (reachesPrototype(target)) return { problems };
+  const path = parsePath(target);
+  const resolved = resolvePath(kind, path, linesFieldOf(kind, path));
+  if (!resolved.ok)
+    return { problems: [...problems, { path: ['fields', target], message: resolved.message }] };
+  if (!isScalarShape(resolved.shape)) {
+    const names = fieldNames(resolved.shape);
+    const which = names.length > 0 ? `: map one of its fields (${names.join(', ')})` : '';
+    problems.push({
+      path: ['fields', target],
+      message: `${target} holds more than one value${which}`,
+    });
+  }
+  let table: ReverseTable | undefined;
+  const given = spec.table === undefined ? undefined : context.tables[spec.table];
+  if (given !== undefined) {
+    const back = reversed(given);
+    if (back.ok) table = back.table;
+    else {
+      problems.push({
+        path: ['fields', target, 'table'],
+        message: `table ${spec.table ?? ''} gives ${back.shared.join(', ')} for more than one platform value, so a file's value cannot be read back; give the inbox a table of its own`,
+      });
     }
-    return { value: values };
   }
-  if (isDecimalText(shape)) {
-    const read = readNumberText(text, number);
-    return 'problem' in read ? read : { value: read.text };
-  }
-  if (hasOption(shape, 'string')) return { value: text };
-  if (hasOption(shape, 'number')) return readNumber(text, number);
-  if (hasOption(shape, 'boolean')) return toBoolean(text);
-  return { value: text };
-}
-
-/** A constant or default from the config: as written, text typed like a cell's. */
-function constant(field: InField, value: Scalar): Typed {
-  return typeof value === 'string' ? typed(field.shape, value, field.number) : { value };
-}
-
-/** One field's value: the cell, else its default; back through the table; the date; typed. */
-function fieldValue(mapping: InboundMapping, field: InField, cell: Cell): Typed | undefined {
-  const { spec } = field;
-  if (spec.value !== undefined) return constant(field, spec.value);
-  if (cell.problem !== undefined) return { problem: cell.problem };
-  const text = cell.text?.trim();
-  if (text === undefined || isMissing(text)) {
-    return spec.default === undefined ? undefined : constant(field, spec.default);
-  }
-  let value = text;
-  if (field.table !== undefined) {
-    const back = field.table.get(value);
-    if (back === undefined) {
-      const known = [...field.table.keys()].join(', ');
-      return { problem: `"${value}" is not in table ${spec.table ?? ''} (its values: ${known})` };
-    }
-    value = back;
-  }
-  if (spec.date !== undefined) {
-    const date = parseDate(value, spec.date, mapping.timeZone, spec.clockChange);
-    if ('problem' in date) return date;
-    value = date.value;
-  }
-  return typed(field.shape, value, field.number);
-}
-
-/** Sets `value` at `path` below `target`, making the objects on the way without prototypes. */
-function setAt(target: Record<string, unknown>, path: readonly Segment[], value: unknown): void {
-  let current: Record<string | number, unknown> = target;
-  path.forEach((key, index) => {
-    if (index === path.length - 1) {
-      current[key] = value;
-      return;
-    }
-    if (!Object.hasOwn(current, key)) {
-      current[key] = typeof path[index + 1] === 'number' ? [] : bareObject();
-    }
-    current = current[key] as Record<string | number, unknown>;
-  });
-}
-
-function fill(
-  mapping: InboundMapping,
-  fields: readonly InField[],
-  source: InputLine,
-  put: (field: InField, value: unknown) => void,
-  problems: Problem[],
-): void {
-  for (const field of fields) {
-    const cell = source.cell(field);
-    const value = fieldValue(mapping, field, cell);
-    if (value === undefined) continue;
-    if ('problem' in value)
-      problems.push({ ...cell.where, path: field.target, message: value.problem });
-    else put(field, value.value);
-  }
-}
-
-/** The field a message path is about: `lines.3.quantity` → the per-line field `lines.quantity`. */
-function fieldAt(mapping: InboundMapping, path: readonly string[]): InField | undefined {
-  const text = path.join('.');
-  const perLine = path[0] === mapping.linesField && /^\d+$/.test(path[1] ?? '');
-  const wanted = perLine ? [path[0], ...path.slice(2)].join('.') : text;
-  return mapping.fields.find(
-    (field) =>
-      field.target === wanted ||
-      text.startsWith(`${field.target}.`) ||
-      field.target.startsWith(`${wanted}.`),
-  );
-}
-
-/**
- * The message one record of the file becomes: header fields from the record, the fields of
- * each line into the message's list of lines (in the file's order; a line with no value adds
- * none, and a record without any has no list: a status row without a parcel sends no tracking). Lists a target names by
- * number (`trackingInfo.0.trackingCode`) are filled at that entry.
- */
-export function mapRecord(mapping: InboundMapping, record: InputRecord): MappedMessage {
-  const body = bareObject();
-  const problems: Problem[] = [];
-  const header = mapping.fields.filter((field) => !field.perLine);
-  const perLine = mapping.fields.filter((field) => field.perLine);
-  fill(mapping, header, record, (field, value) => setAt(body, field.path, value), problems);
-  // The file's lines that gave the message's lines: a line of only empty cells gives none.
-  const sources: InputLine[] = [];
-  if (perLine.length > 0 && mapping.linesField !== undefined) {
-    const lines: Record<string, unknown>[] = [];
-    for (const line of record.lines) {
-      const entry = bareObject();
-      fill(
-        mapping,
-        perLine,
-        line,
-        (field, value) => setAt(entry, field.path.slice(1), value),
-        problems,
-      );
-      if (Object.keys(entry).length === 0) continue;
-      lines.push(entry);
-      sources.push(line);
-    }
-    if (lines.length > 0) body[mapping.linesField] = lines;
-  }
-  const locate = (path: string): Where => {
-    const parts = path.split('.');
-    const field = fieldAt(mapping, parts);
-    const lineIndex = field?.perLine === true ? Number(parts[1]) : undefined;
-    const source = lineIndex === undefined ? record : (sources[lineIndex] ?? record);
-    return field === undefined ? record.where : source.cell(field).where;
+  problems.push(...readingProblems(target, spec, resolved.shape, context.decimalComma));
+  const number = numberGrammar(context.decimalComma, spec.number);
+  const field = {
+    target,
+    path,
+    perLine: resolved.perLine,
+    shape: resolved.shape,
+    spec,
+    table,
+    number,
   };
-  return { where: record.where, body, problems, locate };
+  return { field, problems };
+}
+
+const ONLY_CSV = ['header', 'columns', 'delimiter', 'quote', 'encoding'] as const;
+const ONLY_XML = ['records', 'lines'] as const;
+
+function layoutProblems(spec: InboundMappingSpec, fields: readonly InField[]): MappingProblem[] {
+  const problems: MappingProblem[] = [];
+  const other = spec.format === 'csv' ? ONLY_XML : ONLY_CSV;
+  for (const key of other) {
+    if (spec[key] !== undefined) {
+      problems.push({
+        path: [key],
+        message: `only for format ${spec.format === 'csv' ? 'xml' : 'csv'}`,
+      });
+    }
+  }
+  const byNumber = spec.format === 'csv' && spec.header === false;
+  if (byNumber && spec.columns === 'named') {
+    problems.push({
+      path: ['columns'],
+      message: 'named columns are named by the header: remove header: false, or columns: named',
+    });
+  }
+  for (const field of fields) {
+    const from = field.spec.from;
+    if (from === undefined) continue;
+    if (byNumber && typeof from !== 'number') {
+      problems.push({
+        path: ['fields', field.target, 'from'],
+        message: 'without a header, name the column by its number (1 is the first)',
+      });
+    } else if (!byNumber && typeof from === 'number') {
+      const what =
+        spec.format === 'csv'
+          ? 'the column by its header name (or set header: false)'
+          : 'an element path such as Kopf/Belegnr';
+      problems.push({ path: ['fields', field.target, 'from'], message: `give ${what}` });
+    }
+  }
+  if (spec.format === 'xml') problems.push(...xmlLayoutProblems(spec, fields));
+  return problems;
+}
+
+function xmlLayoutProblems(spec: InboundMappingSpec, fields: readonly InField[]): MappingProblem[] {
+  const problems: MappingProblem[] = [];
+  if (spec.records === undefined) {
+    problems.push({
+      path: ['records'],
+      message:
+        'required for xml: the path of the elements that are one message each, below the root (e.g. Auftrag)',
+    });
+  }
+  const perLine = fields.some((field) => field.perLine);
+  if (perLine && spec.lines === undefined) {
+    problems.push({
+      path: ['lines'],
+      message:
+        'fields of lines are mapped: give the path of the line elements below a record (e.g. Positionen/Position)',
+    });
+  }
+  if (!perLine && spec.lines !== undefined) {
+    problems.push({
+      path: ['lines'],
+      message: 'no field of a line is mapped; remove lines, or map fields of the lines',
+    });
+  }
+  return problems;
+}
+
+/**
+ * The mapping of `spec` for messages of the shape `kind`, or every problem: targets the kind
+ * cannot have (with the nearest field), unknown tables and tables that cannot be read
+ * backwards, date patterns, sources the format cannot name.
+ */
+export function inboundMapping(
+  kindName: string,
+  kind: Shape,
+  spec: InboundMappingSpec,
+  context: InboundContext,
+): Compiled<InboundMapping> {
+  const problems: MappingProblem[] = [];
+  const fields: InField[] = [];
+  const decimalComma = spec.decimalComma ?? context.decimalComma;
+  for (const [target, fieldSpec] of Object.entries(spec.fields)) {
+    const made = fieldOf(kind, target, fieldSpec, { ...context, decimalComma });
+    problems.push(...made.problems);
+    if (made.field !== undefined) fields.push(made.field);
+  }
+  const lists = new Set(fields.filter((f) => f.perLine).map((f) => String(f.path[0])));
+  if (lists.size > 1) {
+    problems.push({
+      path: ['fields'],
+      message: `fields of more than one list are mapped (${[...lists].join(', ')}); a file's lines fill one`,
+    });
+  }
+  problems.push(...layoutProblems(spec, fields));
+  if (problems.length > 0) return { ok: false, problems };
+  const [linesField] = lists;
+  return {
+    ok: true,
+    mapping: {
+      kind: kindName,
+      spec,
+      fields,
+      linesField,
+      decimalComma,
+      timeZone: context.timeZone,
+      message: kind,
+      tables: context.tables,
+    },
+  };
+}
+
+/** A problem of a header column: where it stands, and what is wrong with it. */
+export interface ColumnProblem {
+  column?: string;
+  message: string;
+}
+
+/**
+ * A `named` mapping with the file's own columns: each column of `header` that no field reads
+ * becomes the field its name says (`trackingInfo.trackingCode`). A column that names no field
+ * of the message, or a second list of lines, is a problem of the file.
+ */
+export function withNamedColumns(
+  mapping: InboundMapping,
+  header: readonly string[],
+): { ok: true; mapping: InboundMapping } | { ok: false; problems: ColumnProblem[] } {
+  const listed = new Set(mapping.fields.map((field) => field.spec.from));
+  // Without a prototype: a column named __proto__ is a name like any other (and refused).
+  const fields = Object.assign(
+    bareObject() as Record<string, InboundFieldSpec>,
+    mapping.spec.fields,
+  );
+  const added = new Set<string>();
+  const problems: ColumnProblem[] = [];
+  for (const column of header) {
+    if (listed.has(column)) continue;
+    // A column named twice is refused before (csvHeader.ts).
+    if (column === '') problems.push({ message: 'a column has no name; name it in the header' });
+    else if (Object.hasOwn(fields, column)) {
+      problems.push({ column, message: `${column} is read from another column already` });
+    } else {
+      fields[column] = { from: column };
+      added.add(column);
+    }
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const spec = { ...mapping.spec, fields };
+  const context = {
+    tables: mapping.tables,
+    timeZone: mapping.timeZone,
+    decimalComma: mapping.decimalComma,
+  };
+  const compiled = inboundMapping(mapping.kind, mapping.message, spec, context);
+  if (compiled.ok) return compiled;
+  return {
+    ok: false,
+    problems: compiled.problems.map(({ path, message }) => {
+      const [at, column] = path;
+      const named = at === 'fields' && typeof column === 'string' && added.has(column);
+      return named ? { column, message } : { message };
+    }),
+  };
 }

@@ -1,5 +1,5 @@
 export type * from './spec.js';
-export { outboundProblems, type MappingProblem } from './check.js';
+export { outboundProblems, type MappingProblem } from './checks.js';
 export {
   columnsMapping,
   nestedObject,
@@ -18,7 +18,7 @@ export {
   type InboundContext,
   type InboundMapping,
   type InField,
-} from './inboundMapping.js';
+} from './inbound.js';
 export {
   mapRecord,
   type Cell,
@@ -26,5 +26,5 @@ export {
   type InputRecord,
   type MappedMessage,
   type Where,
-} from './inbound.js';
+} from './records.js';
 export { pathText, type Segment } from './paths.js';

@@ -1,5 +1,5 @@
-import type { Shape } from '../inbox/shape.js';
-import { nearestField } from '../inbox/suggest.js';
+import type { Shape } from './shape.js';
+import { nearestField } from '../../shared/nearest.js';
 
 /** A step of a dot path: a field name, or a list entry by its number (from 0). */
 export type Segment = string | number;

@@ -1,7 +1,7 @@
 import { entitySchema, type Leaf, type ResourceName } from '../../contract/index.js';
-import { enrichedLeaves, numericColumns } from '../file/csvColumns.js';
-import { ORDER_LINES } from '../file/rows.js';
-import { merged, shapeOf, type Shape } from '../inbox/shape.js';
+import { enrichedLeaves, numericColumns } from './columns.js';
+import { ORDER_LINES } from './rows.js';
+import { merged, shapeOf, type Shape } from './shape.js';
 
 /** A shape holding only `path` (through `linesField`'s list) that ends in `leaf`. */
 function pathShape(path: readonly string[], leaf: Shape, linesField: string | undefined): Shape {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ARCHIVE, ERROR } from '../../erp/inbox/layout.js';
+import { ARCHIVE, ERROR } from '../../erp/inbound/folders.js';
 import type { Patient } from './patient.js';
 
 /** Files under `folder` (recursively) whose bytes hold one of the needles. */

@@ -1,7 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RetentionConfig } from '../../config/retentionSchema.js';
-import { ARCHIVE } from '../../erp/inbox/layout.js';
+import { ARCHIVE } from '../../erp/inbound/folders.js';
 import type { Logger } from '../../log/index.js';
 import { errorMessage, failureLevel } from '../../shared/errors.js';
 import { autoVacuumOf } from '../../store/space.js';

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATUS } from '../../../src/contract/index.js';
 import { fileLabel } from '../../../src/log/index.js';
-import { orderLineItems } from '../../../src/erp/file/openTrans.js';
+import { orderLineItems } from '../../../src/erp/formats/openTrans/write.js';
 import { storageReport } from '../../../src/readModels/index.js';
 import { getMirror, mirrorIdsOf, type Store } from '../../../src/store/index.js';
 import { useAppCycle } from '../../support/appCycle.js';

@@ -38,7 +38,7 @@ const OPTIONAL = {
   xml: ['node_modules/xmlbuilder2/'],
   csv: ['node_modules/csv-parse/', 'node_modules/csv-stringify/', 'node_modules/iconv-lite/'],
   pretty: ['node_modules/pino-pretty/'],
-  rest: ['dist/erp/rest/'],
+  rest: ['dist/erp/outbound/rest/'],
 };
 
 let sim: TestSimulator;

@@ -7,7 +7,7 @@ import {
   entitySchema,
   RESOURCE_NAMES,
 } from '../../../src/contract/index.js';
-import { recordBaseName } from '../../../src/erp/file/index.js';
+import { recordBaseName } from '../../../src/erp/outbound/file/index.js';
 import { pullTargets } from '../../../src/pull/targets.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
 import { API_KEY, cliFolder, SIM_KEYS, type CliFolder } from '../../support/cli/cliFolder.js';

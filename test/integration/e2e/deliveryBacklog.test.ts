@@ -5,7 +5,7 @@ import { parse, stringify } from 'yaml';
 import type { App } from '../../../src/app/app.js';
 import { syncOnce } from '../../../src/app/syncOnce.js';
 import { checkRecord, entitySchema } from '../../../src/contract/index.js';
-import { recordBaseName } from '../../../src/erp/file/index.js';
+import { recordBaseName } from '../../../src/erp/outbound/file/index.js';
 import { createQueueWorker, listJobs, retryJob } from '../../../src/queue/index.js';
 import { supersedingKind } from '../../../src/pushback/index.js';
 import { countJobs, countUndelivered } from '../../../src/store/index.js';

@@ -7,7 +7,7 @@ import { fileAdapterOptions } from '../../../src/app/adapter.js';
 import type { App } from '../../../src/app/app.js';
 import { ORDER_STATUS, type Variant } from '../../../src/contract/index.js';
 import { mirroredHandOver } from '../../../src/deliver/preview.js';
-import { createFileAdapter } from '../../../src/erp/file/index.js';
+import { createFileAdapter } from '../../../src/erp/outbound/file/index.js';
 import { germanErpFileSettings } from '../../support/docs/mappingExamples.js';
 import { dropInto, germanExport } from '../../support/erp/erpDrops.js';
 import { dispatchNotification, orderResponse } from '../../support/erp/openTransAnswers.js';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { NOT_SENT_REASON } from '../../../src/erp/rest/index.js';
+import { NOT_SENT_REASON } from '../../../src/erp/outbound/rest/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { failWith503, repeatFault } from '../../support/fakeErp.js';

@@ -7,7 +7,7 @@ import {
   DEFAULT_CSV_OPTIONS,
   DEFAULT_FILE_ADAPTER_OPTIONS,
   type FileAdapterOptions,
-} from '../../../src/erp/file/index.js';
+} from '../../../src/erp/outbound/file/index.js';
 import { FakeClock } from '../fakeClock.js';
 import { exampleOrder, secondExampleOrder } from './exampleOrders.js';
 

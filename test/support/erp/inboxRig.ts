@@ -7,7 +7,7 @@ import {
   DEFAULT_INBOX_OPTIONS,
   type FileResult,
   type InboxOptions,
-} from '../../../src/erp/inbox/index.js';
+} from '../../../src/erp/inbound/index.js';
 import { FakeClock } from '../fakeClock.js';
 import { KINDS } from '../inboxKinds.js';
 import { AcceptRecorder, tempFolder } from './fileDropSupport.js';

@@ -5,7 +5,7 @@
  * no system package. This replaces a hand-written stand-in of the ORDER elements, which had
  * taken the invalid `X…` unit codes for valid ones.
  */
-import { openTransSchemaProblems } from '../../../src/erp/inbox/openTrans/schema.js';
+import { openTransSchemaProblems } from '../../../src/erp/formats/openTrans/schema.js';
 
 /** The SHA-256 of each file in ../shared/schemas/opentrans-2.1 (issue #26), as published. */
 export const OFFICIAL_SCHEMAS: Readonly<Record<string, string>> = {

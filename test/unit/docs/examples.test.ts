@@ -9,7 +9,7 @@ import {
   DEFAULT_INBOX_OPTIONS,
   OPENTRANS_FOLDER,
   type KnownOrder,
-} from '../../../src/erp/inbox/index.js';
+} from '../../../src/erp/inbound/index.js';
 import { isPushBackKind, PUSH_BACK_KIND_NAMES } from '../../../src/pushback/index.js';
 import { openTransProblems } from '../../support/erp/openTransSchema.js';
 import { FakeClock } from '../../support/fakeClock.js';

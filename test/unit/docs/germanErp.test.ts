@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fileInboxOptions } from '../../../src/app/inbound.js';
-import { createInbox, type KnownOrder } from '../../../src/erp/inbox/index.js';
+import { createInbox, type KnownOrder } from '../../../src/erp/inbound/index.js';
 import { AcceptRecorder } from '../../support/erp/fileDropSupport.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';

@@ -8,8 +8,8 @@ import {
   createFileAdapter,
   DEFAULT_FILE_ADAPTER_OPTIONS,
   type OutboxFs,
-} from '../../../src/erp/file/index.js';
-import { createRestAdapter } from '../../../src/erp/rest/index.js';
+} from '../../../src/erp/outbound/file/index.js';
+import { createRestAdapter } from '../../../src/erp/outbound/rest/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CompletenessTracker, EMPTY_FILE_WAIT_MS } from '../../../src/erp/inbox/completeness.js';
+import { CompletenessTracker, EMPTY_FILE_WAIT_MS } from '../../../src/erp/inbound/completeness.js';
 
 describe('file completeness without a marker', () => {
   const now = Date.parse('2026-03-01T08:00:10.000Z');

@@ -1,7 +1,7 @@
 import { readdir, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createInbox, DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbox/index.js';
+import { createInbox, DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbound/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
 import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';

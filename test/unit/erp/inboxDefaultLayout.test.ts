@@ -8,7 +8,7 @@ import {
   inboxMappings,
   type InboxOptions,
   type KnownOrder,
-} from '../../../src/erp/inbox/index.js';
+} from '../../../src/erp/inbound/index.js';
 import { PUSH_BACK_KINDS } from '../../../src/pushback/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';

@@ -18,7 +18,7 @@ import {
   createInbox,
   DEFAULT_INBOX_OPTIONS,
   type CountInbound,
-} from '../../../src/erp/inbox/index.js';
+} from '../../../src/erp/inbound/index.js';
 import { createLogger, fileLabel } from '../../../src/log/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';

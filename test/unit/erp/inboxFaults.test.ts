@@ -7,7 +7,7 @@ import {
   DEFAULT_INBOX_OPTIONS,
   type CountInbound,
   type ScanReport,
-} from '../../../src/erp/inbox/index.js';
+} from '../../../src/erp/inbound/index.js';
 import { createLogger, fileLabel } from '../../../src/log/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';

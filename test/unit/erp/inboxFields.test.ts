@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkMessage, parseInboxBody } from '../../support/inboxKinds.js';
-import { MAX_LISTED_PROBLEMS } from '../../../src/erp/inbox/bounds.js';
+import { MAX_LISTED_PROBLEMS } from '../../../src/erp/messages/bounds.js';
 
 const problemsOf = (result: ReturnType<typeof parseInboxBody>) =>
   result.ok ? [] : result.problems;

@@ -8,7 +8,7 @@ import {
   DEFAULT_INBOX_OPTIONS,
   type InboxOptions,
   type KnownOrder,
-} from '../../../src/erp/inbox/index.js';
+} from '../../../src/erp/inbound/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
 import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';

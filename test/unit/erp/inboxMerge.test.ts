@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeByKey, oneMessagePerKey, type RowMessage } from '../../../src/erp/inbox/merge.js';
+import { mergeByKey, oneMessagePerKey, type RowMessage } from '../../../src/erp/messages/merge.js';
 import { KINDS } from '../../support/inboxKinds.js';
 
 const erpOrder = KINDS.formats.erpOrder;

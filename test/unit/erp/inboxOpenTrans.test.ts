@@ -6,8 +6,8 @@ import {
   createInbox,
   DEFAULT_INBOX_OPTIONS,
   type InboxOptions,
-} from '../../../src/erp/inbox/index.js';
-import type { OrderLookup } from '../../../src/erp/inbox/openTrans/answer.js';
+} from '../../../src/erp/inbound/index.js';
+import type { OrderLookup } from '../../../src/erp/formats/openTrans/answer.js';
 import { createLogger, fileLabel } from '../../../src/log/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';

@@ -1,13 +1,13 @@
 import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EMPTY_FILE_WAIT_MS } from '../../../src/erp/inbox/completeness.js';
+import { EMPTY_FILE_WAIT_MS } from '../../../src/erp/inbound/completeness.js';
 import {
   createInbox,
   DEFAULT_INBOX_OPTIONS,
   type InboxOptions,
   type ScanReport,
-} from '../../../src/erp/inbox/index.js';
+} from '../../../src/erp/inbound/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbox/index.js';
+import { DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbound/index.js';
 import type { ClockChange, InboundMappingSpec } from '../../../src/erp/mapping/index.js';
 import { useInboxRig } from '../../support/erp/inboxRig.js';
 

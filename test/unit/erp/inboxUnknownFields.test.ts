@@ -6,7 +6,7 @@ import {
   createInbox,
   DEFAULT_INBOX_OPTIONS,
   type UnknownFields,
-} from '../../../src/erp/inbox/index.js';
+} from '../../../src/erp/inbound/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { FakeClock } from '../../support/fakeClock.js';

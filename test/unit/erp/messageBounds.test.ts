@@ -5,7 +5,7 @@ import {
   MAX_NESTING,
   MAX_OBJECT_KEYS,
   MAX_SCALAR_LIST_ITEMS,
-} from '../../../src/erp/inbox/bounds.js';
+} from '../../../src/erp/messages/bounds.js';
 import { jsonBoundsProblem } from '../../../src/shared/jsonBounds.js';
 
 const check = (value: unknown) => jsonBoundsProblem(JSON.stringify(value), ERP_MESSAGE_BOUNDS);

@@ -9,9 +9,9 @@ import {
   DEFAULT_CSV_OPTIONS,
   DEFAULT_FILE_ADAPTER_OPTIONS,
   type CsvOptions,
-} from '../../../src/erp/file/index.js';
-import { resourceColumns } from '../../../src/erp/file/csvColumns.js';
-import { batchBaseName } from '../../../src/erp/file/names.js';
+} from '../../../src/erp/outbound/file/index.js';
+import { resourceColumns } from '../../../src/erp/mapping/columns.js';
+import { batchBaseName } from '../../../src/erp/outbound/file/names.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';
 

@@ -9,7 +9,7 @@ import {
   DEFAULT_FILE_ADAPTER_OPTIONS,
   recordBaseName,
   type FileAdapterOptions,
-} from '../../../src/erp/file/index.js';
+} from '../../../src/erp/outbound/file/index.js';
 import type { OutboundMappingSpec } from '../../../src/erp/mapping/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';

@@ -8,14 +8,14 @@ import {
   createFileAdapter,
   DEFAULT_FILE_ADAPTER_OPTIONS,
   type FileAdapterOptions,
-} from '../../../src/erp/file/index.js';
-import { UNIT_CODES } from '../../../src/erp/file/unitCodes.js';
+} from '../../../src/erp/outbound/file/index.js';
+import { UNIT_CODES } from '../../../src/erp/formats/openTrans/units.js';
 import { OUTBOX_EXAMPLES } from '../../support/docs/outboxExamples.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';
 import { OFFICIAL_SCHEMAS, openTransProblems } from '../../support/erp/openTransSchema.js';
 
-const XSD = fileURLToPath(new URL('../../../src/erp/inbox/openTrans/xsd/', import.meta.url));
+const XSD = fileURLToPath(new URL('../../../src/erp/formats/openTrans/xsd/', import.meta.url));
 
 const directOrder = (overrides: Record<string, unknown> = {}): OutboundRecord => ({
   ...singleOrder(overrides),

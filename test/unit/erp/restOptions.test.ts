@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkRestOptions, type RestAdapterOptions } from '../../../src/erp/rest/index.js';
-import { expandUrl, targetOf } from '../../../src/erp/rest/urls.js';
+import { checkRestOptions, type RestAdapterOptions } from '../../../src/erp/outbound/rest/index.js';
+import { expandUrl, targetOf } from '../../../src/erp/outbound/rest/urls.js';
 import { SetupError } from '../../../src/shared/errors.js';
 
 const values = { resource: 'singleOrder', _id: 'a/b c?', version: '2026-01-15T08:00:00.000Z' };

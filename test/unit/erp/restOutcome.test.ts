@@ -4,7 +4,7 @@ import {
   outcomeOfFailure,
   type Attempt,
   type ErpAnswer,
-} from '../../../src/erp/rest/index.js';
+} from '../../../src/erp/outbound/rest/index.js';
 
 const NOW = new Date('2026-01-15T08:00:00.000Z');
 const SECRET = 's3cr3t-erp-token';

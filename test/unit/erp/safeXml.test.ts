@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NESTING, MAX_XML_ELEMENTS } from '../../../src/erp/inbox/bounds.js';
-import { readOpenTrans } from '../../../src/erp/inbox/openTrans/read.js';
-import { readXml, xmlText } from '../../../src/erp/inbox/safeXml.js';
+import { MAX_NESTING, MAX_XML_ELEMENTS } from '../../../src/erp/messages/bounds.js';
+import { readOpenTrans } from '../../../src/erp/formats/openTrans/read.js';
+import { readXml, xmlText } from '../../../src/erp/formats/xml/parse.js';
 import { KINDS } from '../../support/inboxKinds.js';
 import { orderResponse } from '../../support/erp/openTransAnswers.js';
 

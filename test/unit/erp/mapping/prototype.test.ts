@@ -5,8 +5,8 @@ import {
   createFileAdapter,
   DEFAULT_FILE_ADAPTER_OPTIONS,
   recordBaseName,
-} from '../../../../src/erp/file/index.js';
-import { parseArticleCsv } from '../../../../src/erp/inbox/index.js';
+} from '../../../../src/erp/outbound/file/index.js';
+import { parseArticleCsv } from '../../../../src/erp/inbound/index.js';
 import {
   inboundMapping,
   mapRecord,

@@ -1,0 +1,163 @@
+import type * as CsvParse from 'csv-parse/sync';
+import { errorMessage } from '../../../shared/errors.js';
+import { lazyPackage } from '../../../shared/lazyPackage.js';
+import {
+  withNamedColumns,
+  type InboundMapping,
+  type InField,
+  type InputLine,
+  type InputRecord,
+} from '../../mapping/index.js';
+import { duplicateColumns } from './header.js';
+import type { Problem } from '../../messages/problems.js';
+import { nearestField } from '../../../shared/nearest.js';
+
+const csvParse = lazyPackage<typeof CsvParse>('csv-parse/sync');
+
+interface Row {
+  /** The file's line the row starts on (from 1). */
+  line: number;
+  cells: string[];
+}
+
+export type CsvRecords =
+  /** `mapping`: the one the records are read with (a `named` one with the file's columns). */
+  | { ok: true; records: InputRecord[]; badRows: Problem[]; mapping: InboundMapping }
+  | { ok: false; reason: string; problems: Problem[] };
+
+const newlines = (cells: readonly string[]) =>
+  cells.reduce((sum, cell) => sum + (cell.match(/\n/g)?.length ?? 0), 0);
+
+function rowsOf(text: string, delimiter: string, quote: string): Row[] | Problem {
+  try {
+    const parsed = csvParse().parse(text, {
+      delimiter,
+      quote,
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+    }) as unknown as { record: string[]; info: { lines: number } }[];
+    return parsed.map(({ record, info }) => ({
+      line: info.lines - newlines(record),
+      cells: record,
+    }));
+  } catch (error) {
+    const line = (error as { lines?: unknown }).lines;
+    const message = `not readable as CSV: ${errorMessage(error)}`;
+    return typeof line === 'number' ? { line, message } : { message };
+  }
+}
+
+/** Where each mapped column is: its index in a row, by header name or by number. */
+function columnIndexes(
+  mapping: InboundMapping,
+  header: readonly string[] | undefined,
+): Map<InField, number> | Problem[] {
+  const names = header?.map((name) => name.trim()) ?? [];
+  const indexes = new Map<InField, number>();
+  const problems: Problem[] = [];
+  for (const field of mapping.fields) {
+    const from = field.spec.from;
+    if (from === undefined) continue;
+    if (typeof from === 'number') {
+      indexes.set(field, from - 1);
+      continue;
+    }
+    const index = names.indexOf(from);
+    if (index !== -1) indexes.set(field, index);
+    else {
+      const near = nearestField(from, names);
+      const guess = near === undefined ? '' : ` (did you mean "${near}"?)`;
+      problems.push({
+        line: 1,
+        path: field.target,
+        message: `the header has no column "${from}"${guess}; its columns: ${names.join(', ')}`,
+      });
+    }
+  }
+  return problems.length > 0 ? problems : indexes;
+}
+
+function lineOf(row: Row, indexes: ReadonlyMap<InField, number>, byName: boolean): InputLine {
+  return {
+    where: { line: row.line },
+    cell(field) {
+      const index = indexes.get(field);
+      if (index === undefined) return { text: undefined, where: { line: row.line } };
+      const column = byName ? String(field.spec.from) : String(index + 1);
+      return { text: row.cells[index], where: { line: row.line, column } };
+    },
+  };
+}
+
+/**
+ * The records of a mapped CSV file: one per row, which is also its one line when fields of order
+ * lines are mapped (the rows of one order become one message later: merge.ts). A row whose number of
+ * columns differs from the header's (without a header: the first row's), or that lacks a
+ * column the mapping names, is a bad row; the others go on.
+ */
+export function csvRecords(
+  given: InboundMapping,
+  text: string,
+  csv: { delimiter: string; quote: string },
+): CsvRecords {
+  const rows = rowsOf(text, csv.delimiter, csv.quote);
+  if (!Array.isArray(rows)) return { ok: false, reason: 'not readable as CSV', problems: [rows] };
+  const byName = given.spec.header !== false;
+  const [first] = rows;
+  if (first === undefined) return { ok: false, reason: 'the file holds no rows', problems: [] };
+  if (byName) {
+    const listed = new Set(given.fields.map((field) => field.spec.from));
+    const named = given.spec.columns === 'named';
+    const twice = duplicateColumns(
+      first.cells,
+      (name) => listed.has(name) || (named && name !== ''),
+    );
+    if (twice.length > 0) {
+      const problems = twice.map((problem) => ({ line: first.line, ...problem }));
+      return { ok: false, reason: 'the header names a column more than once', problems };
+    }
+  }
+  const mapping = fileMapping(given, first.cells);
+  if ('problems' in mapping) return mapping;
+  const indexes = columnIndexes(mapping, byName ? first.cells : undefined);
+  if (Array.isArray(indexes)) {
+    return { ok: false, reason: 'the header lacks columns the mapping names', problems: indexes };
+  }
+  const data = byName ? rows.slice(1) : rows;
+  const width = first.cells.length;
+  const needed = Math.max(0, ...indexes.values()) + 1;
+  const badRows: Problem[] = [];
+  const good: { row: Row; line: InputLine }[] = [];
+  for (const row of data) {
+    if (row.cells.length !== width || row.cells.length < needed) {
+      const against = byName ? `the header has ${width}` : `the first row has ${width}`;
+      const wanted =
+        !byName && row.cells.length < needed ? `; the mapping reads column ${needed}` : '';
+      badRows.push({
+        line: row.line,
+        message: `the row has ${row.cells.length} columns, ${against}${wanted}`,
+      });
+    } else good.push({ row, line: lineOf(row, indexes, byName) });
+  }
+  const lines = (line: InputLine) => (mapping.linesField === undefined ? [] : [line]);
+  const records = good.map(({ line }) => ({ ...line, lines: lines(line) }));
+  return { ok: true, records, badRows, mapping };
+}
+
+/** `given`, or with `columns: named` the mapping with the header's own columns. */
+function fileMapping(
+  given: InboundMapping,
+  header: readonly string[],
+): InboundMapping | { ok: false; reason: string; problems: Problem[] } {
+  if (given.spec.columns !== 'named') return given;
+  const named = withNamedColumns(
+    given,
+    header.map((name) => name.trim()),
+  );
+  if (named.ok) return named.mapping;
+  const problems = named.problems.map((problem) => ({ line: 1, ...problem }));
+  const reason = `the header names columns that are no ${given.kind} fields; name each as its field (a dot path)`;
+  return { ok: false, reason, problems };
+}

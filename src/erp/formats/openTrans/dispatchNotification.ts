@@ -1,0 +1,329 @@
+import { ORDER_STATUS } from '../../../contract/index.js';
+import { isPlainObject } from '../../../shared/objects.js';
+import type { Problem } from '../../messages/problems.js';
+import { childNamed, childrenNamed, textAt, type XmlElement } from '../xml/parse.js';
+import {
+  located,
+  locatedChild,
+  numberOf,
+  orderedLines,
+  orderNamed,
+  problemAt,
+  type Located,
+  type OpenTransAnswer,
+  type OpenTransMessage,
+  type OpenTransOptions,
+  type OrderRef,
+} from './answer.js';
+
+/** What one DISPATCHNOTIFICATION_ITEM ships, and for which order line. */
+interface Shipped {
+  orderIdAt: Located;
+  lineItemId: string;
+  quantity: number | undefined;
+  unit: string | undefined;
+  /** DELIVERY_COMPLETED: false says more of this line follows. */
+  completed: boolean | undefined;
+  salesId: string | undefined;
+  articleId: string | undefined;
+  description: string | undefined;
+  serialNumber: string | undefined;
+  batchNumber: string | undefined;
+}
+
+/** What the notification's header says of the shipment as a whole. */
+interface Shipment {
+  tracking: { trackingCode?: string; trackingLink?: string } | undefined;
+  outboundDate: string | undefined;
+}
+
+const text = (element: XmlElement | undefined) => {
+  const value = element?.text.trim();
+  return value === undefined || value === '' ? undefined : value;
+};
+
+/** BUYER_PID of type `buyer_specific` is the platform's articleId, as our ORDER wrote it. */
+function buyerPid(product: XmlElement | undefined): string | undefined {
+  if (product === undefined) return undefined;
+  const pid = childrenNamed(product, 'BUYER_PID').find(
+    (element) => element.attributes.get('type') === 'buyer_specific',
+  );
+  return text(pid);
+}
+
+function shipped(item: Located): Shipped | undefined {
+  const reference = locatedChild(item, 'ORDER_REFERENCE');
+  const orderIdAt = reference && locatedChild(reference, 'ORDER_ID');
+  if (reference === undefined || orderIdAt === undefined) return undefined;
+  const product = childNamed(item.element, 'PRODUCT_ID');
+  const completed = textAt(item.element, 'DELIVERY_COMPLETED')?.toLowerCase();
+  return {
+    orderIdAt,
+    lineItemId: textAt(reference.element, 'LINE_ITEM_ID') ?? '',
+    quantity: numberOf(textAt(item.element, 'QUANTITY')),
+    unit: textAt(item.element, 'ORDER_UNIT'),
+    completed: completed === undefined ? undefined : completed === 'true',
+    salesId: textAt(item.element, 'SUPPLIER_ORDER_REFERENCE', 'SUPPLIER_ORDER_ID'),
+    articleId: buyerPid(product),
+    description: product && textAt(product, 'DESCRIPTION_SHORT'),
+    serialNumber: product && textAt(product, 'SERIAL_NUMBER'),
+    batchNumber: product && textAt(product, 'LOT_NUMBER'),
+  };
+}
+
+/**
+ * TRACKING_TRACING_URL when the file has one (the carrier's own link), else the configured
+ * template filled with the SHIPMENT_ID; the SHIPMENT_ID is the code.
+ */
+function trackingOf(info: XmlElement, template: string | undefined): Shipment['tracking'] {
+  const code = textAt(info, 'SHIPMENT_ID');
+  const link =
+    textAt(info, 'TRACKING_TRACING_URL') ??
+    (template !== undefined && code !== undefined
+      ? template.replaceAll('{shipmentId}', encodeURIComponent(code))
+      : undefined);
+  if (code === undefined && link === undefined) return undefined;
+  return {
+    ...(code === undefined ? {} : { trackingCode: code }),
+    ...(link === undefined ? {} : { trackingLink: link }),
+  };
+}
+
+/** The platform takes a date-time; an openTRANS date alone is taken as that day's start (UTC). */
+function dateTime(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}T/.test(value)) return value;
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : undefined;
+}
+
+function shipmentOf(info: XmlElement, options: OpenTransOptions): Shipment {
+  const delivery = childNamed(info, 'DELIVERY_DATE');
+  return {
+    tracking: trackingOf(info, options.trackingLinkTemplate),
+    outboundDate: dateTime(
+      textAt(info, 'DISPATCHNOTIFICATION_DATE') ??
+        (delivery && textAt(delivery, 'DELIVERY_START_DATE')),
+    ),
+  };
+}
+
+/** Why the notification ships only part of the order, or undefined when it ships all of it. */
+function partReason(items: Shipped[], order: Record<string, unknown> | undefined) {
+  const more = items.filter((item) => item.completed === false).map((item) => item.lineItemId);
+  if (more.length > 0) return `DELIVERY_COMPLETED is false for line(s) ${more.join(', ')}`;
+  if (order === undefined) return undefined;
+  const open: string[] = [];
+  for (const [lineItemId, line] of orderedLines(order)) {
+    if (typeof line.quantity !== 'number') continue;
+    const before = typeof line.deliveredQuantity === 'number' ? line.deliveredQuantity : 0;
+    const now = items
+      .filter((item) => item.lineItemId === lineItemId)
+      .reduce((sum, item) => sum + (item.quantity ?? 0), 0);
+    if (before + now < line.quantity) open.push(lineItemId);
+  }
+  return open.length > 0
+    ? `line(s) ${open.join(', ')} of the order are not all shipped`
+    : undefined;
+}
+
+/** The delivery party of the header: the patient, named as our ORDER named it. */
+function deliveryParty(info: XmlElement): XmlElement | undefined {
+  const parties = childNamed(info, 'PARTIES');
+  return parties
+    ? childrenNamed(parties, 'PARTY').find((party) =>
+        childrenNamed(party, 'PARTY_ROLE').some((role) => role.text.trim() === 'delivery'),
+      )
+    : undefined;
+}
+
+function patientOf(party: XmlElement | undefined, order: Record<string, unknown> | undefined) {
+  const ids = party ? childrenNamed(party, 'PARTY_ID') : [];
+  const byType = (type: string) => text(ids.find((id) => id.attributes.get('type') === type));
+  const patientId = byType('buyer_specific') ?? order?.patientId;
+  const customerId = byType('supplier_specific');
+  if (typeof patientId === 'string' && patientId !== '') return { patientId };
+  return customerId === undefined ? undefined : { patientCustomerId: customerId };
+}
+
+const ADDRESS_FIELDS: ReadonlyArray<[element: string, field: string]> = [
+  ['NAME', 'name'],
+  ['NAME2', 'additionalAddress'],
+  ['NAME3', 'additionalAddress2'],
+  ['STREET', 'address'],
+  ['ZIP', 'postalCode'],
+  ['CITY', 'city'],
+];
+
+/** The address the notification ships to, else the order's own. */
+function addressOf(
+  party: XmlElement | undefined,
+  order: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  const address = party && childNamed(party, 'ADDRESS');
+  if (address === undefined) {
+    const known = order?.deliveryAddress;
+    return isPlainObject(known) ? known : undefined;
+  }
+  const fields = ADDRESS_FIELDS.flatMap(([element, field]): [string, string][] => {
+    const value = textAt(address, element);
+    return value === undefined ? [] : [[field, value]];
+  });
+  return Object.fromEntries(fields);
+}
+
+function erpLine(item: Shipped, ordered: Record<string, unknown> | undefined) {
+  const fields = {
+    articleId: item.articleId,
+    articleDescription: item.description,
+    // The platform's own word for the unit where the order is known; the ERP's code else.
+    unit: typeof ordered?.unit === 'string' ? ordered.unit : item.unit,
+    quantity: typeof ordered?.quantity === 'number' ? ordered.quantity : item.quantity,
+    deliveredQuantity: item.quantity,
+    serialNumber: item.serialNumber,
+    batchNumber: item.batchNumber,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+interface OrderShipment {
+  ref: OrderRef;
+  order: Record<string, unknown> | undefined;
+  items: Shipped[];
+  salesId: string | undefined;
+  partial: boolean;
+}
+
+/**
+ * A direct order's delivery feedback as an ERP order: the contract gives direct orders no
+ * `trackingInfo`, so their tracking reaches the platform this way (design.md, #26). Undefined,
+ * with why, when the notification lacks what an ERP order needs.
+ */
+function erpOrderOf(
+  shipment: OrderShipment,
+  header: Shipment,
+  party: XmlElement | undefined,
+): { body: Record<string, unknown> } | { missing: string } {
+  const { order, items, salesId } = shipment;
+  if (salesId === undefined) return { missing: 'no SUPPLIER_ORDER_ID' };
+  if (header.outboundDate === undefined) {
+    return { missing: 'no DISPATCHNOTIFICATION_DATE or delivery date (the outbound date)' };
+  }
+  const patient = patientOf(party, order);
+  if (patient === undefined) return { missing: 'no delivery party naming the patient' };
+  const deliveryAddress = addressOf(party, order);
+  if (deliveryAddress === undefined) return { missing: 'no delivery address' };
+  const ordered =
+    order === undefined ? new Map<string, Record<string, unknown>>() : orderedLines(order);
+  const tracking = header.tracking;
+  return {
+    body: {
+      salesId,
+      ...patient,
+      outboundDate: header.outboundDate,
+      deliveryAddress,
+      erpOrderedArticleLines: items.map((item) => erpLine(item, ordered.get(item.lineItemId))),
+      completed: !shipment.partial,
+      ...(tracking === undefined ? {} : { trackingInfo: [tracking] }),
+      ...(tracking?.trackingLink === undefined ? {} : { trackingLink: tracking.trackingLink }),
+    },
+  };
+}
+
+function messagesOf(
+  shipment: OrderShipment,
+  header: Shipment,
+  party: XmlElement | undefined,
+  notes: string[],
+): OpenTransMessage[] {
+  const { ref, salesId } = shipment;
+  const status = shipment.partial ? ORDER_STATUS.PartiallySent : ORDER_STATUS.Sent;
+  const body: Record<string, unknown> = {
+    orderType: ref.orderType,
+    id: ref.id,
+    status,
+    ...(salesId === undefined ? {} : { salesId }),
+  };
+  if (ref.orderType === 'single') {
+    if (header.tracking !== undefined) body.trackingInfo = [header.tracking];
+    return [{ kind: 'orderStatus', orderId: ref.orderId, body }];
+  }
+  const messages: OpenTransMessage[] = [{ kind: 'orderStatus', orderId: ref.orderId, body }];
+  const erpOrder = erpOrderOf(shipment, header, party);
+  if ('body' in erpOrder) {
+    messages.push({ kind: 'erpOrder', orderId: ref.orderId, body: erpOrder.body });
+  } else {
+    const lost = header.tracking === undefined ? '' : ', so its tracking is not sent either';
+    notes.push(`direct order ${ref.orderId}: no ERP order sent (${erpOrder.missing})${lost}`);
+  }
+  return messages;
+}
+
+/** The items by the order they ship, in the order the orders first appear. */
+function byOrder(items: Shipped[]): Map<string, Shipped[]> {
+  const groups = new Map<string, Shipped[]>();
+  for (const item of items) {
+    const orderId = item.orderIdAt.element.text.trim();
+    groups.set(orderId, [...(groups.get(orderId) ?? []), item]);
+  }
+  return groups;
+}
+
+/** One SUPPLIER_ORDER_ID per order: two would leave its salesId to chance. */
+function salesIdOf(items: Shipped[]): { salesId: string | undefined } | { problem: Problem } {
+  const first = items.find((item) => item.salesId !== undefined);
+  const other = items.find((item) => item.salesId !== undefined && item.salesId !== first?.salesId);
+  if (other === undefined) return { salesId: first?.salesId };
+  const message = `SUPPLIER_ORDER_ID ${other.salesId ?? ''} differs from ${first?.salesId ?? ''} for the same order`;
+  return { problem: problemAt(other.orderIdAt, message) };
+}
+
+/**
+ * A DISPATCHNOTIFICATION (schema-valid): each order its items reference (ORDER_REFERENCE) is
+ * sent, or partly sent (PartiallySent) when the notification says more follows or leaves lines
+ * of the order out; SUPPLIER_ORDER_REFERENCE gives its salesId, SHIPMENT_ID its tracking.
+ */
+export function dispatchNotificationAnswer(
+  root: XmlElement,
+  options: OpenTransOptions,
+): OpenTransAnswer {
+  const document: Located = { element: root, path: root.name };
+  const header = locatedChild(document, 'DISPATCHNOTIFICATION_HEADER');
+  const info = header && locatedChild(header, 'DISPATCHNOTIFICATION_INFO');
+  const list = locatedChild(document, 'DISPATCHNOTIFICATION_ITEM_LIST');
+  if (info === undefined || list === undefined) {
+    // The schema requires both; reached only if a caller skipped the schema check.
+    const message = 'no DISPATCHNOTIFICATION_INFO or item list';
+    return { messages: [], notes: [], problems: [{ path: document.path, message }] };
+  }
+  const shipment = shipmentOf(info.element, options);
+  const party = deliveryParty(info.element);
+  const items = located(list, 'DISPATCHNOTIFICATION_ITEM').flatMap((item) => {
+    const one = shipped(item);
+    return one === undefined ? [] : [one];
+  });
+  const messages: OpenTransMessage[] = [];
+  const notes: string[] = [];
+  const problems: Problem[] = [];
+  if (shipment.tracking === undefined)
+    notes.push('no SHIPMENT_ID or TRACKING_TRACING_URL: no tracking');
+  for (const [orderId, group] of byOrder(items)) {
+    const first = group[0];
+    if (first === undefined) continue;
+    const named = orderNamed(first.orderIdAt, options);
+    const sales = salesIdOf(group);
+    if (!named.ok) problems.push(named.problem);
+    if ('problem' in sales) problems.push(sales.problem);
+    if (!named.ok || 'problem' in sales) continue;
+    const part = partReason(group, named.order);
+    if (part !== undefined) notes.push(`order ${orderId}: PartiallySent, as ${part}`);
+    const one: OrderShipment = {
+      ref: named.ref,
+      order: named.order,
+      items: group,
+      salesId: sales.salesId,
+      partial: part !== undefined,
+    };
+    messages.push(...messagesOf(one, shipment, party, notes));
+  }
+  return problems.length > 0 ? { messages: [], notes, problems } : { messages, notes, problems };
+}

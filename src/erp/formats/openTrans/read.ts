@@ -1,0 +1,124 @@
+import { OPENTRANS_NAMESPACE } from './write.js';
+import { MAX_XML_BYTES } from '../../messages/bounds.js';
+import type { InboxKinds } from '../../messages/kinds.js';
+import { listedProblems } from '../../messages/problemList.js';
+import { problemText, type Problem } from '../../messages/problems.js';
+import { readXml, xmlText, type XmlElement } from '../xml/parse.js';
+import { checkMessage } from '../../messages/check.js';
+import type { OpenTransAnswer, OpenTransMessage, OpenTransOptions } from './answer.js';
+import { dispatchNotificationAnswer } from './dispatchNotification.js';
+import { orderResponseAnswer } from './orderResponse.js';
+import { openTransSchemaProblems } from './schema.js';
+
+export type OpenTransDocument = 'ORDERRESPONSE' | 'DISPATCHNOTIFICATION';
+
+export type OpenTransRead =
+  | {
+      ok: true;
+      document: OpenTransDocument;
+      messages: OpenTransMessage[];
+      notes: string[];
+    }
+  | { ok: false; reason: string; problems: Problem[] };
+
+const ANSWERS: Readonly<
+  Record<OpenTransDocument, (root: XmlElement, options: OpenTransOptions) => OpenTransAnswer>
+> = {
+  ORDERRESPONSE: orderResponseAnswer,
+  DISPATCHNOTIFICATION: dispatchNotificationAnswer,
+};
+
+const isAnswer = (name: string): name is OpenTransDocument => Object.hasOwn(ANSWERS, name);
+
+/**
+ * The path of the element xmllint names by its line: the last one that starts on or before
+ * it, which is the element a schema message is about (`…/DISPATCHNOTIFICATION_ITEM[2]/QUANTITY`).
+ */
+export function elementPathAtLine(root: XmlElement, line: number): string {
+  let path = root.name;
+  let element = root;
+  for (;;) {
+    const candidates = element.children.filter((child) => child.line <= line);
+    const next = candidates.at(-1);
+    if (next === undefined) return path;
+    const same = element.children.filter((child) => child.name === next.name);
+    path += `/${next.name}${same.length > 1 ? `[${same.indexOf(next) + 1}]` : ''}`;
+    element = next;
+  }
+}
+
+const refused = (reason: string, problems: Problem[] = []): OpenTransRead => ({
+  ok: false,
+  reason,
+  problems,
+});
+
+/**
+ * The messages our push-back is checked against (the same as every inbox file): an orderStatus
+ * that fails them is a problem of the file; an ERP order that fails them only a note, so the
+ * order's status still goes.
+ */
+function checked(answer: OpenTransAnswer, kinds: InboxKinds): OpenTransAnswer {
+  const messages: OpenTransMessage[] = [];
+  const notes = [...answer.notes];
+  const problems = [...answer.problems];
+  for (const message of answer.messages) {
+    const check = checkMessage(kinds.formats[message.kind], message.body);
+    if (check.ok) {
+      messages.push(message);
+      continue;
+    }
+    const what = check.problems.map(problemText).join('; ');
+    if (message.kind === 'erpOrder') {
+      notes.push(`direct order ${message.orderId}: no ERP order sent (${what})`);
+    } else {
+      problems.push({ message: `order ${message.orderId}: ${what}` });
+    }
+  }
+  return { messages, notes, problems };
+}
+
+/**
+ * An openTRANS 2.1 answer from the ERP, read safely (safeXml.ts), checked against the official
+ * schema and turned into push-back messages. A file is refused whole, with the schema's or our
+ * reason, when anything in it is wrong; then no message of it is sent.
+ */
+export async function readOpenTrans(
+  bytes: Uint8Array,
+  kinds: InboxKinds,
+  options: OpenTransOptions = {},
+): Promise<OpenTransRead> {
+  if (bytes.length > MAX_XML_BYTES) {
+    return refused(
+      `the file has ${bytes.length} bytes; an openTRANS file may have ${MAX_XML_BYTES}`,
+    );
+  }
+  const decoded = xmlText(bytes);
+  if (!decoded.ok) return refused(decoded.reason);
+  const parsed = readXml(decoded.text);
+  if (!parsed.ok) {
+    const where = parsed.line === undefined ? {} : { line: parsed.line };
+    return refused('not readable as XML', [{ ...where, message: parsed.reason }]);
+  }
+  const { root } = parsed;
+  if (root.namespace !== OPENTRANS_NAMESPACE || !isAnswer(root.name)) {
+    return refused(
+      `the root element is ${root.name} in namespace "${root.namespace}"; openTRANS answers are ` +
+        `ORDERRESPONSE or DISPATCHNOTIFICATION in ${OPENTRANS_NAMESPACE}`,
+    );
+  }
+  const schema = await openTransSchemaProblems(decoded.text);
+  if (schema.length > 0) {
+    const problems = schema.map((problem) =>
+      problem.line === undefined
+        ? problem
+        : { ...problem, path: elementPathAtLine(root, problem.line) },
+    );
+    return refused('not valid against the openTRANS 2.1 schema', listedProblems(problems));
+  }
+  const answer = checked(ANSWERS[root.name](root, options), kinds);
+  if (answer.problems.length > 0) {
+    return refused(`the ${root.name} cannot be taken`, listedProblems(answer.problems));
+  }
+  return { ok: true, document: root.name, messages: answer.messages, notes: answer.notes };
+}

@@ -1,0 +1,123 @@
+import { invalidUtf8Offset } from '../../shared/utf8.js';
+import type { InboundEncoding } from '../mapping/spec.js';
+import { decodeWindows1252 } from './windows1252.js';
+import type { Problem } from '../messages/problems.js';
+
+/** A mapped file's text, or why its bytes are not in the encoding the mapping says. */
+export type MappedText =
+  { ok: true; text: string } | { ok: false; reason: string; problems: Problem[] };
+
+/** Line and column (both from 1, the column in bytes) of the byte at `offset`. */
+function position(bytes: Uint8Array, offset: number): { line: number; column: string } {
+  let line = 1;
+  let start = 0;
+  for (let at = 0; at < offset; at += 1) {
+    if (bytes[at] === 0x0a) {
+      line += 1;
+      start = at + 1;
+    }
+  }
+  return { line, column: String(offset - start + 1) };
+}
+
+/** Bytes Windows-1252 leaves undefined: an ERP writing that encoding never writes them. */
+const UNDEFINED_IN_1252 = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
+
+const firstNonAscii = (bytes: Uint8Array) => bytes.findIndex((byte) => byte >= 0x80);
+
+const refused = (bytes: Uint8Array, offset: number, reason: string): MappedText => ({
+  ok: false,
+  reason: 'the file is not in the encoding its mapping says',
+  problems: [{ ...position(bytes, offset), message: reason }],
+});
+
+/** Byte order marks, UTF-32LE's before UTF-16LE's, which it starts with. */
+const BYTE_ORDER_MARKS = [
+  { name: 'UTF-32LE', bytes: [0xff, 0xfe, 0x00, 0x00] },
+  { name: 'UTF-32BE', bytes: [0x00, 0x00, 0xfe, 0xff] },
+  { name: 'UTF-8', bytes: [0xef, 0xbb, 0xbf] },
+  { name: 'UTF-16LE', bytes: [0xff, 0xfe] },
+  { name: 'UTF-16BE', bytes: [0xfe, 0xff] },
+] as const;
+
+/** The encoding the file's byte order mark names, if it starts with one. */
+export const byteOrderMark = (bytes: Uint8Array): string | undefined =>
+  BYTE_ORDER_MARKS.find((mark) => mark.bytes.every((byte, at) => bytes[at] === byte))?.name;
+
+/**
+ * Why a file whose byte order mark says UTF-16 or UTF-32 is not read in `encoding`, or
+ * undefined: its text would be read as other characters (`ÿþK\0D\0…`), so it is refused unless
+ * the encoding it is read in is the one the mark names.
+ */
+export function byteOrderMarkProblem(bytes: Uint8Array, encoding: string): string | undefined {
+  const mark = byteOrderMark(bytes);
+  if (mark === undefined || mark === 'UTF-8' || mark.toLowerCase() === encoding) return undefined;
+  const utf16 = mark.startsWith('UTF-16')
+    ? ` or set encoding: ${mark.toLowerCase()} in its inboxMapping`
+    : '';
+  return `the file starts with a ${mark} byte order mark, but is read as ${encoding}: export it as ${encoding}${utf16}`;
+}
+
+function utf16Text(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): MappedText {
+  try {
+    // fatal: a lone surrogate or an odd byte is an error, never a replacement character.
+    return { ok: true, text: new TextDecoder(encoding, { fatal: true }).decode(bytes) };
+  } catch {
+    return refused(
+      bytes,
+      0,
+      `not valid ${encoding.toUpperCase()}; check the ERP's export encoding`,
+    );
+  }
+}
+
+/**
+ * The text of a mapped file in `encoding`. Nothing is guessed or replaced: UTF-8 that is not
+ * valid, a byte Windows-1252 does not define, and a file of Windows-1252 that is in fact UTF-8
+ * (its umlauts would arrive as `Ã¤`) are refused, naming the line and column of the first
+ * such byte; so is a file whose byte order mark names UTF-16 or UTF-32 where its mapping names
+ * another encoding. A byte order mark of the encoding read is dropped.
+ */
+export function mappedText(bytes: Uint8Array, encoding: InboundEncoding): MappedText {
+  const marked = byteOrderMarkProblem(bytes, encoding);
+  if (marked !== undefined) return refused(bytes, 0, marked);
+  if (encoding === 'utf-16le' || encoding === 'utf-16be') return utf16Text(bytes, encoding);
+  if (encoding === 'utf-8') {
+    const offset = invalidUtf8Offset(bytes);
+    if (offset === undefined) return { ok: true, text: new TextDecoder('utf-8').decode(bytes) };
+    return refused(
+      bytes,
+      offset,
+      "not valid UTF-8 here; save the file as UTF-8, or set the mapping's encoding: windows-1252 if the ERP writes that",
+    );
+  }
+  const wrong = notWindows1252(bytes);
+  if (wrong === undefined) return { ok: true, text: decodeWindows1252(bytes) };
+  return refused(
+    bytes,
+    wrong.offset,
+    wrong.utf8
+      ? 'the file is UTF-8, but its mapping says windows-1252 (umlauts would be read wrong); set encoding: utf-8 or export in Windows-1252'
+      : `byte 0x${wrong.byte.toString(16)} is no Windows-1252 character; check the ERP's export encoding`,
+  );
+}
+
+/**
+ * Where bytes prove they are no Windows-1252 (nor ISO-8859-1) text: a byte it does not define,
+ * or non-ASCII bytes that are all valid UTF-8 (a Windows-1252 text whose every accented letter
+ * comes as one of UTF-8's pairs, `Ã¤` for `ä`, is not written by people). Undefined where
+ * they may be.
+ */
+export function notWindows1252(
+  bytes: Uint8Array,
+): { offset: number; utf8: false; byte: number } | { offset: number; utf8: true } | undefined {
+  const undefinedByte = bytes.findIndex((byte) => UNDEFINED_IN_1252.has(byte));
+  if (undefinedByte !== -1) {
+    return { offset: undefinedByte, utf8: false, byte: bytes[undefinedByte] ?? 0 };
+  }
+  const nonAscii = firstNonAscii(bytes);
+  if (nonAscii !== -1 && invalidUtf8Offset(bytes) === undefined) {
+    return { offset: nonAscii, utf8: true };
+  }
+  return undefined;
+}

@@ -1,0 +1,116 @@
+import type { InField, InputLine, InputRecord } from '../../mapping/index.js';
+import type { Problem } from '../../messages/problems.js';
+import { childrenNamed, type XmlElement } from './parse.js';
+
+/** An element with the path that names it in a problem (`Rueckmeldungen/Auftrag[2]`). */
+interface Located {
+  element: XmlElement;
+  path: string;
+}
+
+const steps = (path: string): string[] =>
+  path === '.' ? [] : path.split('/').filter((step) => step !== '');
+
+/** Every element at `path` below `from` (by local name; `.` is `from` itself), in file order. */
+function elementsAt(from: Located, path: string): Located[] {
+  let found = [from];
+  for (const name of steps(path)) {
+    found = found.flatMap((parent) => {
+      const children = parent.element.children.filter((child) => child.name === name);
+      return children.map((element, index) => ({
+        element,
+        path: `${parent.path}/${name}${children.length > 1 ? `[${index + 1}]` : ''}`,
+      }));
+    });
+  }
+  return found;
+}
+
+interface XmlCell {
+  text: string | undefined;
+  where: Located;
+  /** An element on the way stands more than once: the field cannot tell which it reads. */
+  problem?: string;
+}
+
+/** The text at `from` below `at`: an element's text, or `@name` an attribute's value. */
+function cellAt(at: Located, field: InField): XmlCell {
+  const from = field.spec.from;
+  if (typeof from !== 'string') return { text: undefined, where: at };
+  const parts = steps(from);
+  const last = parts.at(-1);
+  const attribute = last?.startsWith('@') === true ? last.slice(1) : undefined;
+  let current = at;
+  for (const name of attribute === undefined ? parts : parts.slice(0, -1)) {
+    const [child, ...more] = childrenNamed(current.element, name);
+    if (child === undefined) return { text: undefined, where: at };
+    current = { element: child, path: `${current.path}/${name}` };
+    if (more.length > 0) {
+      const problem = `${name} is there ${more.length + 1} times; a field reads one element: which one is meant cannot be told`;
+      return { text: undefined, where: current, problem };
+    }
+  }
+  const text =
+    attribute === undefined ? current.element.text : current.element.attributes.get(attribute);
+  return { text, where: current };
+}
+
+function inputOf(at: Located): InputLine {
+  const where = { line: at.element.line, element: at.path };
+  return {
+    where,
+    cell(field) {
+      const { text, where: found, problem } = cellAt(at, field);
+      const place = { line: found.element.line, element: found.path };
+      return problem === undefined ? { text, where: place } : { text, where: place, problem };
+    },
+  };
+}
+
+/**
+ * Elements in a namespace other than the root element's (or none, as a schema with unqualified
+ * local elements writes them): a field names elements without their namespace, so such an
+ * element would be read as the file's own (`<x:Status>` as `Status`). Each is a problem of
+ * the file, by line and path.
+ */
+export function foreignElements(root: XmlElement): Problem[] {
+  const problems: Problem[] = [];
+  const known = (namespace: string) => namespace === root.namespace || namespace === '';
+  const shown = root.namespace === '' ? 'none' : root.namespace;
+  const walk = (element: XmlElement, path: string): void => {
+    const counts = new Map<string, number>();
+    for (const child of element.children) counts.set(child.name, (counts.get(child.name) ?? 0) + 1);
+    const seen = new Map<string, number>();
+    for (const child of element.children) {
+      const nth = (seen.get(child.name) ?? 0) + 1;
+      seen.set(child.name, nth);
+      const index = (counts.get(child.name) ?? 0) > 1 ? `[${nth}]` : '';
+      const at = `${path}/${child.name}${index}`;
+      if (!known(child.namespace)) {
+        problems.push({
+          line: child.line,
+          element: at,
+          message: `the element ${child.name} is in the namespace ${child.namespace}, which is not the file's (${shown}): elements of other namespaces are refused, not read`,
+        });
+      } else walk(child, at);
+    }
+  };
+  walk(root, root.name);
+  return problems;
+}
+
+/**
+ * The records of a mapped XML file: each element at `records` below the root is one message,
+ * each element at `lines` below a record one of its lines. Fields name elements by path below
+ * their record or line (`Kopf/Belegnr`), attributes as `@name`; namespaces do not count.
+ */
+export function xmlRecords(
+  root: XmlElement,
+  records: string,
+  lines: string | undefined,
+): InputRecord[] {
+  return elementsAt({ element: root, path: root.name }, records).map((record) => ({
+    ...inputOf(record),
+    lines: lines === undefined ? [] : elementsAt(record, lines).map(inputOf),
+  }));
+}

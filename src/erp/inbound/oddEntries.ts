@@ -1,0 +1,74 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Clock } from '../../shared/clock.js';
+import { entryKind } from '../../shared/fileKind.js';
+import { fittedName, freeName, writeWhole, type InboxFolder, type InboxLayout } from './folders.js';
+
+/** An entry of a kind folder that is no regular file: reported once, never opened or moved. */
+export interface OddEntry {
+  kind: InboxFolder;
+  name: string;
+  /** "a directory", "a FIFO (named pipe)", "a symbolic link", ... */
+  what: string;
+  reason: string;
+  report: string;
+}
+
+/** What to do about each kind of entry; a link is the one an ERP may have meant as a file. */
+function oddReason(kind: InboxFolder, what: string): string {
+  const left = 'it is left where it is and not read';
+  if (what === 'a symbolic link') {
+    return `${what}, not a regular file: links are not followed, so nothing outside the inbox is read or moved; ${left}. Write the message itself into ${kind}/ and remove the link`;
+  }
+  return `${what}, not a regular file; ${left}. Remove it, and write each message as a regular file into ${kind}/`;
+}
+
+/**
+ * Remembers, for this process, the odd entries already reported, by kind folder and name with
+ * their inode and type: one warning per entry, not one per scan, and a new one when the entry
+ * is replaced. Memory, not the store: a restart reports each once more, which tells whoever
+ * reads the new log that it is still there, and the store holds messages, not folder state.
+ */
+export class OddEntries {
+  private readonly reported = new Map<string, string>();
+
+  constructor(
+    private readonly layout: InboxLayout,
+    private readonly clock: Clock,
+    private readonly fileMode: number,
+  ) {}
+
+  /**
+   * Reports the entries of `names` in `kind`'s folder not reported before; forgets those gone.
+   * `lstat` neither opens (a FIFO cannot block the scan) nor follows a link.
+   */
+  async fresh(kind: InboxFolder, names: readonly string[]): Promise<OddEntry[]> {
+    const now = new Set<string>();
+    const found: OddEntry[] = [];
+    for (const name of names) {
+      const key = `${kind}/${name}`;
+      const look = await lstat(join(this.layout.kind(kind), name)).catch(() => undefined);
+      if (look === undefined || look.isFile()) continue;
+      now.add(key);
+      const identity = `${look.dev}:${look.ino}:${look.mode & 0o170000}`;
+      if (this.reported.get(key) === identity) continue;
+      this.reported.set(key, identity);
+      found.push(await this.report(kind, name, entryKind(look)));
+    }
+    for (const key of this.reported.keys()) {
+      if (key.startsWith(`${kind}/`) && !now.has(key)) this.reported.delete(key);
+    }
+    return found;
+  }
+
+  /** `.error/<kind>/<name>.error.json`, a new one beside any earlier report of that name. */
+  private async report(kind: InboxFolder, name: string, what: string): Promise<OddEntry> {
+    const dir = this.layout.error(kind);
+    const report = join(dir, await freeName(dir, fittedName(name, '.error.json')));
+    const reason = oddReason(kind, what);
+    const at = this.clock.now().toISOString();
+    const text = `${JSON.stringify({ file: name, kind, reason, problems: [], at }, null, 2)}\n`;
+    await writeWhole(report, text, this.fileMode);
+    return { kind, name, what, reason, report };
+  }
+}
