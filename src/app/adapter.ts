@@ -1,6 +1,10 @@
 import type { Config } from '../config/index.js';
 import type { ErpAdapter } from '../erp/adapter.js';
-import { createFileAdapter, fileModeOf, type FileAdapterOptions } from '../erp/outbound/file/index.js';
+import {
+  createFileAdapter,
+  fileModeOf,
+  type FileAdapterOptions,
+} from '../erp/outbound/file/index.js';
 import type { RestAdapterOptions, RestAuth } from '../erp/outbound/rest/index.js';
 import type { Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';

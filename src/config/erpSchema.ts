@@ -13,7 +13,11 @@ import { DEFAULT_INBOX_OPTIONS } from '../erp/inbound/options.js';
 import { withoutUndefined } from '../shared/objects.js';
 import { flag, httpUrl, integer, nonEmpty, optionalFlag, timeZoneName } from './fields.js';
 import { fileMappingChecks } from '../erp/mapping/fileChecks.js';
-import { inboxMappingsSchema, outboundMappingSchema, valueTablesSchema } from '../erp/mapping/schema.js';
+import {
+  inboxMappingsSchema,
+  outboundMappingSchema,
+  valueTablesSchema,
+} from '../erp/mapping/schema.js';
 
 const AUTH_TYPES = ['bearer', 'basic', 'header'] as const;
 

@@ -27,11 +27,21 @@ export { droppedFieldsLog, type DroppedFields } from '../messages/droppedFields.
 export { parseArticleCsv, type ArticleCsv, type ArticleRow } from '../formats/csv/article.js';
 export { fileNameProblem } from './fileNames.js';
 export type { Accept, Taken } from './handOff.js';
-export type { CountInbound, FileResult, FileStatus, FolderProblem, ScanReport } from './scanReport.js';
+export type {
+  CountInbound,
+  FileResult,
+  FileStatus,
+  FolderProblem,
+  ScanReport,
+} from './scanReport.js';
 export type { Problem } from '../messages/problems.js';
 export type { KnownOrder, OrderLookup } from '../formats/openTrans/answer.js';
 export * from './options.js';
-export { inboxMappingProblems, inboxMappings, type InboxMappingOptions } from '../messages/layouts.js';
+export {
+  inboxMappingProblems,
+  inboxMappings,
+  type InboxMappingOptions,
+} from '../messages/layouts.js';
 export type { OrderReferences } from '../messages/orders.js';
 export { contentHash, inboxMessage, rowsName } from '../messages/identity.js';
 export { ERP_STAMP } from '../messages/stamp.js';

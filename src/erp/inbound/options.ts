@@ -1,4 +1,8 @@
-import { DEFAULT_CSV_OPTIONS, DEFAULT_FILE_MODE, type CsvOptions } from '../outbound/file/options.js';
+import {
+  DEFAULT_CSV_OPTIONS,
+  DEFAULT_FILE_MODE,
+  type CsvOptions,
+} from '../outbound/file/options.js';
 import type { InboundMappingSpec, ValueTables } from '../mapping/spec.js';
 import type { UnknownFields } from '../messages/fields.js';
 

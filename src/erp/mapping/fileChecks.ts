@@ -1,11 +1,7 @@
 import type { z } from 'zod';
 import { RESOURCE_NAMES, type ResourceName } from '../../contract/index.js';
 import type { OutboxFormat } from '../outbound/file/options.js';
-import {
-  outboundProblems,
-  type OutboundMappingSpec,
-  type ValueTables,
-} from './index.js';
+import { outboundProblems, type OutboundMappingSpec, type ValueTables } from './index.js';
 
 /** What `erp.file` says that its outbound mappings are checked against. */
 interface FileMappings {

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contractFor, sameStampVersion } from '../../../src/contract/index.js';
-import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../../src/erp/outbound/file/index.js';
+import {
+  createFileAdapter,
+  DEFAULT_FILE_ADAPTER_OPTIONS,
+} from '../../../src/erp/outbound/file/index.js';
 import { isBatchHandler, type Job } from '../../../src/queue/types.js';
 import { getMirror, listStoredJobs, sha256Of, type StoredJob } from '../../../src/store/index.js';
 import { deliveryHandlers } from '../../../src/deliver/deliver.js';

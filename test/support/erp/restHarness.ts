@@ -1,7 +1,10 @@
 import { afterEach } from 'vitest';
 import type { OutboundRecord } from '../../../src/erp/adapter.js';
 import type { ErpAdapter } from '../../../src/erp/adapter.js';
-import { createRestAdapter, type RestAdapterOptions } from '../../../src/erp/outbound/rest/index.js';
+import {
+  createRestAdapter,
+  type RestAdapterOptions,
+} from '../../../src/erp/outbound/rest/index.js';
 import type { Logger } from '../../../src/log/index.js';
 import { FakeClock } from '../fakeClock.js';
 import { startFakeErp, type FakeErp } from '../fakeErp.js';

@@ -1,7 +1,10 @@
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contractFor } from '../../../src/contract/index.js';
-import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../../src/erp/outbound/file/index.js';
+import {
+  createFileAdapter,
+  DEFAULT_FILE_ADAPTER_OPTIONS,
+} from '../../../src/erp/outbound/file/index.js';
 import { RECORD_FILES_PER_CALL } from '../../../src/erp/outbound/file/fileAdapter.js';
 import { isBatchHandler } from '../../../src/queue/types.js';
 import { openStore, type Store } from '../../../src/store/index.js';

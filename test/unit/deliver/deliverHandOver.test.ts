@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contractFor } from '../../../src/contract/index.js';
-import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../../src/erp/outbound/file/index.js';
+import {
+  createFileAdapter,
+  DEFAULT_FILE_ADAPTER_OPTIONS,
+} from '../../../src/erp/outbound/file/index.js';
 import { deliveryJob } from '../../../src/queue/index.js';
 import { isBatchHandler, type HandlerContext, type Job } from '../../../src/queue/types.js';
 import { openStore, recordVersion, upsertMirror, type Store } from '../../../src/store/index.js';

@@ -2,7 +2,10 @@ import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { erpSchema } from '../../../src/config/erpSchema.js';
-import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../../src/erp/outbound/file/index.js';
+import {
+  createFileAdapter,
+  DEFAULT_FILE_ADAPTER_OPTIONS,
+} from '../../../src/erp/outbound/file/index.js';
 import { createInbox, DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbound/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';

@@ -3,7 +3,10 @@ import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OutboundRecord } from '../../../src/erp/adapter.js';
-import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../../src/erp/outbound/file/index.js';
+import {
+  createFileAdapter,
+  DEFAULT_FILE_ADAPTER_OPTIONS,
+} from '../../../src/erp/outbound/file/index.js';
 import type { OutboxFs } from '../../../src/erp/outbound/file/index.js';
 import { FILES_IN_FLIGHT } from '../../../src/erp/outbound/file/placement.js';
 import { FakeClock } from '../../support/fakeClock.js';

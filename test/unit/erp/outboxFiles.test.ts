@@ -2,7 +2,10 @@ import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import * as nodeFs from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../../src/erp/outbound/file/index.js';
+import {
+  createFileAdapter,
+  DEFAULT_FILE_ADAPTER_OPTIONS,
+} from '../../../src/erp/outbound/file/index.js';
 import type { OutboxFs } from '../../../src/erp/outbound/file/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OutboundRecord } from '../../../src/erp/adapter.js';
-import { createFileAdapter, DEFAULT_FILE_ADAPTER_OPTIONS } from '../../../src/erp/outbound/file/index.js';
+import {
+  createFileAdapter,
+  DEFAULT_FILE_ADAPTER_OPTIONS,
+} from '../../../src/erp/outbound/file/index.js';
 import type { OutboxFs } from '../../../src/erp/outbound/file/index.js';
 import { createOutboxWriter } from '../../../src/erp/outbound/file/outboxWriter.js';
 import { FakeClock } from '../../support/fakeClock.js';
