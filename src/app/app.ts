@@ -10,14 +10,8 @@ import {
   type ResourceSettings,
 } from '../config/index.js';
 import type { ErpAdapter } from '../erp/adapter.js';
-import {
-  createInbox,
-  droppedFieldsLog,
-  inboxKinds,
-  type CountInbound,
-  type Inbox,
-  type InboundRules,
-} from '../erp/inbound/index.js';
+import { createInbox, type CountInbound, type Inbox } from '../erp/inbound/index.js';
+import { droppedFieldsLog, inboxKinds, type InboundRules } from '../erp/messages/index.js';
 import type { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createPlatformClient, type PlatformClient } from '../platform/index.js';

@@ -2,18 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { InboxMessage } from '../erp/adapter.js';
 import type { Config } from '../config/index.js';
 import { fileModeOf } from '../erp/outbound/file/index.js';
+import { type CountInbound, type InboxOptions, type Taken } from '../erp/inbound/index.js';
 import {
   DEFAULT_INBOUND_RULES,
   inboxMessage,
   parseInboxBody,
-  type CountInbound,
   type InboundRules,
   type InboxKinds,
-  type InboxOptions,
   type KnownOrder,
   type OrderLookup,
-  type Taken,
-} from '../erp/inbound/index.js';
+} from '../erp/messages/index.js';
 import type { InboundResult } from '../http/server.js';
 import { messageLabel, type Logger } from '../log/index.js';
 import { enqueue } from '../queue/index.js';

@@ -2,14 +2,8 @@ import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { Config } from '../config/index.js';
 import { contractFor } from '../contract/index.js';
-import {
-  errorReportText,
-  inboxKinds,
-  OPENTRANS_FOLDER,
-  readContext,
-  readInboxFile,
-  type DroppedFields,
-} from '../erp/inbound/index.js';
+import { errorReportText, readContext, readInboxFile } from '../erp/inbound/index.js';
+import { inboxKinds, OPENTRANS_FOLDER, type DroppedFields } from '../erp/messages/index.js';
 import { nearestField } from '../shared/nearest.js';
 import {
   jobFromInbox,

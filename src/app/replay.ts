@@ -3,15 +3,8 @@ import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { InboxMessage } from '../erp/adapter.js';
 import { messageLabel } from '../log/index.js';
-import {
-  ARCHIVE,
-  ERROR,
-  inboxKinds,
-  inboxMessage,
-  OPENTRANS_FOLDER,
-  readContext,
-  readInboxFile,
-} from '../erp/inbound/index.js';
+import { ARCHIVE, ERROR, readContext, readInboxFile } from '../erp/inbound/index.js';
+import { inboxKinds, inboxMessage, OPENTRANS_FOLDER } from '../erp/messages/index.js';
 import { jobFromInbox, PUSH_BACK_KINDS, supersedingKind } from '../pushback/index.js';
 import {
   deadLettersOf,

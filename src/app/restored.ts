@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Config } from '../config/index.js';
 import { triedWriteOf, type Contract, type ResourceName } from '../contract/index.js';
 import type { InboxMessage } from '../erp/adapter.js';
-import { ARCHIVE, inboxKinds, readContext, readInboxFile } from '../erp/inbound/index.js';
+import { ARCHIVE, readContext, readInboxFile } from '../erp/inbound/index.js';
+import { inboxKinds } from '../erp/messages/index.js';
 import {
   planOf,
   plannedRequest,

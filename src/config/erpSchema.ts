@@ -1,18 +1,16 @@
 import { z } from 'zod';
 import { RESOURCE_NAMES, type ResourceName } from '../contract/index.js';
 import {
-  CSV_ENCODINGS,
   DEFAULT_FILE_MODE,
   fileModeOf,
-  CSV_PROFILE_NAMES,
   DEFAULT_OPENTRANS_PARTIES,
-  OUTBOX_FORMATS,
-  csvProfile,
 } from '../erp/outbound/file/options.js';
+import { CSV_ENCODINGS, CSV_PROFILE_NAMES, csvProfile } from '../erp/formats/index.js';
+import { OUTBOX_FORMATS } from '../erp/mapping/spec.js';
 import { DEFAULT_INBOX_OPTIONS } from '../erp/inbound/options.js';
 import { withoutUndefined } from '../shared/objects.js';
 import { flag, httpUrl, integer, nonEmpty, optionalFlag, timeZoneName } from './fields.js';
-import { fileMappingChecks } from '../erp/mapping/fileChecks.js';
+import { fileMappingChecks } from '../erp/mapping/checks.js';
 import {
   inboxMappingsSchema,
   outboundMappingSchema,

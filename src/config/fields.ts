@@ -1,5 +1,6 @@
 import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
+import { booleanFromText, nonEmpty, optionalFlag } from '../shared/configValues.js';
 
 /**
  * Field types shared by the schema. Numbers and booleans also accept their text form, because a
@@ -11,12 +12,6 @@ function numberFromText(value: unknown): unknown {
     : value;
 }
 
-function booleanFromText(value: unknown): unknown {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  return value;
-}
-
 export function integer(min: number, defaultValue: number, max = Number.MAX_SAFE_INTEGER) {
   return z.preprocess(numberFromText, z.number().int().min(min).max(max)).default(defaultValue);
 }
@@ -25,9 +20,7 @@ export function flag(defaultValue: boolean) {
   return z.preprocess(booleanFromText, z.boolean()).default(defaultValue);
 }
 
-export const optionalFlag = z.preprocess(booleanFromText, z.boolean()).optional();
-
-export const nonEmpty = z.string().min(1, 'must not be empty');
+export { nonEmpty, optionalFlag };
 
 export const httpUrl = z.url({
   protocol: /^https?$/,

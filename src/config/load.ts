@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { InboxKinds } from '../erp/messages/kinds.js';
 import { inboxMappingProblems, type InboxMappingOptions } from '../erp/messages/layouts.js';
-import { DEFAULT_CSV_OPTIONS } from '../erp/outbound/file/options.js';
+import { DEFAULT_CSV_OPTIONS } from '../erp/formats/index.js';
 import { valueAt, withoutUndefined } from '../shared/objects.js';
 import { csvSchema } from './erpSchema.js';
 import { inboxMappingsSchema, valueTablesSchema } from '../erp/mapping/schema.js';

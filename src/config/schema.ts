@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ResourceName } from '../contract/index.js';
-import { DEFAULT_CSV_OPTIONS } from '../erp/outbound/file/options.js';
+import { DEFAULT_CSV_OPTIONS } from '../erp/formats/index.js';
 import { baseConfigSchema, type ParsedConfig } from './baseSchema.js';
 import { crossSectionChecks } from './checks.js';
 

@@ -1,4 +1,4 @@
-import type { DefaultLayout, InboxSchema } from '../erp/inbound/index.js';
+import type { DefaultLayout, InboxSchema } from '../erp/messages/index.js';
 import type { Handler } from '../queue/types.js';
 import type { Store } from '../store/index.js';
 import type { Body } from './payload.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Problem } from '../erp/inbound/index.js';
+import type { Problem } from '../erp/messages/index.js';
 import { textOf, type Body } from './payload.js';
 
 /** The parts the kinds' inbox schemas (kinds/) are made of, so that they word problems alike. */

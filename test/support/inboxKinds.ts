@@ -1,4 +1,4 @@
-import * as inbox from '../../src/erp/inbound/index.js';
+import * as inbox from '../../src/erp/messages/index.js';
 import { PUSH_BACK_KINDS } from '../../src/pushback/index.js';
 
 /** The push-back kinds as the daemon gives them to the inbox and the endpoint. */

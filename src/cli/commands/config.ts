@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { stringify } from 'yaml';
 import { loadConfig, maskSecrets } from '../../config/index.js';
-import { inboxKinds } from '../../erp/inbound/index.js';
+import { inboxKinds } from '../../erp/messages/index.js';
 import { PUSH_BACK_KINDS } from '../../pushback/index.js';
 import { warnAbout } from '../context.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';

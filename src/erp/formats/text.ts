@@ -1,7 +1,30 @@
+/**
+ * The text of a file's bytes, decoded only in the encoding the file provably has (nothing is
+ * guessed or replaced), and a text's bytes in the encoding an ERP reads.
+ */
+import type * as Iconv from 'iconv-lite';
+import { lazyPackage } from '../../shared/lazyPackage.js';
 import { invalidUtf8Offset } from '../../shared/utf8.js';
 import type { InboundEncoding } from '../mapping/spec.js';
-import { decodeWindows1252 } from './windows1252.js';
 import type { Problem } from '../messages/problems.js';
+
+/** What a CSV file may be written (and an article CSV read) in: `erp.file.csv.encoding`. */
+export const CSV_ENCODINGS = ['utf-8', 'utf-8-bom', 'windows-1252'] as const;
+export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
+
+/** Loaded for the first windows-1252 file written or read, not at every start. */
+const iconv = lazyPackage<typeof Iconv>('iconv-lite');
+
+/** The text of windows-1252 bytes (every byte decodes; none is an error). */
+export function decodeWindows1252(bytes: Uint8Array): string {
+  return iconv().decode(Buffer.from(bytes), 'windows-1252');
+}
+
+/** The text in `encoding`, for an ERP that reads its CSV files so. */
+export function encodeText(text: string, encoding: CsvEncoding): Buffer {
+  if (encoding === 'windows-1252') return iconv().encode(text, 'windows-1252');
+  return Buffer.from(encoding === 'utf-8-bom' ? `\uFEFF${text}` : text, 'utf8');
+}
 
 /** A mapped file's text, or why its bytes are not in the encoding the mapping says. */
 export type MappedText =
@@ -41,8 +64,32 @@ const BYTE_ORDER_MARKS = [
 ] as const;
 
 /** The encoding the file's byte order mark names, if it starts with one. */
-export const byteOrderMark = (bytes: Uint8Array): string | undefined =>
+const byteOrderMark = (bytes: Uint8Array): string | undefined =>
   BYTE_ORDER_MARKS.find((mark) => mark.bytes.every((byte, at) => bytes[at] === byte))?.name;
+
+export type Decoded = { ok: true; text: string } | { ok: false; reason: string };
+
+/**
+ * The file's text. Invalid UTF-8 is an error, never silently replaced: a wrong character in a
+ * name or an article number would reach the platform. A UTF-8 byte order mark is dropped; one
+ * of UTF-16 or UTF-32 refuses the file.
+ */
+export function decode(
+  bytes: Uint8Array,
+  charset: 'utf-8' | 'windows-1252' | CsvEncoding,
+): Decoded {
+  const marked = byteOrderMarkProblem(bytes, charset === 'windows-1252' ? charset : 'utf-8');
+  if (marked !== undefined) return { ok: false, reason: marked };
+  if (charset === 'windows-1252') return { ok: true, text: decodeWindows1252(bytes) };
+  const offset = invalidUtf8Offset(bytes);
+  if (offset === undefined) return { ok: true, text: new TextDecoder('utf-8').decode(bytes) };
+  return {
+    ok: false,
+    reason:
+      `the file is not valid UTF-8 (first bad byte at offset ${offset}); save it as UTF-8, ` +
+      'or set the inbox charset to windows-1252 if the ERP writes that',
+  };
+}
 
 /**
  * Why a file whose byte order mark says UTF-16 or UTF-32 is not read in `encoding`, or

@@ -1,16 +1,7 @@
+import type { InboxFolder } from '../messages/kinds.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, open, rename } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
-
-/**
- * The folder of openTRANS answers (design.md, "File drop"): one file may say things of several
- * kinds (an order's salesId and status, a direct order's ERP order), so it has a folder of its
- * own, read and set aside as the kind folders are.
- */
-export const OPENTRANS_FOLDER = 'opentrans';
-
-/** A folder files are dropped in: one per inbox kind (named as the kind), and openTRANS's. */
-export type InboxFolder = string;
 
 /** The inbox's folders (docs/readme/file-drop.md, "Inbox"). */
 export interface InboxLayout {

@@ -1,18 +1,9 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Clock } from '../../shared/clock.js';
 import { entryKind } from '../../shared/fileKind.js';
-import { fittedName, freeName, writeWhole, type InboxFolder, type InboxLayout } from './folders.js';
-
-/** An entry of a kind folder that is no regular file: reported once, never opened or moved. */
-export interface OddEntry {
-  kind: InboxFolder;
-  name: string;
-  /** "a directory", "a FIFO (named pipe)", "a symbolic link", ... */
-  what: string;
-  reason: string;
-  report: string;
-}
+import type { OddEntry } from './scanReport.js';
+import { reportEntry, type AsideContext } from './setAside.js';
+import { type InboxFolder } from '../messages/kinds.js';
 
 /** What to do about each kind of entry; a link is the one an ERP may have meant as a file. */
 function oddReason(kind: InboxFolder, what: string): string {
@@ -32,11 +23,7 @@ function oddReason(kind: InboxFolder, what: string): string {
 export class OddEntries {
   private readonly reported = new Map<string, string>();
 
-  constructor(
-    private readonly layout: InboxLayout,
-    private readonly clock: Clock,
-    private readonly fileMode: number,
-  ) {}
+  constructor(private readonly ctx: AsideContext) {}
 
   /**
    * Reports the entries of `names` in `kind`'s folder not reported before; forgets those gone.
@@ -47,7 +34,7 @@ export class OddEntries {
     const found: OddEntry[] = [];
     for (const name of names) {
       const key = `${kind}/${name}`;
-      const look = await lstat(join(this.layout.kind(kind), name)).catch(() => undefined);
+      const look = await lstat(join(this.ctx.layout.kind(kind), name)).catch(() => undefined);
       if (look === undefined || look.isFile()) continue;
       now.add(key);
       const identity = `${look.dev}:${look.ino}:${look.mode & 0o170000}`;
@@ -63,12 +50,8 @@ export class OddEntries {
 
   /** `.error/<kind>/<name>.error.json`, a new one beside any earlier report of that name. */
   private async report(kind: InboxFolder, name: string, what: string): Promise<OddEntry> {
-    const dir = this.layout.error(kind);
-    const report = join(dir, await freeName(dir, fittedName(name, '.error.json')));
     const reason = oddReason(kind, what);
-    const at = this.clock.now().toISOString();
-    const text = `${JSON.stringify({ file: name, kind, reason, problems: [], at }, null, 2)}\n`;
-    await writeWhole(report, text, this.fileMode);
+    const report = await reportEntry(this.ctx, kind, name, reason);
     return { kind, name, what, reason, report };
   }
 }

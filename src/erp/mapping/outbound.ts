@@ -2,7 +2,7 @@ import type { ResourceName } from '../../contract/index.js';
 import { textOf } from '../../shared/decimals.js';
 import { bareObject, isPlainObject } from '../../shared/objects.js';
 import { formatDate } from './dates.js';
-import { parsePath, type Segment } from './paths.js';
+import { parsePath, setAt, type Segment } from './paths.js';
 import { isNumericSource, linesFieldOf } from './sources.js';
 import type {
   LinesLayout,
@@ -120,21 +120,6 @@ export function outboundRows(
   const lines = mapping.rowPerLine ? linesOf(mapping, record) : [];
   const row = (line: unknown) => mapping.fields.map((f) => fieldValue(mapping, f, record, line));
   return lines.length === 0 ? [row(undefined)] : lines.map(row);
-}
-
-/** Sets `value` at `path` below `target`, making the objects on the way without prototypes. */
-function setAt(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
-  let current = target;
-  path.forEach((key, index) => {
-    if (index === path.length - 1) {
-      current[key] = value;
-      return;
-    }
-    const next = Object.hasOwn(current, key) ? current[key] : undefined;
-    const child = isPlainObject(next) ? next : bareObject();
-    current[key] = child;
-    current = child;
-  });
 }
 
 function objectOf(

@@ -1,3 +1,4 @@
+import { bareObject } from '../../shared/objects.js';
 import type { Shape } from './shape.js';
 import { nearestField } from '../../shared/nearest.js';
 
@@ -100,4 +101,28 @@ export function isScalarShape(shape: Shape): boolean {
 /** The fields of an object shape, for a problem that asks for one of them. */
 export function fieldNames(shape: Shape): string[] {
   return shape.kind === 'object' ? [...shape.fields.keys()] : [];
+}
+
+/**
+ * Sets `value` at `path` below `target`, making what is missing on the way: an object, or a list
+ * before a number; a plain value in the way is replaced. The objects are made without
+ * prototypes, so a key `__proto__` from a file or a config stays a key (shared/objects.ts).
+ */
+export function setAt(
+  target: Record<string, unknown>,
+  path: readonly Segment[],
+  value: unknown,
+): void {
+  let current: Record<string | number, unknown> = target;
+  path.forEach((key, index) => {
+    if (index === path.length - 1) {
+      current[key] = value;
+      return;
+    }
+    const next = Object.hasOwn(current, key) ? current[key] : undefined;
+    if (next === null || typeof next !== 'object') {
+      current[key] = typeof path[index + 1] === 'number' ? [] : bareObject();
+    }
+    current = current[key] as Record<string | number, unknown>;
+  });
 }

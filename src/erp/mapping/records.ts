@@ -1,13 +1,10 @@
 import { bareObject } from '../../shared/objects.js';
-import { toBoolean } from './cells.js';
-import type { Problem } from '../messages/problems.js';
-import type { Shape } from './shape.js';
 import { parseDate } from './dates.js';
 import type { InboundMapping, InField } from './inbound.js';
-import { readNumber, readNumberText, type NumberGrammar } from './numbers.js';
-import type { Segment } from './paths.js';
+import { setAt } from './paths.js';
 import type { Scalar } from './spec.js';
 import { isMissing } from './values.js';
+import { typedCell, type Typed } from './typed.js';
 
 /** Where a value stands in the ERP's file, for the problems that name it. */
 export interface Where {
@@ -39,55 +36,25 @@ export interface InputRecord extends InputLine {
   lines: readonly InputLine[];
 }
 
+/** What the mapping found wrong with a value of a record, and where it stands. */
+export interface RecordProblem extends Where {
+  /** The message field it is for. */
+  path: string;
+  message: string;
+}
+
 export interface MappedMessage {
   where: Where;
   body: Record<string, unknown>;
   /** What the mapping found wrong; the message goes nowhere when there is any. */
-  problems: Problem[];
+  problems: RecordProblem[];
   /** Where the value of a message field (`erpOrderedArticleLines.1.quantity`) came from. */
   locate(path: string): Where;
 }
 
-type Typed = { value: unknown } | { problem: string };
-
-const hasOption = (shape: Shape, type: string): boolean =>
-  shape.kind === 'union'
-    ? shape.options.some((option) => hasOption(option, type))
-    : shape.kind === 'leaf' && shape.type === type;
-
-const isDecimalText = (shape: Shape): boolean =>
-  shape.kind === 'union'
-    ? shape.options.some(isDecimalText)
-    : shape.kind === 'leaf' && shape.decimal === true;
-
-/**
- * The text typed as the message's schema has the field: a number read by the field's grammar
- * (decimal text with a point where the platform holds it as text, `1.000,50` → `1000.50`),
- * true/false, a list, text.
- */
-function typed(shape: Shape, text: string, number: NumberGrammar): Typed {
-  if (shape.kind === 'array') {
-    const values: unknown[] = [];
-    for (const part of text.split('|')) {
-      const one = typed(shape.item, part.trim(), number);
-      if ('problem' in one) return one;
-      values.push(one.value);
-    }
-    return { value: values };
-  }
-  if (isDecimalText(shape)) {
-    const read = readNumberText(text, number);
-    return 'problem' in read ? read : { value: read.text };
-  }
-  if (hasOption(shape, 'string')) return { value: text };
-  if (hasOption(shape, 'number')) return readNumber(text, number);
-  if (hasOption(shape, 'boolean')) return toBoolean(text);
-  return { value: text };
-}
-
 /** A constant or default from the config: as written, text typed like a cell's. */
 function constant(field: InField, value: Scalar): Typed {
-  return typeof value === 'string' ? typed(field.shape, value, field.number) : { value };
+  return typeof value === 'string' ? typedCell(field.shape, value, field.number) : { value };
 }
 
 /** One field's value: the cell, else its default; back through the table; the date; typed. */
@@ -113,22 +80,7 @@ function fieldValue(mapping: InboundMapping, field: InField, cell: Cell): Typed 
     if ('problem' in date) return date;
     value = date.value;
   }
-  return typed(field.shape, value, field.number);
-}
-
-/** Sets `value` at `path` below `target`, making the objects on the way without prototypes. */
-function setAt(target: Record<string, unknown>, path: readonly Segment[], value: unknown): void {
-  let current: Record<string | number, unknown> = target;
-  path.forEach((key, index) => {
-    if (index === path.length - 1) {
-      current[key] = value;
-      return;
-    }
-    if (!Object.hasOwn(current, key)) {
-      current[key] = typeof path[index + 1] === 'number' ? [] : bareObject();
-    }
-    current = current[key] as Record<string | number, unknown>;
-  });
+  return typedCell(field.shape, value, field.number);
 }
 
 function fill(
@@ -136,7 +88,7 @@ function fill(
   fields: readonly InField[],
   source: InputLine,
   put: (field: InField, value: unknown) => void,
-  problems: Problem[],
+  problems: RecordProblem[],
 ): void {
   for (const field of fields) {
     const cell = source.cell(field);
@@ -169,7 +121,7 @@ function fieldAt(mapping: InboundMapping, path: readonly string[]): InField | un
  */
 export function mapRecord(mapping: InboundMapping, record: InputRecord): MappedMessage {
   const body = bareObject();
-  const problems: Problem[] = [];
+  const problems: RecordProblem[] = [];
   const header = mapping.fields.filter((field) => !field.perLine);
   const perLine = mapping.fields.filter((field) => field.perLine);
   fill(mapping, header, record, (field, value) => setAt(body, field.path, value), problems);

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { CLOCK_CHANGES, INBOUND_ENCODINGS } from './spec.js';
-import { nonEmpty, optionalFlag } from '../../config/fields.js';
+import { nonEmpty, optionalFlag } from '../../shared/configValues.js';
 
 /**
- * The mapping language (src/erp/mapping/spec.ts; docs/readme/connect-your-erp.md): per outbound
+ * The mapping language (spec.ts; docs/readme/connect-your-erp.md): per outbound
  * resource `erp.file.mapping.<resource>`, per inbox kind `erp.file.inboxMapping.<kind>`, and the
  * value tables both read, `erp.file.valueTables.<name>`. What the entries say across sections
- * (sources the resource cannot have, tables that are not there) is checked in erpSchema.ts and,
- * for the inbox kinds, where the kinds are known (erp/inbox/mappings.ts).
+ * (sources the resource cannot have, tables that are not there) is checked in checks.ts and,
+ * for the inbox kinds, where the kinds are known (erp/messages/layouts.ts).
  */
 
 const scalar = z.union([z.string(), z.number(), z.boolean()], {

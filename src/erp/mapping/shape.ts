@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { isDecimalText, unwrapped } from '../../contract/schemas/leaves.js';
 
 /**
- * What the field walker needs of a zod schema: which keys an object may have, what lists hold,
- * and the JSON type of a leaf. Built once per inbox kind, so that a message is checked in one
- * pass over its values without zod (which copies every object and builds an issue per fault).
+ * What a record or a message can hold, as a mapping's paths and the message check walk it: which
+ * keys an object may have, what lists hold, and the JSON type of a leaf. Built once per inbox
+ * kind (and outbound resource), so that a message is checked in one pass over its values without
+ * zod (which copies every object and builds an issue per fault).
  */
 export type JsonType = 'string' | 'number' | 'boolean';
 
@@ -62,6 +63,20 @@ export function shapeOf(schema: z.ZodType): Shape {
 }
 
 /**
+ * The shape of the field at `path` below `shape` (lists gone through), or undefined when it has
+ * no such field.
+ */
+export function fieldShape(shape: Shape, path: readonly string[]): Shape | undefined {
+  let current: Shape | undefined = shape;
+  for (const key of path) {
+    if (current?.kind === 'array') current = current.item;
+    if (current?.kind !== 'object') return undefined;
+    current = current.fields.get(key);
+  }
+  return current;
+}
+
+/**
  * `primary` with the keys only `extra` has. The contract's entity schema is the primary: the
  * minimum's `z.looseObject({})` asks for an object, it does not open the contract's one, and
  * what the contract leaves open stays open.
@@ -77,4 +92,52 @@ export function merged(primary: Shape, extra: Shape): Shape {
     fields.set(key, known === undefined ? shape : merged(known, shape));
   }
   return { kind: 'object', fields };
+}
+
+/** Which shape a JSON value fits, for the message check and the pruning alike. */
+
+export type Received = JsonType | 'object' | 'array';
+
+export const receivedOf = (value: unknown): Received =>
+  Array.isArray(value) ? 'array' : (typeof value as Received);
+
+function accepts(shape: Shape, received: Received): boolean {
+  switch (shape.kind) {
+    case 'open':
+      return true;
+    case 'leaf':
+      return shape.type === received;
+    case 'array':
+      return received === 'array';
+    case 'union':
+      return shape.options.some((option) => accepts(option, received));
+    default:
+      return received === 'object';
+  }
+}
+
+function knownKeys(shape: Shape, value: object): number {
+  if (shape.kind !== 'object') return 0;
+  return Object.keys(value).filter((key) => shape.fields.has(key)).length;
+}
+
+/**
+ * The shape a value is checked against: for a union, the option whose type fits the value
+ * (of several object options, the one knowing most of its keys); undefined when none fits.
+ */
+export function shapeFor(shape: Shape, value: unknown): Shape | undefined {
+  const received = receivedOf(value);
+  if (shape.kind !== 'union') return accepts(shape, received) ? shape : undefined;
+  const fitting = shape.options.filter((option) => accepts(option, received));
+  if (fitting.length <= 1 || received !== 'object') return fitting[0];
+  const object = value as object;
+  return fitting.reduce((best, option) =>
+    knownKeys(option, object) > knownKeys(best, object) ? option : best,
+  );
+}
+
+export function expectedText(shape: Shape): string {
+  if (shape.kind === 'union') return [...new Set(shape.options.map(expectedText))].join(' or ');
+  if (shape.kind === 'leaf') return shape.type;
+  return shape.kind === 'array' ? 'array' : 'object';
 }

@@ -4,6 +4,21 @@
  * sources are dot paths; there are no expressions: what a field may do is the keys below.
  */
 
+import type { ResourceName } from '../../contract/index.js';
+
+/** The outbox's file formats (`erp.file.format`), each of which a mapping may lay out. */
+export const OUTBOX_FORMATS = ['json', 'ndjson', 'csv', 'xml'] as const;
+export type OutboxFormat = (typeof OUTBOX_FORMATS)[number];
+
+/**
+ * The orders `openTrans: true` writes as openTRANS ORDER documents (format `xml`), in that
+ * standard's layout: no mapping lays them out.
+ */
+export const OPENTRANS_ORDERS = ['singleOrder', 'directOrder'] as const satisfies ResourceName[];
+export type OpenTransOrderResource = (typeof OPENTRANS_ORDERS)[number];
+export const isOpenTransOrder = (resource: ResourceName): resource is OpenTransOrderResource =>
+  (OPENTRANS_ORDERS as readonly ResourceName[]).includes(resource);
+
 /** A constant or a default: what YAML gives as a scalar. */
 export type Scalar = string | number | boolean;
 

@@ -1,8 +1,8 @@
 import type { DroppedFields } from './droppedFields.js';
 import { checkFields, type UnknownFields } from './fields.js';
 import type { InboxKind } from './kinds.js';
-import { withoutUnknown } from './prune.js';
-import { listedProblems } from './problemList.js';
+import { withoutUnknown } from './fields.js';
+import { listedProblems } from './problems.js';
 import { problemText, type Problem } from './problems.js';
 import { withoutStamp } from './stamp.js';
 

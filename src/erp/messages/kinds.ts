@@ -80,6 +80,16 @@ export interface InboxKind {
  */
 export type FormatKind = 'orderStatus' | 'erpOrder' | 'article';
 
+/**
+ * The folder of openTRANS answers (design.md, "File drop"): one file may say things of several
+ * kinds (an order's salesId and status, a direct order's ERP order), so it has a folder of its
+ * own, read and set aside as the kind folders are.
+ */
+export const OPENTRANS_FOLDER = 'opentrans';
+
+/** A folder files are dropped in: one per inbox kind (named as the kind), and openTRANS's. */
+export type InboxFolder = string;
+
 /** The inbox kinds given, by name, in the order given (the folders' and the route's listing). */
 export interface InboxKinds<Name extends string = string> {
   readonly names: readonly Name[];

@@ -8,7 +8,7 @@ import {
   type ValueTables,
 } from '../mapping/index.js';
 import { ARTICLE_CSV, type InboxKinds } from './kinds.js';
-import { OPENTRANS_FOLDER } from '../inbound/folders.js';
+import { OPENTRANS_FOLDER } from './kinds.js';
 import { nearestField } from '../../shared/nearest.js';
 
 /** What the inbox's mappings are built from: `erp.file.inboxMapping`, the tables, the CSV file's defaults. */

@@ -1,4 +1,14 @@
-import type { KnownOrder, OrderLookup } from '../formats/openTrans/answer.js';
+/** An order the daemon's mirror holds, single or direct. */
+export interface KnownOrder {
+  orderType: 'single' | 'direct';
+  record: Record<string, unknown>;
+}
+
+/**
+ * The order with this `_id` as the daemon's mirror holds it, single or direct, or undefined
+ * when it holds none.
+ */
+export type OrderLookup = (id: string) => KnownOrder | undefined;
 
 /** The orders of the daemon's mirror, by `_id` and by `salesId`: whom a status row is about. */
 export interface OrderReferences {

@@ -15,7 +15,7 @@ import { text } from '../inboxRules.js';
 import { requiredText, textOf, without, type Body } from '../payload.js';
 import { remember } from '../once/remember.js';
 import { existedBefore, writeOnce } from '../once/write.js';
-import { ARTICLE_CSV } from '../../erp/inbound/index.js';
+import { ARTICLE_CSV } from '../../erp/messages/index.js';
 
 function checkPackagingUnits(body: Body, subject: string): void {
   const units = body.packagingUnits;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
-import { CSV_BY_FIELD_NAMES, type Problem } from '../../erp/inbound/index.js';
+import { CSV_BY_FIELD_NAMES, type Problem } from '../../erp/messages/index.js';
 import type { Handler } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';
 import type { PushBackKind } from '../descriptor.js';

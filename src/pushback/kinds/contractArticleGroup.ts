@@ -5,7 +5,7 @@ import type { PushBackKind } from '../descriptor.js';
 import { byId } from '../plan.js';
 import { first } from '../entityKeys.js';
 import { onCreate } from '../inboxRules.js';
-import { CSV_BY_FIELD_NAMES } from '../../erp/inbound/index.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
 
 export const contractArticleGroup = {
   name: 'contractArticleGroup',

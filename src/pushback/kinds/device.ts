@@ -12,7 +12,7 @@ import { withPatientId } from '../patientReference.js';
 import { requiredText, textOf, without, type Body } from '../payload.js';
 import { remember } from '../once/remember.js';
 import { writeOnce } from '../once/write.js';
-import { CSV_BY_FIELD_NAMES } from '../../erp/inbound/index.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
 
 /** The device's `_id`: given, or mirrored with its serial number; undefined for a new device. */
 const knownDevice = (body: Body, store: Store): string | undefined =>

@@ -14,7 +14,7 @@ import { withPatientId } from '../patientReference.js';
 import { requiredText, without, type Body } from '../payload.js';
 import { remember } from '../once/remember.js';
 import { writeOnce } from '../once/write.js';
-import { CSV_BY_FIELD_NAMES } from '../../erp/inbound/index.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
 
 const mirrored = (salesId: string, store: Store): boolean =>
   findMirrorBy(store, 'erpOrder', 'salesId', salesId).length > 0;

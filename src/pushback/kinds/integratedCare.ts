@@ -11,7 +11,7 @@ import { withPatientId } from '../patientReference.js';
 import { textOf, without, type Body } from '../payload.js';
 import { remember } from '../once/remember.js';
 import { changedSince, changedSinceQueued, writeOnce } from '../once/write.js';
-import { CSV_BY_FIELD_NAMES } from '../../erp/inbound/index.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
 
 /** The fields that tell one care arrangement of a patient from another, where the job sends them. */
 const CARE_KEY = ['patientId', 'therapyId', 'therapyTypeId', 'isInitialCare', 'salesId'];

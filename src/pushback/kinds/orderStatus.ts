@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { isOrderStatus } from '../../contract/index.js';
-import { CSV_BY_FIELD_NAMES, type Problem } from '../../erp/inbound/index.js';
+import { CSV_BY_FIELD_NAMES, type Problem } from '../../erp/messages/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';

@@ -14,7 +14,7 @@ import { patientIdByCustomerId, patientsWithCustomerId } from '../patientReferen
 import { requiredText, textOf, without, type Body } from '../payload.js';
 import { remember } from '../once/remember.js';
 import { existedBefore, madeThenChanged, writeOnce } from '../once/write.js';
-import { CSV_BY_FIELD_NAMES } from '../../erp/inbound/index.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
 
 /** PUT where the variant has it (the client's updatePatient chooses the same), else PATCH. */
 const updateOf = (contract: Contract): 'replace' | 'update' =>

@@ -11,7 +11,7 @@ import { withPatientId } from '../patientReference.js';
 import { textOf, without, type Body } from '../payload.js';
 import { remember } from '../once/remember.js';
 import { writeOnce } from '../once/write.js';
-import { CSV_BY_FIELD_NAMES } from '../../erp/inbound/index.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
 
 /**
  * A patient note: PATCH /patientNote/{_id} when `_id` is given, else POST. A lost answer to the

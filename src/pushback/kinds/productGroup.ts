@@ -14,7 +14,7 @@ import { onCreate, text } from '../inboxRules.js';
 import { requiredText, textOf, without, type Body } from '../payload.js';
 import { remember } from '../once/remember.js';
 import { writeOnce } from '../once/write.js';
-import { CSV_BY_FIELD_NAMES } from '../../erp/inbound/index.js';
+import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
 
 async function parentTypeOf(
   job: Job,

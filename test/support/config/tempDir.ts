@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config/index.js';
-import type { InboxKinds } from '../../../src/erp/inbound/index.js';
+import type { InboxKinds } from '../../../src/erp/messages/index.js';
 import { SetupError } from '../../../src/shared/errors.js';
 
 /** A fresh temp folder per test, removed after it; `write` puts a file in it. */

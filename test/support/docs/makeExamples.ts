@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inboxKinds } from '../../../src/erp/inbound/index.js';
+import { inboxKinds } from '../../../src/erp/messages/index.js';
 import { PUSH_BACK_KINDS } from '../../../src/pushback/index.js';
 import { germanErpConfig, MAPPING_EXAMPLES, writeGermanErpOutbox } from './mappingExamples.js';
 import { OUTBOX_EXAMPLES, writeOutboxExamples } from './outboxExamples.js';

@@ -5,7 +5,7 @@ import { parse, stringify } from 'yaml';
 import { fileAdapterOptions } from '../../../src/app/adapter.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { createFileAdapter } from '../../../src/erp/outbound/file/index.js';
-import type { InboxKinds } from '../../../src/erp/inbound/index.js';
+import type { InboxKinds } from '../../../src/erp/messages/index.js';
 import { FakeClock } from '../fakeClock.js';
 import { exampleOrder, secondExampleOrder } from './exampleOrders.js';
 

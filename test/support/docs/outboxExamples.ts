@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import type { OutboundRecord } from '../../../src/erp/adapter.js';
 import {
   createFileAdapter,
-  DEFAULT_CSV_OPTIONS,
   DEFAULT_FILE_ADAPTER_OPTIONS,
   type FileAdapterOptions,
 } from '../../../src/erp/outbound/file/index.js';
+import { DEFAULT_CSV_OPTIONS } from '../../../src/erp/formats/index.js';
 import { FakeClock } from '../fakeClock.js';
 import { exampleOrder, secondExampleOrder } from './exampleOrders.js';
 

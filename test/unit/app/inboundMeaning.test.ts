@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { httpInbound, inboxAcceptor } from '../../../src/app/inbound.js';
-import type { InboundRules } from '../../../src/erp/inbound/index.js';
+import type { InboundRules } from '../../../src/erp/messages/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { FakeClock } from '../../support/fakeClock.js';

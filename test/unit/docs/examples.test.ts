@@ -4,12 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboxMessage } from '../../../src/erp/adapter.js';
-import {
-  createInbox,
-  DEFAULT_INBOX_OPTIONS,
-  OPENTRANS_FOLDER,
-  type KnownOrder,
-} from '../../../src/erp/inbound/index.js';
+import { createInbox, DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbound/index.js';
+import { OPENTRANS_FOLDER, type KnownOrder } from '../../../src/erp/messages/index.js';
 import { isPushBackKind, PUSH_BACK_KIND_NAMES } from '../../../src/pushback/index.js';
 import { openTransProblems } from '../../support/erp/openTransSchema.js';
 import { FakeClock } from '../../support/fakeClock.js';

@@ -2,13 +2,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  ARTICLE_CSV,
   createInbox,
   DEFAULT_INBOX_OPTIONS,
-  inboxMappings,
   type InboxOptions,
-  type KnownOrder,
 } from '../../../src/erp/inbound/index.js';
+import { ARTICLE_CSV, inboxMappings, type KnownOrder } from '../../../src/erp/messages/index.js';
 import { PUSH_BACK_KINDS } from '../../../src/pushback/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';

@@ -7,8 +7,8 @@ import {
   createInbox,
   DEFAULT_INBOX_OPTIONS,
   type InboxOptions,
-  type KnownOrder,
 } from '../../../src/erp/inbound/index.js';
+import { type KnownOrder } from '../../../src/erp/messages/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';
 import { AcceptRecorder, tempFolder } from '../../support/erp/fileDropSupport.js';

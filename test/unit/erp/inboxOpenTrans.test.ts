@@ -7,7 +7,7 @@ import {
   DEFAULT_INBOX_OPTIONS,
   type InboxOptions,
 } from '../../../src/erp/inbound/index.js';
-import type { OrderLookup } from '../../../src/erp/formats/openTrans/answer.js';
+import type { OrderLookup } from '../../../src/erp/messages/orders.js';
 import { createLogger, fileLabel } from '../../../src/log/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { KINDS } from '../../support/inboxKinds.js';

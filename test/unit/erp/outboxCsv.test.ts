@@ -6,11 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OutboundRecord } from '../../../src/erp/adapter.js';
 import {
   createFileAdapter,
-  DEFAULT_CSV_OPTIONS,
   DEFAULT_FILE_ADAPTER_OPTIONS,
-  type CsvOptions,
 } from '../../../src/erp/outbound/file/index.js';
-import { resourceColumns } from '../../../src/erp/mapping/columns.js';
+import { DEFAULT_CSV_OPTIONS, type CsvOptions } from '../../../src/erp/formats/index.js';
+import { resourceColumns } from '../../../src/erp/mapping/sources.js';
 import { batchBaseName } from '../../../src/erp/outbound/file/names.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';

@@ -5,10 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OutboundRecord } from '../../../src/erp/adapter.js';
 import {
   createFileAdapter,
-  csvProfile,
   DEFAULT_FILE_ADAPTER_OPTIONS,
   type FileAdapterOptions,
 } from '../../../src/erp/outbound/file/index.js';
+import { csvProfile } from '../../../src/erp/formats/index.js';
 import type { OutboundMappingSpec } from '../../../src/erp/mapping/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';

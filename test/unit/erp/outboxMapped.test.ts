@@ -5,11 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OutboundRecord } from '../../../src/erp/adapter.js';
 import {
   createFileAdapter,
-  DEFAULT_CSV_OPTIONS,
   DEFAULT_FILE_ADAPTER_OPTIONS,
   recordBaseName,
   type FileAdapterOptions,
 } from '../../../src/erp/outbound/file/index.js';
+import { DEFAULT_CSV_OPTIONS } from '../../../src/erp/formats/index.js';
 import type { OutboundMappingSpec } from '../../../src/erp/mapping/index.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { singleOrder, tempFolder } from '../../support/erp/fileDropSupport.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contentHash } from '../../../src/erp/inbound/index.js';
+import { contentHash } from '../../../src/erp/messages/index.js';
 import {
   firstMessageOf,
   insertInboxMessage,

@@ -1,14 +1,19 @@
 import type * as CsvParse from 'csv-parse/sync';
-import { z } from 'zod';
 import { entitySchema } from '../../../contract/index.js';
 import { errorMessage } from '../../../shared/errors.js';
 import { bareObject } from '../../../shared/objects.js';
 import { lazyPackage } from '../../../shared/lazyPackage.js';
 import { numberGrammar, type NumberGrammar } from '../../mapping/numbers.js';
-import { cellValue, fieldSchema } from '../../mapping/cells.js';
+import { setAt } from '../../mapping/paths.js';
+import { fieldShape, shapeOf, type Shape } from '../../mapping/shape.js';
+import { typedCell } from '../../mapping/typed.js';
 import { duplicateColumns } from './header.js';
 import type { InboxKind } from '../../messages/kinds.js';
-import type { InboxOptions } from '../../inbound/options.js';
+import { inboxMessage, rowsName } from '../../messages/identity.js';
+import { oneMessagePerKey, type RowMessage } from '../../messages/merge.js';
+import { withoutStamp } from '../../messages/stamp.js';
+import { refusedFile, type FileMessages, type InboxFile, type ReadContext } from '../format.js';
+import { decode } from '../text.js';
 import type { Problem } from '../../messages/problems.js';
 import { ERP_STAMP } from '../../messages/stamp.js';
 import { inboxProblems } from '../../messages/check.js';
@@ -26,7 +31,7 @@ const PACKAGING_UNIT = /^packagingUnit(\d+)\.(.+)$/;
 
 interface Column {
   path: (string | number)[];
-  schema: z.ZodType | undefined;
+  shape: Shape;
 }
 
 export interface ArticleRow {
@@ -37,40 +42,21 @@ export interface ArticleRow {
 
 export type ArticleCsv = { ok: true; rows: ArticleRow[] } | { ok: false; problems: Problem[] };
 
-function columnOf(header: string, article: z.ZodType): Column | Problem {
+function columnOf(header: string, article: Shape): Column | Problem {
   const unit = PACKAGING_UNIT.exec(header);
   if (unit?.[1] !== undefined && unit[2] !== undefined && Number(unit[1]) >= 1) {
-    const schema = fieldSchema(article, ['packagingUnits', unit[2]]);
-    if (schema !== undefined)
-      return { path: ['packagingUnits', Number(unit[1]) - 1, unit[2]], schema };
+    const shape = fieldShape(article, ['packagingUnits', unit[2]]);
+    if (shape !== undefined)
+      return { path: ['packagingUnits', Number(unit[1]) - 1, unit[2]], shape };
   }
   // Every kind may carry the ERP's stamp (stamp.ts); it is no article field.
-  if (header === ERP_STAMP) return { path: [ERP_STAMP], schema: z.string() };
+  if (header === ERP_STAMP) return { path: [ERP_STAMP], shape: { kind: 'leaf', type: 'string' } };
   const parts = header.split('.');
-  const schema = fieldSchema(article, parts);
-  if (schema === undefined || header === '') {
+  const shape = fieldShape(article, parts);
+  if (shape === undefined || header === '') {
     return { row: 1, message: `column "${header}" is not an article field; check the header` };
   }
-  return { path: parts, schema };
-}
-
-function setAt(
-  target: Record<string, unknown>,
-  path: readonly (string | number)[],
-  value: unknown,
-) {
-  let current: Record<string, unknown> | unknown[] = target;
-  path.forEach((key, index) => {
-    const last = index === path.length - 1;
-    const container = current as Record<string | number, unknown>;
-    if (last) container[key] = value;
-    else {
-      if (!Object.hasOwn(container, key)) {
-        container[key] = typeof path[index + 1] === 'number' ? [] : bareObject();
-      }
-      current = container[key] as Record<string, unknown> | unknown[];
-    }
-  });
+  return { path: parts, shape };
 }
 
 /** `packagingUnits.0.quantity` as the column the ERP wrote: `packagingUnit1.quantity`. */
@@ -89,7 +75,7 @@ function rowOf(
   columns.forEach((column, index) => {
     const text = cells[index] ?? '';
     if (text.trim() === '') return;
-    const cell = cellValue(column.schema, text, number);
+    const cell = typedCell(column.shape, text, number);
     if ('problem' in cell)
       problems.push({ row, path: column.path.join('.'), message: cell.problem });
     else setAt(body, column.path, cell.value);
@@ -102,10 +88,13 @@ function rowOf(
   return { row, body, problems: problems.map((p) => ({ ...p, path: columnName(p.path) ?? '' })) };
 }
 
+/** The article's fields as the platform's schema has them, built at the first article CSV. */
+let articleShape: Shape | undefined;
+
 /** `kind` is the article inbox kind: each row is checked as a message of it. */
 export function parseArticleCsv(
   text: string,
-  options: InboxOptions['csv'],
+  options: ReadContext['options']['csv'],
   kind: InboxKind,
 ): ArticleCsv {
   let records: string[][];
@@ -121,7 +110,7 @@ export function parseArticleCsv(
   }
   const [header, ...data] = records;
   if (header === undefined) return { ok: false, problems: [{ message: 'the file is empty' }] };
-  const article = entitySchema('article');
+  const article = (articleShape ??= shapeOf(entitySchema('article')));
   const columns: Column[] = [];
   const problems: Problem[] = duplicateColumns(header, (name) => name !== '').map(
     ({ message }) => ({ row: 1, message }),
@@ -136,4 +125,47 @@ export function parseArticleCsv(
     return { ok: false, problems: [{ message: 'no article rows below the header' }] };
   const number = numberGrammar(options.decimalComma);
   return { ok: true, rows: data.map((cells, i) => rowOf(cells, columns, i + 2, number, kind)) };
+}
+
+/**
+ * The messages of an article CSV in the article CSV's own layout (its encoding
+ * `erp.file.csv.encoding`): a message per article, the rows of one article one message.
+ */
+export function articleMessages(
+  bytes: Uint8Array,
+  file: InboxFile,
+  ctx: ReadContext,
+): FileMessages {
+  const { options } = ctx;
+  const decoded = decode(bytes, options.csv.encoding);
+  if (!decoded.ok) return refusedFile(decoded.reason);
+  const article = ctx.kinds.formats.article;
+  const csv = parseArticleCsv(decoded.text, options.csv, article);
+  if (!csv.ok) return refusedFile('not a readable article CSV', csv.problems);
+  const badRows = csv.rows.flatMap((row) => row.problems);
+  if (badRows.length > 0 && options.csvAllOrNothing) {
+    return refusedFile('rows with problems; csvAllOrNothing rejects the whole file', badRows);
+  }
+  const good: RowMessage[] = [];
+  const badKeys = new Set<string>();
+  for (const row of csv.rows) {
+    if (row.problems.length > 0) badKeys.add(article.key(row.body));
+    else {
+      const { body, stamp } = withoutStamp(row.body);
+      const rows = [row.row];
+      good.push({
+        body,
+        ...(stamp === undefined ? {} : { stamp }),
+        rows,
+        places: [{ row: row.row }],
+      });
+    }
+  }
+  const merged = oneMessagePerKey(article, good, badKeys, 'row');
+  const messages = merged.messages.map(({ rows, body, stamp }) =>
+    inboxMessage(article, 'file', rowsName(file.name, rows), body, stamp),
+  );
+  const problems = [...badRows, ...merged.problems].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+  if (messages.length === 0) return refusedFile('no row of the file could be taken', problems);
+  return { ok: true, messages, badRows: problems };
 }

@@ -6,11 +6,14 @@ import {
   type InboundMapping,
   type InField,
   type InputLine,
-  type InputRecord,
 } from '../../mapping/index.js';
 import { duplicateColumns } from './header.js';
 import type { Problem } from '../../messages/problems.js';
 import { nearestField } from '../../../shared/nearest.js';
+import { articleMessages } from './article.js';
+import type { FileMessages, InboxFile, ReadContext } from '../format.js';
+import { mappedMessages, type Records } from '../inboundRecords.js';
+import { mappedText } from '../text.js';
 
 const csvParse = lazyPackage<typeof CsvParse>('csv-parse/sync');
 
@@ -19,11 +22,6 @@ interface Row {
   line: number;
   cells: string[];
 }
-
-export type CsvRecords =
-  /** `mapping`: the one the records are read with (a `named` one with the file's columns). */
-  | { ok: true; records: InputRecord[]; badRows: Problem[]; mapping: InboundMapping }
-  | { ok: false; reason: string; problems: Problem[] };
 
 const newlines = (cells: readonly string[]) =>
   cells.reduce((sum, cell) => sum + (cell.match(/\n/g)?.length ?? 0), 0);
@@ -101,7 +99,7 @@ export function csvRecords(
   given: InboundMapping,
   text: string,
   csv: { delimiter: string; quote: string },
-): CsvRecords {
+): Records {
   const rows = rowsOf(text, csv.delimiter, csv.quote);
   if (!Array.isArray(rows)) return { ok: false, reason: 'not readable as CSV', problems: [rows] };
   const byName = given.spec.header !== false;
@@ -160,4 +158,30 @@ function fileMapping(
   const problems = named.problems.map((problem) => ({ line: 1, ...problem }));
   const reason = `the header names columns that are no ${given.kind} fields; name each as its field (a dot path)`;
   return { ok: false, reason, problems };
+}
+
+/** The records of a CSV file in its mapping's layout: its encoding, delimiter and quote, else `erp.file.csv`'s. */
+function csvFileRecords(
+  bytes: Uint8Array,
+  mapping: InboundMapping,
+  csv: ReadContext['options']['csv'],
+): Records {
+  const { spec } = mapping;
+  const encoding = spec.encoding ?? (csv.encoding === 'windows-1252' ? 'windows-1252' : 'utf-8');
+  const text = mappedText(bytes, encoding);
+  if (!text.ok) return text;
+  return csvRecords(mapping, text.text, {
+    delimiter: spec.delimiter ?? csv.delimiter,
+    quote: spec.quote ?? csv.quote,
+  });
+}
+
+/**
+ * The messages of a CSV file: in the layout of its kind's mapping (the config's, or the kind's
+ * default, whose header names the message's fields), or the article CSV's own (article.ts).
+ */
+export function csvMessages(bytes: Uint8Array, file: InboxFile, ctx: ReadContext): FileMessages {
+  const mapping = ctx.mappings?.get(file.folder);
+  if (mapping?.spec.format !== 'csv') return articleMessages(bytes, file, ctx);
+  return mappedMessages(csvFileRecords(bytes, mapping, ctx.options.csv), file, mapping, ctx);
 }

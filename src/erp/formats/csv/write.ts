@@ -1,27 +1,58 @@
 import type * as CsvStringify from 'csv-stringify/sync';
 import type { ResourceName } from '../../../contract/index.js';
 import { lazyPackage } from '../../../shared/lazyPackage.js';
-import { encodeWindows1252 } from '../windows1252.js';
-import { formatCell } from './cells.js';
-import type { CsvEncoding, CsvOptions } from '../../outbound/file/options.js';
-import { resourceColumns } from '../../mapping/columns.js';
-import {
-  columnsMapping,
-  outboundRows,
-  type OutboundMapping,
-  type OutField,
-} from '../../mapping/index.js';
-import { fixedWidth, Unwritable } from '../../mapping/values.js';
+import { PLAIN_DECIMAL, plainNumber } from '../../../shared/decimals.js';
+import { formatDateText } from '../../mapping/dates.js';
+import { resourceColumns } from '../../mapping/sources.js';
+import { columnsMapping, outboundRows, type OutField } from '../../mapping/index.js';
+import { fixedWidth } from '../../mapping/values.js';
+import { writeEach, type CsvOptions, type WriteOptions, type Written } from '../format.js';
+import { mappingOf } from '../outboundMapping.js';
+import { encodeText } from '../text.js';
 
 // Loaded when a config writes CSV, not at every start.
 const csvStringify = lazyPackage<typeof CsvStringify>('csv-stringify/sync');
 
-export function encodeText(text: string, encoding: CsvEncoding): Buffer {
-  if (encoding === 'windows-1252') return encodeWindows1252(text);
-  return Buffer.from(encoding === 'utf-8-bom' ? `\uFEFF${text}` : text, 'utf8');
+/** `dateFormat: de`: dates as 04.03.2026, date-times to the second in the file's time zone. */
+function formatString(value: string, options: CsvOptions): string {
+  if (options.dateFormat !== 'de') return value;
+  return formatDateText(value, 'dd.MM.yyyy HH:mm:ss', options.timeZone, 'dd.MM.yyyy');
 }
 
-/** The text of one cell: CSV's own rules (csvValues.ts), then the field's decimal comma and width. */
+/**
+ * Characters that make a spreadsheet read a cell as a formula (`=`, `+`, `-`, `@`) or that some
+ * take as such after a tab or carriage return. Such a text cell gets a leading `'`, which
+ * spreadsheets show as text and ERP imports keep as a visible mark (OWASP "CSV injection").
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function number(text: string, options: CsvOptions): string {
+  return options.decimalComma ? text.replace('.', ',') : text;
+}
+
+function text(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/**
+ * The text of one CSV cell. Numbers, and decimals sent as text in a column the schema calls
+ * numeric, are written as numbers in plain notation (`-3` stays `-3`, with the decimal comma when asked). Every
+ * other text is neutralised when it starts like a formula: a text column is known to be text by
+ * its field, never by whether its value looks like a number. Objects and arrays are JSON.
+ */
+export function formatCell(value: unknown, options: CsvOptions, numeric: boolean): string {
+  if (value === null || value === undefined) return '';
+  // Plain notation: `1e21` is written as its 22 digits, which every ERP reads.
+  if (typeof value === 'number') return number(plainNumber(value), options);
+  if (typeof value === 'string') {
+    if (numeric && PLAIN_DECIMAL.test(value)) return number(value, options);
+    return text(formatString(value, options));
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return text(JSON.stringify(value));
+}
+
+/** The text of one cell: CSV's own rules (formatCell), then the field's decimal comma and width. */
 function cellText(field: OutField, value: unknown, options: CsvOptions): string {
   const decimalComma = field.spec.decimalComma ?? options.decimalComma;
   // A field's own date pattern is its last word: `dateFormat` does not write it again.
@@ -33,59 +64,34 @@ function cellText(field: OutField, value: unknown, options: CsvOptions): string 
 }
 
 /**
- * What a batch file holds, and the records it leaves out: by their index in the batch, why the
- * ERP's layout cannot say them (a value wider than its width). A refused record is refused the
- * same way on every try, so the file of the others stays the same.
- */
-export interface BatchContent {
-  data: Buffer;
-  refused: ReadonlyMap<number, string>;
-}
-
-/** Each record's part of a batch file, or why the record is left out (an Unwritable). */
-export function eachRecord<T>(
-  records: readonly Record<string, unknown>[],
-  render: (record: Record<string, unknown>) => T[],
-): { parts: T[]; refused: Map<number, string> } {
-  const parts: T[] = [];
-  const refused = new Map<number, string>();
-  records.forEach((record, index) => {
-    try {
-      parts.push(...render(record));
-    } catch (error) {
-      if (!(error instanceof Unwritable)) throw error;
-      refused.set(index, error.message);
-    }
-  });
-  return { parts, refused };
-}
-
-/**
- * One CSV file for a batch of records (and the records it leaves out, see BatchContent) of one resource; orders get a row per order line. The
- * columns are the mapping's (`erp.file.mapping.<resource>`), else the chosen `columns`, else
- * every field of the schema, each named by its path.
+ * One CSV file for a batch of records of one resource, and the records it leaves out (see
+ * Written); orders get a row per order line. The columns are the mapping's
+ * (`erp.file.mapping.<resource>`), else the chosen `columns`, else every field of the schema
+ * and the enrichment, each named by its path.
  */
 export function csvFile(
   resource: ResourceName,
   records: readonly Record<string, unknown>[],
-  options: CsvOptions,
-  mapping: OutboundMapping = columnsMapping(
-    resource,
-    options.columns[resource] ?? resourceColumns(resource).map((leaf) => leaf.path),
-    options.timeZone,
-  ),
-): BatchContent {
-  const { parts: cells, refused } = eachRecord(records, (record) =>
-    outboundRows(mapping, record).map((row) =>
-      mapping.fields.map((field, n) => cellText(field, row[n], options)),
-    ),
-  );
+  options: WriteOptions,
+): Written {
+  const { csv } = options;
+  const columns = csv.columns[resource] ?? resourceColumns(resource).map((leaf) => leaf.path);
+  const mapping = mappingOf(resource, options) ?? columnsMapping(resource, columns, csv.timeZone);
   const header = mapping.fields.map((field) => field.target);
-  const text = csvStringify().stringify(options.header ? [header, ...cells] : cells, {
-    delimiter: options.delimiter,
-    quote: options.quote,
-    quoted: options.quoting === 'all',
-    record_delimiter: options.lineEnding === 'crlf' ? 'windows' : 'unix',
-  });
-  return { data: encodeText(text, options.encoding), refused };
+  return writeEach(
+    records,
+    (record) =>
+      outboundRows(mapping, record).map((row) =>
+        mapping.fields.map((field, n) => cellText(field, row[n], csv)),
+      ),
+    (cells) => {
+      const text = csvStringify().stringify(csv.header ? [header, ...cells] : cells, {
+        delimiter: csv.delimiter,
+        quote: csv.quote,
+        quoted: csv.quoting === 'all',
+        record_delimiter: csv.lineEnding === 'crlf' ? 'windows' : 'unix',
+      });
+      return encodeText(text, csv.encoding);
+    },
+  );
 }

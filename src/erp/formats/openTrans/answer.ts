@@ -1,4 +1,5 @@
 import { orderLineItems } from './write.js';
+import type { OrderLookup } from '../../messages/orders.js';
 import type { Problem } from '../../messages/problems.js';
 import { childNamed, childrenNamed, textAt, type XmlElement } from '../xml/parse.js';
 
@@ -10,18 +11,6 @@ export interface OrderRef {
   /** ORDER_ID as the file wrote it. */
   orderId: string;
 }
-
-/** An order the daemon's mirror holds, single or direct. */
-export interface KnownOrder {
-  orderType: 'single' | 'direct';
-  record: Record<string, unknown>;
-}
-
-/**
- * The order with this `_id` as the daemon's mirror holds it, single or direct, or undefined
- * when it holds none.
- */
-export type OrderLookup = (id: string) => KnownOrder | undefined;
 
 export interface OpenTransOptions {
   /**

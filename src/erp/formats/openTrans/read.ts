@@ -1,10 +1,10 @@
-import { OPENTRANS_NAMESPACE } from './write.js';
-import { MAX_XML_BYTES } from '../../messages/bounds.js';
-import type { InboxKinds } from '../../messages/kinds.js';
-import { listedProblems } from '../../messages/problemList.js';
-import { problemText, type Problem } from '../../messages/problems.js';
-import { readXml, xmlText, type XmlElement } from '../xml/parse.js';
 import { checkMessage } from '../../messages/check.js';
+import { inboxMessage } from '../../messages/identity.js';
+import type { InboxKinds } from '../../messages/kinds.js';
+import { listedProblems, problemText, type Problem } from '../../messages/problems.js';
+import type { FileMessages, InboxFile, ReadContext } from '../format.js';
+import { readXmlFile, type XmlElement } from '../xml/parse.js';
+import { OPENTRANS_NAMESPACE } from './write.js';
 import type { OpenTransAnswer, OpenTransMessage, OpenTransOptions } from './answer.js';
 import { dispatchNotificationAnswer } from './dispatchNotification.js';
 import { orderResponseAnswer } from './orderResponse.js';
@@ -79,7 +79,7 @@ function checked(answer: OpenTransAnswer, kinds: InboxKinds): OpenTransAnswer {
 }
 
 /**
- * An openTRANS 2.1 answer from the ERP, read safely (safeXml.ts), checked against the official
+ * An openTRANS 2.1 answer from the ERP, read safely (xml/parse.ts), checked against the official
  * schema and turned into push-back messages. A file is refused whole, with the schema's or our
  * reason, when anything in it is wrong; then no message of it is sent.
  */
@@ -88,26 +88,16 @@ export async function readOpenTrans(
   kinds: InboxKinds,
   options: OpenTransOptions = {},
 ): Promise<OpenTransRead> {
-  if (bytes.length > MAX_XML_BYTES) {
-    return refused(
-      `the file has ${bytes.length} bytes; an openTRANS file may have ${MAX_XML_BYTES}`,
-    );
-  }
-  const decoded = xmlText(bytes);
-  if (!decoded.ok) return refused(decoded.reason);
-  const parsed = readXml(decoded.text);
-  if (!parsed.ok) {
-    const where = parsed.line === undefined ? {} : { line: parsed.line };
-    return refused('not readable as XML', [{ ...where, message: parsed.reason }]);
-  }
-  const { root } = parsed;
+  const read = readXmlFile(bytes, 'an openTRANS file');
+  if (!read.ok) return read;
+  const { root } = read;
   if (root.namespace !== OPENTRANS_NAMESPACE || !isAnswer(root.name)) {
     return refused(
       `the root element is ${root.name} in namespace "${root.namespace}"; openTRANS answers are ` +
         `ORDERRESPONSE or DISPATCHNOTIFICATION in ${OPENTRANS_NAMESPACE}`,
     );
   }
-  const schema = await openTransSchemaProblems(decoded.text);
+  const schema = await openTransSchemaProblems(read.text);
   if (schema.length > 0) {
     const problems = schema.map((problem) =>
       problem.line === undefined
@@ -121,4 +111,29 @@ export async function readOpenTrans(
     return refused(`the ${root.name} cannot be taken`, listedProblems(answer.problems));
   }
   return { ok: true, document: root.name, messages: answer.messages, notes: answer.notes };
+}
+
+/**
+ * The inbox messages of one openTRANS file in `<inbox>/opentrans/`: one per order and kind (the
+ * file's items of one order are one message already), each named by the file and the ORDER_ID
+ * it is about (`<file>#<ORDER_ID>`, its kind apart) and known, as every inbox message, by its
+ * kind, business key and content (identity.ts). The orders of the mirror, when given, are those
+ * an answer must name.
+ */
+export async function openTransMessages(
+  bytes: Uint8Array,
+  file: InboxFile,
+  ctx: ReadContext,
+): Promise<FileMessages> {
+  const { trackingLinkTemplate } = ctx.options;
+  const orderOf = ctx.orders?.byId;
+  const read = await readOpenTrans(bytes, ctx.kinds, {
+    ...(trackingLinkTemplate === undefined ? {} : { trackingLinkTemplate }),
+    ...(orderOf === undefined ? {} : { orderOf }),
+  });
+  if (!read.ok) return read;
+  const messages = read.messages.map(({ kind, orderId, body }) =>
+    inboxMessage(ctx.kinds.formats[kind], 'file', `${file.name}#${orderId}`, body),
+  );
+  return { ok: true, messages, notes: read.notes, badRows: [] };
 }

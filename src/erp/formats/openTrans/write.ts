@@ -3,8 +3,15 @@ import { plainNumber } from '../../../shared/decimals.js';
 import { isPlainObject } from '../../../shared/objects.js';
 // Why an order cannot be written as a schema-valid ORDER: it is rejected with this.
 import { Unwritable } from '../../mapping/values.js';
-import type { OpenTransParties } from '../../outbound/file/options.js';
-import { UNIT_ONE, unitCode, type UnitTable } from './units.js';
+import type { ResourceName } from '../../../contract/index.js';
+import {
+  firstFile,
+  writeEach,
+  type OpenTransParties,
+  type WriteOptions,
+  type Written,
+} from '../format.js';
+import { OPENTRANS_UNITS_TABLE, UNIT_ONE, unitCode, type UnitTable } from './units.js';
 import { XML_OPTIONS, xmlbuilder } from '../xml/write.js';
 
 export const OPENTRANS_NAMESPACE = 'http://www.opentrans.org/XMLSchema/2.1';
@@ -13,8 +20,6 @@ const XMLNS = 'http://www.w3.org/2000/xmlns/';
 
 /** Where the enrichment puts the patient's ERP customer number on an order. */
 export const PATIENT_CUSTOMER_ID_FIELD = 'patientCustomerId';
-
-export type OpenTransOrderResource = 'singleOrder' | 'directOrder';
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== ''
@@ -233,13 +238,11 @@ function orderItem(
   orderUnit(item, line.unit, units);
 }
 
-export type OpenTransOrderFile = { data: Buffer } | { refused: string };
-
 /**
  * A single or direct order as an openTRANS 2.1 ORDER, its ORDER_ID the order's `_id` (a
  * platform UUID, unique across single and direct orders: an answer's ORDER_ID is looked up in
- * both), valid against the official schema; or, when no valid ORDER can say it, why not (no line left,
- * no patient, an article number too long). The platform knows no supplier or buyer id: they
+ * both), valid against the official schema. When no valid ORDER can say it (no line left, no
+ * patient, an article number too long), it throws Unwritable with why. The platform knows no supplier or buyer id: they
  * come from the config (`openTransParties`). It knows no prices or currency either, so none
  * are written (see docs/readme/file-drop.md). `units` (the config's value table
  * `openTransUnits`) maps units before the built-in table does.
@@ -248,12 +251,12 @@ export function openTransOrder(
   order: Record<string, unknown>,
   ids: OpenTransParties,
   units: UnitTable = {},
-): OpenTransOrderFile {
+): Buffer {
   const items = orderLineItems(order);
   if (items.length === 0) {
-    return {
-      refused: 'not written as openTRANS: an ORDER needs a line, and every line is archived',
-    };
+    throw new Unwritable(
+      'not written as openTRANS: an ORDER needs a line, and every line is archived',
+    );
   }
   const build: Build = { remarks: [] };
   try {
@@ -276,10 +279,22 @@ export function openTransOrder(
     const list = root.ele('ORDER_ITEM_LIST');
     for (const { lineItemId, line } of items) orderItem(list, lineItemId, line, units);
     root.ele('ORDER_SUMMARY').ele('TOTAL_ITEM_NUM').txt(String(items.length));
-    return { data: Buffer.from(root.end({ prettyPrint: true }), 'utf8') };
+    return Buffer.from(root.end({ prettyPrint: true }), 'utf8');
   } catch (error) {
-    if (error instanceof Unwritable)
-      return { refused: `not written as openTRANS: ${error.message}` };
+    if (error instanceof Unwritable) {
+      throw new Unwritable(`not written as openTRANS: ${error.message}`, { cause: error });
+    }
     throw error;
   }
+}
+
+/** The file of one order (orders openTRANS has a document for: OPENTRANS_ORDERS). */
+export function openTransFile(
+  _resource: ResourceName,
+  records: readonly Record<string, unknown>[],
+  options: WriteOptions,
+): Written {
+  const units = options.valueTables[OPENTRANS_UNITS_TABLE];
+  const parties = options.openTransParties;
+  return writeEach(records, (order) => [openTransOrder(order, parties, units)], firstFile);
 }

@@ -1,8 +1,13 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { invalidUtf8Offset } from '../../../shared/utf8.js';
-import { decodeWindows1252 } from '../windows1252.js';
-import { notWindows1252 } from '../text.js';
-import { MAX_NESTING, MAX_OBJECT_KEYS, MAX_XML_ELEMENTS } from '../../messages/bounds.js';
+import { decodeWindows1252, notWindows1252 } from '../text.js';
+import type { Problem } from '../../messages/problems.js';
+import {
+  MAX_NESTING,
+  MAX_OBJECT_KEYS,
+  MAX_XML_BYTES,
+  MAX_XML_ELEMENTS,
+} from '../../messages/bounds.js';
 
 /**
  * The one way XML from the ERP is read. Every file is hostile until shown otherwise, so:
@@ -196,4 +201,31 @@ export function textAt(element: XmlElement, ...path: string[]): string | undefin
   for (const name of path) current = current && childNamed(current, name);
   const value = current?.text.trim();
   return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * An XML file's element tree and its text (declaring UTF-8), as readXml reads it after xmlText
+ * decoded it; or why the file is refused. `what` names such a file in the refusal of one too
+ * large (`an openTRANS file`).
+ */
+export function readXmlFile(
+  bytes: Uint8Array,
+  what: string,
+):
+  | { ok: true; root: XmlElement; text: string }
+  | { ok: false; reason: string; problems: Problem[] } {
+  if (bytes.length > MAX_XML_BYTES) {
+    const reason = `the file has ${bytes.length} bytes; ${what} may have ${MAX_XML_BYTES}`;
+    return { ok: false, reason, problems: [] };
+  }
+  const decoded = xmlText(bytes);
+  if (!decoded.ok) return { ok: false, reason: decoded.reason, problems: [] };
+  const parsed = readXml(decoded.text);
+  if (parsed.ok) return { ok: true, root: parsed.root, text: decoded.text };
+  const where = parsed.line === undefined ? {} : { line: parsed.line };
+  return {
+    ok: false,
+    reason: 'not readable as XML',
+    problems: [{ ...where, message: parsed.reason }],
+  };
 }

@@ -1,6 +1,8 @@
-import type { InField, InputLine, InputRecord } from '../../mapping/index.js';
+import type { InboundMapping, InField, InputLine, InputRecord } from '../../mapping/index.js';
 import type { Problem } from '../../messages/problems.js';
-import { childrenNamed, type XmlElement } from './parse.js';
+import { childrenNamed, readXmlFile, type XmlElement } from './parse.js';
+import { refusedFile, type FileMessages, type InboxFile, type ReadContext } from '../format.js';
+import { mappedMessages, type Records } from '../inboundRecords.js';
 
 /** An element with the path that names it in a problem (`Rueckmeldungen/Auftrag[2]`). */
 interface Located {
@@ -113,4 +115,30 @@ export function xmlRecords(
     ...inputOf(record),
     lines: lines === undefined ? [] : elementsAt(record, lines).map(inputOf),
   }));
+}
+
+/** The records of an XML file, read only through parse.ts: no DOCTYPE, no entity, bounded. */
+function xmlFileRecords(bytes: Uint8Array, mapping: InboundMapping): Records {
+  const read = readXmlFile(bytes, 'an XML file');
+  if (!read.ok) return read;
+  const foreign = foreignElements(read.root);
+  if (foreign.length > 0) {
+    return { ok: false, reason: 'the file has elements of other namespaces', problems: foreign };
+  }
+  const { records = '.', lines } = mapping.spec;
+  const found = xmlRecords(read.root, records, lines);
+  if (found.length === 0) {
+    const reason = `no ${records} element below the root element ${read.root.name}, where the mapping's records are`;
+    return { ok: false, reason, problems: [] };
+  }
+  return { ok: true, records: found, badRows: [] };
+}
+
+/** The messages of an XML file in the layout of its kind's mapping (`format: xml`). */
+export function xmlMessages(bytes: Uint8Array, file: InboxFile, ctx: ReadContext): FileMessages {
+  const mapping = ctx.mappings?.get(file.folder);
+  if (mapping?.spec.format !== 'xml') {
+    return refusedFile(`${file.folder} has no XML layout: give it one in erp.file.inboxMapping`);
+  }
+  return mappedMessages(xmlFileRecords(bytes, mapping), file, mapping, ctx);
 }

@@ -6,7 +6,7 @@ import { nodeOutboxFs, removeStaleTemps, type OutboxFs } from './atomicWrite.js'
 import { archivalFolders, placeArchivalEvents } from './archivalEvents.js';
 import { highestBatchIn } from './batchNumbers.js';
 import { placeCompanions, type Folder } from './companions.js';
-import { isBatchFormat } from '../../formats/content.js';
+import { isBatchFormat } from '../../formats/index.js';
 import type { FileAdapterOptions } from './options.js';
 import { createOutboxWriter } from './outboxWriter.js';
 import { folderWritable } from './probe.js';

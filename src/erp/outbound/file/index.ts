@@ -1,11 +1,9 @@
 export { createFileAdapter, type FileAdapterDeps } from './fileAdapter.js';
 export { nodeOutboxFs, type OutboxFs } from './atomicWrite.js';
-export { PATIENT_CUSTOMER_ID_FIELD, OPENTRANS_NAMESPACE } from '../../formats/openTrans/write.js';
 export { recordBaseName, batchBaseName, safeSegment, safeVersion } from './names.js';
-export { encodeText } from '../../formats/csv/write.js';
 export * from './options.js';
 export { batchFile, recordFile } from './render.js';
-export { isBatchFormat } from '../../formats/content.js';
 export { folderOf, type OutboxFile } from './placement.js';
 export { archivalFileName, archivalFolderOf } from './archivalEvents.js';
 export { folderWritable } from './probe.js';
+export { isBatchFormat } from '../../formats/index.js';

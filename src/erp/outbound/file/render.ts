@@ -1,6 +1,6 @@
 import type { ResourceName } from '../../../contract/index.js';
 import type { OutboundRecord } from '../../adapter.js';
-import { batchContent, recordContent } from '../../formats/content.js';
+import { outboxFormat } from '../../formats/index.js';
 import { BATCH_DIGITS, batchBaseName, recordBaseName, safeSegment } from './names.js';
 import type { FileAdapterOptions } from './options.js';
 import type { OutboxFile } from './placement.js';
@@ -14,10 +14,14 @@ export function recordFile(
   item: OutboundRecord,
   options: FileAdapterOptions,
 ): { file: OutboxFile & { data: Buffer } } | { refused: string } {
-  const content = recordContent(item, options);
-  if ('refused' in content) return content;
-  const name = `${recordBaseName(item.id, item.version)}.${options.format}`;
-  return { file: { name, data: content.data } };
+  const { data, refused } = outboxFormat(item.resource, options).write(
+    item.resource,
+    [item.record],
+    options,
+  );
+  const reason = refused.get(0);
+  if (reason !== undefined) return { refused: reason };
+  return { file: { name: `${recordBaseName(item.id, item.version)}.${options.format}`, data } };
 }
 
 /**
@@ -36,6 +40,6 @@ export function batchFile(
     batch === undefined
       ? `${safeSegment(resource)}_${'#'.repeat(BATCH_DIGITS)}`
       : batchBaseName(resource, batch);
-  const { data, refused } = batchContent(resource, records, options);
+  const { data, refused } = outboxFormat(resource, options).write(resource, records, options);
   return { file: { name: `${base}.${options.format}`, data }, refused };
 }

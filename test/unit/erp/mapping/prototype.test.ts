@@ -6,7 +6,7 @@ import {
   DEFAULT_FILE_ADAPTER_OPTIONS,
   recordBaseName,
 } from '../../../../src/erp/outbound/file/index.js';
-import { parseArticleCsv } from '../../../../src/erp/inbound/index.js';
+import { parseArticleCsv } from '../../../../src/erp/formats/index.js';
 import {
   inboundMapping,
   mapRecord,

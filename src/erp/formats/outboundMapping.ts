@@ -6,7 +6,7 @@ import {
   type OutboundMapping,
   type OutboundMappingSpec,
 } from '../mapping/index.js';
-import type { FileAdapterOptions } from '../outbound/file/options.js';
+import type { WriteOptions } from './format.js';
 
 /** Built once per configured mapping (the options' objects live as long as the adapter). */
 const compiled = new WeakMap<OutboundMappingSpec, OutboundMapping>();
@@ -18,28 +18,28 @@ const compiled = new WeakMap<OutboundMappingSpec, OutboundMapping>();
  */
 export function mappingOf(
   resource: ResourceName,
-  options: FileAdapterOptions,
+  options: WriteOptions,
 ): OutboundMapping | undefined {
   const spec = options.mapping[resource];
   if (spec === undefined) return undefined;
   let mapping = compiled.get(spec);
   if (mapping === undefined) {
     const context = { tables: options.valueTables, timeZone: options.csv.timeZone };
-    mapping = outboundMapping(
-      resource,
-      spec,
-      context,
-      options.format === 'csv' ? 'rows' : 'nested',
-    );
+    const lines = options.format === 'csv' ? 'rows' : 'nested';
+    mapping = outboundMapping(resource, spec, context, lines);
     compiled.set(spec, mapping);
   }
   return mapping;
 }
 
-/** What a JSON, NDJSON or XML file holds for one record: its rows, or the record nested. */
+/**
+ * What a JSON, NDJSON or XML file holds for one record: without a mapping the record itself,
+ * with one its rows, or the record nested.
+ */
 export function mappedObjects(
-  mapping: OutboundMapping,
+  mapping: OutboundMapping | undefined,
   record: Record<string, unknown>,
 ): unknown[] {
+  if (mapping === undefined) return [record];
   return mapping.lines === 'rows' ? rowObjects(mapping, record) : [nestedObject(mapping, record)];
 }
