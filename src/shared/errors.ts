@@ -119,3 +119,9 @@ export function isTransient(error: unknown): boolean {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** A system error's code (`ENOENT`, `SQLITE_BUSY`), if it carries one. */
+export function errorCode(error: unknown): string | undefined {
+  const code: unknown = error instanceof Error && 'code' in error ? error.code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}

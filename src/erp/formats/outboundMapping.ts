@@ -6,7 +6,7 @@ import {
   type OutboundMapping,
   type OutboundMappingSpec,
 } from '../mapping/index.js';
-import type { WriteOptions } from './format.js';
+import { writeEach, type WriteOptions, type Written } from './format.js';
 
 /** Built once per configured mapping (the options' objects live as long as the adapter). */
 const compiled = new WeakMap<OutboundMappingSpec, OutboundMapping>();
@@ -32,14 +32,27 @@ export function mappingOf(
   return mapping;
 }
 
+/** What a record is in a file of objects (JSON, NDJSON, XML): itself, or its mapping's objects. */
+export type Mapped = { objects: unknown[]; rows: boolean; root: string };
+
 /**
- * What a JSON, NDJSON or XML file holds for one record: without a mapping the record itself,
- * with one its rows, or the record nested.
+ * The write of a format of objects: each record as the resource's mapping makes it (without
+ * one the record itself; with one its rows, or the record nested), rendered into its parts (a
+ * document, lines), and the parts of the records the layout can say joined into the file.
  */
-export function mappedObjects(
-  mapping: OutboundMapping | undefined,
-  record: Record<string, unknown>,
-): unknown[] {
-  if (mapping === undefined) return [record];
-  return mapping.lines === 'rows' ? rowObjects(mapping, record) : [nestedObject(mapping, record)];
+export function mappedWrite<T>(render: (record: Mapped) => T[], join: (parts: T[]) => Buffer) {
+  return (
+    resource: ResourceName,
+    records: readonly Record<string, unknown>[],
+    options: WriteOptions,
+  ): Written => {
+    const mapping = mappingOf(resource, options);
+    const rows = mapping?.lines === 'rows';
+    const objectsOf = (record: Record<string, unknown>): unknown[] => {
+      if (mapping === undefined) return [record];
+      return rows ? rowObjects(mapping, record) : [nestedObject(mapping, record)];
+    };
+    const root = mapping?.root ?? resource;
+    return writeEach(records, (record) => render({ objects: objectsOf(record), rows, root }), join);
+  };
 }

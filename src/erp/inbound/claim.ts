@@ -4,12 +4,13 @@
  * `.processing/<kind>/`, so that the ERP and a second look never see it half-handled; and how it
  * finishes the files a crash or a failed hand-off left there.
  */
-import { access, lstat, rename, unlink } from 'node:fs/promises';
+import { lstat, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage } from '../../shared/errors.js';
 import type { InboxFolder } from '../messages/kinds.js';
 import { CompletenessTracker, type Completeness } from './completeness.js';
 import { entriesOf, markerOf, MARKER, type DroppedFile } from './entries.js';
+import { exists } from './folders.js';
 import { handleClaimed, type HandleContext } from './handOff.js';
 import type { FileResult } from './scanReport.js';
 import { refuseUndecodable } from './setAside.js';
@@ -22,12 +23,6 @@ export interface Claims {
   /** Forgets what it remembers of files not offered to `take` since the last call. */
   forgetGone(): void;
 }
-
-const there = (path: string | Buffer) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
 
 /** A file that fails is a result, not the end of the scan: it is tried again next scan. */
 async function safely(kind: InboxFolder, file: string, work: () => Promise<FileResult>) {
@@ -46,7 +41,7 @@ export function claims(ctx: HandleContext): Claims {
 
   async function completeness(file: DroppedFile): Promise<Completeness> {
     if (options.doneMarker) {
-      return (await there(markerOf(file.path)))
+      return (await exists(markerOf(file.path)))
         ? { ready: true }
         : { ready: false, reason: `no ${MARKER} marker yet` };
     }
@@ -86,7 +81,7 @@ export function claims(ctx: HandleContext): Claims {
       results.push(await safely(kind, name, () => handleClaimed(ctx, kind, name)));
       // The marker of a file the crash claimed, which only a finished claim removes.
       const marker = join(layout.kind(kind), `${name}${MARKER}`);
-      if (options.doneMarker && !(await there(join(layout.kind(kind), name)))) {
+      if (options.doneMarker && !(await exists(join(layout.kind(kind), name)))) {
         await unlink(marker).catch(() => undefined);
       }
     }

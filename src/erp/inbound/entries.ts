@@ -5,6 +5,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { errorCode } from '../../shared/errors.js';
 import { invalidUtf8Offset } from '../../shared/utf8.js';
 
 /** Beside a file once it is whole (`doneMarker`): `<file>.done`. */
@@ -29,7 +30,7 @@ export interface DroppedFile {
 export const markerOf = (path: string | Buffer): string | Buffer =>
   typeof path === 'string' ? `${path}${MARKER}` : Buffer.concat([path, Buffer.from(MARKER)]);
 
-const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+export const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Hidden files are the ERP's own temp files; a name starting with `..` is read and refused. */
 const isCandidate = (name: string) =>
@@ -40,7 +41,7 @@ async function listed(dir: string): Promise<Dirent<Buffer>[]> {
   try {
     return await readdir(dir, { encoding: 'buffer', withFileTypes: true });
   } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return [];
+    if (errorCode(error) === 'ENOENT') return [];
     throw error;
   }
 }

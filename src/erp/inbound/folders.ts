@@ -1,7 +1,8 @@
-import type { InboxFolder } from '../messages/kinds.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, open, rename } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
+import { errorCode } from '../../shared/errors.js';
+import type { InboxFolder } from '../messages/kinds.js';
 
 /** The inbox's folders (docs/readme/file-drop.md, "Inbox"). */
 export interface InboxLayout {
@@ -26,14 +27,11 @@ export function layoutOf(root: string): InboxLayout {
   };
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const exists = (path: string | Buffer): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /** The longest file name, in bytes, that Linux, macOS and Windows file systems take. */
 const NAME_MAX_BYTES = 255;
@@ -83,7 +81,7 @@ export async function restrict(path: string, mode: number): Promise<void> {
   try {
     await chmod(path, mode);
   } catch (error) {
-    if (!(error instanceof Error && 'code' in error && error.code === 'EPERM')) throw error;
+    if (errorCode(error) !== 'EPERM') throw error;
   }
 }
 

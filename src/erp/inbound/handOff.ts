@@ -3,7 +3,7 @@
  * store, then the file archived; or set aside in `.error/` with a report.
  */
 import { join } from 'node:path';
-import { TransientError, errorMessage } from '../../shared/errors.js';
+import { TransientError, errorCode, errorMessage } from '../../shared/errors.js';
 import { dayIn } from '../../shared/timeZone.js';
 import type { InboxMessage } from '../adapter.js';
 import type { ReadContext } from '../formats/format.js';
@@ -43,11 +43,8 @@ export interface HandleContext extends ReadContext, AsideContext {
 /** SQLite busy, locked, full or briefly unwritable: the same hand-off may pass next scan. */
 const PASSING_STORE_CODE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|PERM|NOMEM)/;
 
-function handOffMayPass(error: unknown): boolean {
-  if (error instanceof TransientError) return true;
-  const code: unknown = error instanceof Error && 'code' in error ? error.code : undefined;
-  return typeof code === 'string' && PASSING_STORE_CODE.test(code);
-}
+const handOffMayPass = (error: unknown): boolean =>
+  error instanceof TransientError || PASSING_STORE_CODE.test(errorCode(error) ?? '');
 
 /**
  * Checks a claimed file for hard links, then hands its messages to `accept` and moves it to the

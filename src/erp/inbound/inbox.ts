@@ -4,7 +4,7 @@ import type { Logger } from '../../log/index.js';
 import { SetupError, errorMessage } from '../../shared/errors.js';
 import { OPENTRANS_FOLDER, type InboxFolder } from '../messages/kinds.js';
 import { claims, type Claims } from './claim.js';
-import { entriesOf } from './entries.js';
+import { byName, entriesOf } from './entries.js';
 import { ARCHIVE, ERROR, PROCESSING, layoutOf, type InboxLayout } from './folders.js';
 import type { Accept, HandleContext } from './handOff.js';
 import { OddEntries } from './oddEntries.js';
@@ -34,8 +34,6 @@ export interface Inbox {
   /** One pass over every kind folder; never sleeps, never throws for a bad file. */
   scanOnce(): Promise<ScanReport>;
 }
-
-const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function errorPath(error: unknown): string | undefined {
   return error instanceof Error && 'path' in error && typeof error.path === 'string'

@@ -20,18 +20,14 @@ export interface InboxOptions extends ReadOptions {
   valueTables: ValueTables;
 }
 
+const { delimiter, quote, encoding, decimalComma, timeZone } = DEFAULT_CSV_OPTIONS;
+
 export const DEFAULT_INBOX_OPTIONS: Omit<InboxOptions, 'inbox'> = {
   doneMarker: false,
   minFileAgeMs: 2_000,
   maxFileBytes: 50 * 1024 * 1024,
   charset: 'utf-8',
-  csv: {
-    delimiter: ',',
-    quote: '"',
-    encoding: 'utf-8',
-    decimalComma: false,
-    timeZone: DEFAULT_CSV_OPTIONS.timeZone,
-  },
+  csv: { delimiter, quote, encoding, decimalComma, timeZone },
   csvAllOrNothing: false,
   fileMode: DEFAULT_FILE_MODE,
   timeZone: 'UTC',

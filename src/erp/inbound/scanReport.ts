@@ -85,14 +85,7 @@ export function scanReport(
   folders: FolderProblem[],
   odd: OddEntry[] = [],
 ): ScanReport {
-  const counts: Record<FileStatus, number> = {
-    accepted: 0,
-    repeat: 0,
-    partial: 0,
-    rejected: 0,
-    waiting: 0,
-    failed: 0,
-  };
+  const counts = { accepted: 0, repeat: 0, partial: 0, rejected: 0, waiting: 0, failed: 0 };
   for (const file of files) counts[file.status] += 1;
   return { counts, files, unknown, folders, odd };
 }

@@ -1,7 +1,7 @@
 import { orderLineItems } from './write.js';
 import type { OrderLookup } from '../../messages/orders.js';
 import type { Problem } from '../../messages/problems.js';
-import { childNamed, childrenNamed, textAt, type XmlElement } from '../xml/parse.js';
+import { textAt, type Located, type XmlElement } from '../xml/parse.js';
 
 /** An order an answer names by its ORDER_ID, which our ORDER file wrote as the order's `_id`. */
 export interface OrderRef {
@@ -40,28 +40,6 @@ export interface OpenTransAnswer {
   notes: string[];
   /** What makes the file unusable although it is schema-valid: then nothing of it is sent. */
   problems: Problem[];
-}
-
-/** An element of the document with where it is, for problems that name it. */
-export interface Located {
-  element: XmlElement;
-  /** `DISPATCHNOTIFICATION_ITEM_LIST/DISPATCHNOTIFICATION_ITEM[2]`, from the root. */
-  path: string;
-}
-
-/** The children named `name`, each with its path (indexed when there are several). */
-export function located(parent: Located, name: string): Located[] {
-  const found = childrenNamed(parent.element, name);
-  return found.map((element, index) => ({
-    element,
-    path: `${parent.path}/${name}${found.length > 1 ? `[${index + 1}]` : ''}`,
-  }));
-}
-
-/** The first child named `name` with its path; the schema check made the required ones present. */
-export function locatedChild(parent: Located, name: string): Located | undefined {
-  const element = childNamed(parent.element, name);
-  return element && { element, path: `${parent.path}/${name}` };
 }
 
 export const problemAt = (where: Located, message: string): Problem => ({

@@ -1,55 +1,34 @@
+/**
+ * A DISPATCHNOTIFICATION: the order status of each order it ships, and for a direct order the
+ * ERP order that carries its delivery feedback (erpOrder.ts).
+ */
 import { ORDER_STATUS } from '../../../contract/index.js';
-import { isPlainObject } from '../../../shared/objects.js';
 import type { Problem } from '../../messages/problems.js';
-import { childNamed, childrenNamed, textAt, type XmlElement } from '../xml/parse.js';
 import {
+  childNamed,
   located,
   locatedChild,
+  textAt,
+  type Located,
+  type XmlElement,
+} from '../xml/parse.js';
+import {
   numberOf,
   orderedLines,
   orderNamed,
   problemAt,
-  type Located,
   type OpenTransAnswer,
   type OpenTransMessage,
   type OpenTransOptions,
-  type OrderRef,
 } from './answer.js';
-
-/** What one DISPATCHNOTIFICATION_ITEM ships, and for which order line. */
-interface Shipped {
-  orderIdAt: Located;
-  lineItemId: string;
-  quantity: number | undefined;
-  unit: string | undefined;
-  /** DELIVERY_COMPLETED: false says more of this line follows. */
-  completed: boolean | undefined;
-  salesId: string | undefined;
-  articleId: string | undefined;
-  description: string | undefined;
-  serialNumber: string | undefined;
-  batchNumber: string | undefined;
-}
-
-/** What the notification's header says of the shipment as a whole. */
-interface Shipment {
-  tracking: { trackingCode?: string; trackingLink?: string } | undefined;
-  outboundDate: string | undefined;
-}
-
-const text = (element: XmlElement | undefined) => {
-  const value = element?.text.trim();
-  return value === undefined || value === '' ? undefined : value;
-};
-
-/** BUYER_PID of type `buyer_specific` is the platform's articleId, as our ORDER wrote it. */
-function buyerPid(product: XmlElement | undefined): string | undefined {
-  if (product === undefined) return undefined;
-  const pid = childrenNamed(product, 'BUYER_PID').find(
-    (element) => element.attributes.get('type') === 'buyer_specific',
-  );
-  return text(pid);
-}
+import {
+  deliveryParty,
+  erpOrderOf,
+  typed,
+  type OrderShipment,
+  type Shipment,
+  type Shipped,
+} from './erpOrder.js';
 
 function shipped(item: Located): Shipped | undefined {
   const reference = locatedChild(item, 'ORDER_REFERENCE');
@@ -64,7 +43,8 @@ function shipped(item: Located): Shipped | undefined {
     unit: textAt(item.element, 'ORDER_UNIT'),
     completed: completed === undefined ? undefined : completed === 'true',
     salesId: textAt(item.element, 'SUPPLIER_ORDER_REFERENCE', 'SUPPLIER_ORDER_ID'),
-    articleId: buyerPid(product),
+    // BUYER_PID of type `buyer_specific` is the platform's articleId, as our ORDER wrote it.
+    articleId: typed(product, 'BUYER_PID', 'buyer_specific'),
     description: product && textAt(product, 'DESCRIPTION_SHORT'),
     serialNumber: product && textAt(product, 'SERIAL_NUMBER'),
     batchNumber: product && textAt(product, 'LOT_NUMBER'),
@@ -124,109 +104,6 @@ function partReason(items: Shipped[], order: Record<string, unknown> | undefined
   return open.length > 0
     ? `line(s) ${open.join(', ')} of the order are not all shipped`
     : undefined;
-}
-
-/** The delivery party of the header: the patient, named as our ORDER named it. */
-function deliveryParty(info: XmlElement): XmlElement | undefined {
-  const parties = childNamed(info, 'PARTIES');
-  return parties
-    ? childrenNamed(parties, 'PARTY').find((party) =>
-        childrenNamed(party, 'PARTY_ROLE').some((role) => role.text.trim() === 'delivery'),
-      )
-    : undefined;
-}
-
-function patientOf(party: XmlElement | undefined, order: Record<string, unknown> | undefined) {
-  const ids = party ? childrenNamed(party, 'PARTY_ID') : [];
-  const byType = (type: string) => text(ids.find((id) => id.attributes.get('type') === type));
-  const patientId = byType('buyer_specific') ?? order?.patientId;
-  const customerId = byType('supplier_specific');
-  if (typeof patientId === 'string' && patientId !== '') return { patientId };
-  return customerId === undefined ? undefined : { patientCustomerId: customerId };
-}
-
-const ADDRESS_FIELDS: ReadonlyArray<[element: string, field: string]> = [
-  ['NAME', 'name'],
-  ['NAME2', 'additionalAddress'],
-  ['NAME3', 'additionalAddress2'],
-  ['STREET', 'address'],
-  ['ZIP', 'postalCode'],
-  ['CITY', 'city'],
-];
-
-/** The address the notification ships to, else the order's own. */
-function addressOf(
-  party: XmlElement | undefined,
-  order: Record<string, unknown> | undefined,
-): Record<string, unknown> | undefined {
-  const address = party && childNamed(party, 'ADDRESS');
-  if (address === undefined) {
-    const known = order?.deliveryAddress;
-    return isPlainObject(known) ? known : undefined;
-  }
-  const fields = ADDRESS_FIELDS.flatMap(([element, field]): [string, string][] => {
-    const value = textAt(address, element);
-    return value === undefined ? [] : [[field, value]];
-  });
-  return Object.fromEntries(fields);
-}
-
-function erpLine(item: Shipped, ordered: Record<string, unknown> | undefined) {
-  const fields = {
-    articleId: item.articleId,
-    articleDescription: item.description,
-    // The platform's own word for the unit where the order is known; the ERP's code else.
-    unit: typeof ordered?.unit === 'string' ? ordered.unit : item.unit,
-    quantity: typeof ordered?.quantity === 'number' ? ordered.quantity : item.quantity,
-    deliveredQuantity: item.quantity,
-    serialNumber: item.serialNumber,
-    batchNumber: item.batchNumber,
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-}
-
-interface OrderShipment {
-  ref: OrderRef;
-  order: Record<string, unknown> | undefined;
-  items: Shipped[];
-  salesId: string | undefined;
-  partial: boolean;
-}
-
-/**
- * A direct order's delivery feedback as an ERP order: the contract gives direct orders no
- * `trackingInfo`, so their tracking reaches the platform this way (design.md, #26). Undefined,
- * with why, when the notification lacks what an ERP order needs.
- */
-function erpOrderOf(
-  shipment: OrderShipment,
-  header: Shipment,
-  party: XmlElement | undefined,
-): { body: Record<string, unknown> } | { missing: string } {
-  const { order, items, salesId } = shipment;
-  if (salesId === undefined) return { missing: 'no SUPPLIER_ORDER_ID' };
-  if (header.outboundDate === undefined) {
-    return { missing: 'no DISPATCHNOTIFICATION_DATE or delivery date (the outbound date)' };
-  }
-  const patient = patientOf(party, order);
-  if (patient === undefined) return { missing: 'no delivery party naming the patient' };
-  const deliveryAddress = addressOf(party, order);
-  if (deliveryAddress === undefined) return { missing: 'no delivery address' };
-  const ordered =
-    order === undefined ? new Map<string, Record<string, unknown>>() : orderedLines(order);
-  const tracking = header.tracking;
-  return {
-    body: {
-      salesId,
-      ...patient,
-      outboundDate: header.outboundDate,
-      deliveryAddress,
-      erpOrderedArticleLines: items.map((item) => erpLine(item, ordered.get(item.lineItemId))),
-      completed: !shipment.partial,
-      ...(tracking === undefined ? {} : { trackingInfo: [tracking] }),
-      ...(tracking?.trackingLink === undefined ? {} : { trackingLink: tracking.trackingLink }),
-    },
-  };
 }
 
 function messagesOf(
@@ -292,15 +169,12 @@ export function dispatchNotificationAnswer(
   const list = locatedChild(document, 'DISPATCHNOTIFICATION_ITEM_LIST');
   if (info === undefined || list === undefined) {
     // The schema requires both; reached only if a caller skipped the schema check.
-    const message = 'no DISPATCHNOTIFICATION_INFO or item list';
-    return { messages: [], notes: [], problems: [{ path: document.path, message }] };
+    const problem = { path: document.path, message: 'no DISPATCHNOTIFICATION_INFO or item list' };
+    return { messages: [], notes: [], problems: [problem] };
   }
   const shipment = shipmentOf(info.element, options);
   const party = deliveryParty(info.element);
-  const items = located(list, 'DISPATCHNOTIFICATION_ITEM').flatMap((item) => {
-    const one = shipped(item);
-    return one === undefined ? [] : [one];
-  });
+  const items = located(list, 'DISPATCHNOTIFICATION_ITEM').flatMap((item) => shipped(item) ?? []);
   const messages: OpenTransMessage[] = [];
   const notes: string[] = [];
   const problems: Problem[] = [];
@@ -316,13 +190,8 @@ export function dispatchNotificationAnswer(
     if (!named.ok || 'problem' in sales) continue;
     const part = partReason(group, named.order);
     if (part !== undefined) notes.push(`order ${orderId}: PartiallySent, as ${part}`);
-    const one: OrderShipment = {
-      ref: named.ref,
-      order: named.order,
-      items: group,
-      salesId: sales.salesId,
-      partial: part !== undefined,
-    };
+    const { ref, order } = named;
+    const one = { ref, order, items: group, salesId: sales.salesId, partial: part !== undefined };
     messages.push(...messagesOf(one, shipment, party, notes));
   }
   return problems.length > 0 ? { messages: [], notes, problems } : { messages, notes, problems };

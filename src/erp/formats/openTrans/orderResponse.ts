@@ -1,13 +1,10 @@
 import { orderUnitCode } from './write.js';
-import { textAt, type XmlElement } from '../xml/parse.js';
+import { located, locatedChild, textAt, type Located, type XmlElement } from '../xml/parse.js';
 import {
   deliveryWindow,
-  located,
-  locatedChild,
   numberOf,
   orderedLines,
   orderNamed,
-  type Located,
   type OpenTransAnswer,
   type OpenTransOptions,
 } from './answer.js';

@@ -203,6 +203,27 @@ export function textAt(element: XmlElement, ...path: string[]): string | undefin
   return value === undefined || value === '' ? undefined : value;
 }
 
+/** An element with the path that names it in a problem (`Auftraege/Auftrag[2]/Status`). */
+export interface Located {
+  element: XmlElement;
+  path: string;
+}
+
+/** The children named `name`, each with its path (indexed when there are several). */
+export function located(parent: Located, name: string): Located[] {
+  const found = childrenNamed(parent.element, name);
+  return found.map((element, index) => ({
+    element,
+    path: `${parent.path}/${name}${found.length > 1 ? `[${index + 1}]` : ''}`,
+  }));
+}
+
+/** The first child named `name`, with its path. */
+export function locatedChild(parent: Located, name: string): Located | undefined {
+  const element = childNamed(parent.element, name);
+  return element && { element, path: `${parent.path}/${name}` };
+}
+
 /**
  * An XML file's element tree and its text (declaring UTF-8), as readXml reads it after xmlText
  * decoded it; or why the file is refused. `what` names such a file in the refusal of one too

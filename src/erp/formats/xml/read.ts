@@ -1,14 +1,8 @@
 import type { InboundMapping, InField, InputLine, InputRecord } from '../../mapping/index.js';
 import type { Problem } from '../../messages/problems.js';
-import { childrenNamed, readXmlFile, type XmlElement } from './parse.js';
+import { childrenNamed, located, readXmlFile, type Located, type XmlElement } from './parse.js';
 import { refusedFile, type FileMessages, type InboxFile, type ReadContext } from '../format.js';
 import { mappedMessages, type Records } from '../inboundRecords.js';
-
-/** An element with the path that names it in a problem (`Rueckmeldungen/Auftrag[2]`). */
-interface Located {
-  element: XmlElement;
-  path: string;
-}
 
 const steps = (path: string): string[] =>
   path === '.' ? [] : path.split('/').filter((step) => step !== '');
@@ -17,13 +11,7 @@ const steps = (path: string): string[] =>
 function elementsAt(from: Located, path: string): Located[] {
   let found = [from];
   for (const name of steps(path)) {
-    found = found.flatMap((parent) => {
-      const children = parent.element.children.filter((child) => child.name === name);
-      return children.map((element, index) => ({
-        element,
-        path: `${parent.path}/${name}${children.length > 1 ? `[${index + 1}]` : ''}`,
-      }));
-    });
+    found = found.flatMap((parent) => located(parent, name));
   }
   return found;
 }

@@ -3,9 +3,8 @@ import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { lazyPackage } from '../../../shared/lazyPackage.js';
 import { textOf } from '../../../shared/decimals.js';
 import { isPlainObject } from '../../../shared/objects.js';
-import type { ResourceName } from '../../../contract/index.js';
-import { firstFile, writeEach, type WriteOptions, type Written } from '../format.js';
-import { mappedObjects, mappingOf } from '../outboundMapping.js';
+import { firstFile } from '../format.js';
+import { mappedWrite } from '../outboundMapping.js';
 
 /** xmlbuilder2 (about a hundred modules) is loaded only when a config writes XML. */
 export const xmlbuilder = lazyPackage<typeof Xmlbuilder2>('xmlbuilder2');
@@ -39,29 +38,14 @@ function append(parent: XMLBuilder, name: string, value: unknown): void {
   parent.ele(name).txt(textOf(value));
 }
 
-/** One record as a well-formed XML document whose root element is the resource's name. */
-function xmlDocument(resource: string, record: Record<string, unknown>): Buffer {
-  const root = xmlbuilder().create(XML_OPTIONS).ele(xmlName(resource));
-  for (const [key, value] of Object.entries(record)) append(root, xmlName(key), value);
-  return Buffer.from(root.end({ prettyPrint: true }), 'utf8');
-}
-
 /**
- * A record's file: the record as it is, its root element the resource's name; with a mapping
- * (`erp.file.mapping.<resource>`) in the ERP's layout, under the mapping's root.
+ * A record's file, a well-formed XML document: the record as it is, its root element the
+ * resource's name; with a mapping (`erp.file.mapping.<resource>`) in the ERP's layout, under the
+ * mapping's root.
  */
-export function xmlFile(
-  resource: ResourceName,
-  records: readonly Record<string, unknown>[],
-  options: WriteOptions,
-): Written {
-  const mapping = mappingOf(resource, options);
-  return writeEach(
-    records,
-    (record) => {
-      const [mapped = {}] = mappedObjects(mapping, record);
-      return [xmlDocument(mapping?.root ?? resource, mapped as Record<string, unknown>)];
-    },
-    firstFile,
-  );
-}
+export const xmlFile = mappedWrite(({ objects: [record = {}], root: name }) => {
+  const root = xmlbuilder().create(XML_OPTIONS).ele(xmlName(name));
+  const fields = Object.entries(record as Record<string, unknown>);
+  for (const [key, value] of fields) append(root, xmlName(key), value);
+  return [Buffer.from(root.end({ prettyPrint: true }), 'utf8')];
+}, firstFile);

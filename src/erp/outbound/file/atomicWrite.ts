@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as nodeFs from 'node:fs/promises';
 import { join } from 'node:path';
+import { errorCode } from '../../../shared/errors.js';
 
 /** The file system calls the outbox makes; injected so a test can make a disk fill up. */
 export type OutboxFs = Pick<
@@ -15,20 +16,19 @@ export type WriteResult =
 
 const TEMP_NAME = /^\..+\.tmp-[0-9a-f]{12}$/;
 
-function errorCode(error: unknown): string | undefined {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : undefined;
-}
-
-async function readIfExists(fs: OutboxFs, path: string): Promise<Buffer | undefined> {
+/** What `read` gives, or undefined where the file or folder is not there. */
+async function ifThere<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await fs.readFile(path);
+    return await read();
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
 }
+
+/** The names in `dir`, or undefined when it is not there. */
+export const namesIn = (fs: OutboxFs, dir: string): Promise<string[] | undefined> =>
+  ifThere(() => fs.readdir(dir));
 
 /** Makes the renames into `dir` durable: one fsync covers every file renamed into it so far. */
 export async function fsyncFolder(fs: OutboxFs, dir: string): Promise<void> {
@@ -78,7 +78,7 @@ export async function renameIntoPlace(
   present: ReadonlySet<string>,
 ): Promise<WriteResult> {
   const path = join(dir, name);
-  const existing = present.has(name) ? await readIfExists(fs, path) : undefined;
+  const existing = present.has(name) ? await ifThere(() => fs.readFile(path)) : undefined;
   if (existing !== undefined) {
     return { status: Buffer.from(data).equals(existing) ? 'identical' : 'conflict', path };
   }
@@ -95,16 +95,7 @@ export async function renameIntoPlace(
 
 /** Removes temp files a crash left behind in `dir`; returns their names. */
 export async function removeStaleTemps(fs: OutboxFs, dir: string): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return [];
-    throw error;
-  }
-  const stale = names.filter((name) => TEMP_NAME.test(name));
+  const stale = ((await namesIn(fs, dir)) ?? []).filter((name) => TEMP_NAME.test(name));
   for (const name of stale) await fs.unlink(join(dir, name));
   return stale;
 }
-
-export { errorCode };

@@ -1,20 +1,11 @@
 import { RESOURCE_NAMES } from '../../../contract/index.js';
-import { errorCode, type OutboxFs } from './atomicWrite.js';
+import { namesIn, type OutboxFs } from './atomicWrite.js';
 import { BATCH_DIGITS, safeSegment } from './names.js';
 import { folderOf } from './placement.js';
 
 /** `<resource>_<ten digits>.<ext>` (and its `.done` marker): a batch file's name. */
 const batchName = (resource: string): RegExp =>
   new RegExp(`^${safeSegment(resource)}_(\\d{${BATCH_DIGITS}})\\.`);
-
-async function namesIn(fs: OutboxFs, dir: string): Promise<string[]> {
-  try {
-    return await fs.readdir(dir);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return [];
-    throw error;
-  }
-}
 
 /**
  * The highest batch number the outbox's file names carry, 0 when none. The database gives the
@@ -26,7 +17,7 @@ export async function highestBatchIn(fs: OutboxFs, outbox: string): Promise<numb
   let highest = 0;
   for (const resource of RESOURCE_NAMES) {
     const pattern = batchName(resource);
-    for (const name of await namesIn(fs, folderOf(outbox, resource))) {
+    for (const name of (await namesIn(fs, folderOf(outbox, resource))) ?? []) {
       const number = Number(pattern.exec(name)?.[1] ?? 0);
       if (number > highest) highest = number;
     }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { errorMessage } from '../../../shared/errors.js';
+import { errorCode, errorMessage } from '../../../shared/errors.js';
 import type { DeliveryOutcome } from '../../adapter.js';
-import { errorCode, fsyncFolder, renameIntoPlace, type OutboxFs } from './atomicWrite.js';
+import { fsyncFolder, namesIn, renameIntoPlace, type OutboxFs } from './atomicWrite.js';
 
 /** Errors that will not pass by waiting: the name itself is refused by the file system. */
 const PERMANENT_CODES = new Set(['ENAMETOOLONG', 'EINVAL']);
@@ -66,14 +66,10 @@ async function inFlight<T>(items: readonly T[], limit: number, task: (item: T) =
 }
 
 /** The names in the folder, which is created when it is not there yet. */
-async function namesIn(fs: OutboxFs, dir: string): Promise<ReadonlySet<string>> {
-  try {
-    return new Set(await fs.readdir(dir));
-  } catch (error) {
-    if (errorCode(error) !== 'ENOENT') throw error;
-    await fs.mkdir(dir, { recursive: true });
-    return new Set();
-  }
+async function namesInMade(fs: OutboxFs, dir: string): Promise<ReadonlySet<string>> {
+  const names = await namesIn(fs, dir);
+  if (names === undefined) await fs.mkdir(dir, { recursive: true });
+  return new Set(names);
 }
 
 async function putOne(
@@ -109,7 +105,7 @@ async function putAll(
   if (files.length === 0) return [];
   let present: ReadonlySet<string>;
   try {
-    present = await namesIn(fs, request.dir);
+    present = await namesInMade(fs, request.dir);
   } catch (error) {
     return files.map(() => failure(error, request.dir));
   }
