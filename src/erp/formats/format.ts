@@ -1,7 +1,7 @@
 /**
- * What every file format takes and gives (formats/<name>/index.ts exports one `FileFormat`): the
- * inbox reads a file's bytes into messages by its format's `read`, the file adapter writes
- * records into bytes by its `write`, and neither needs to know one format from another.
+ * What every file format takes and gives (index.ts holds one `FileFormat` each): the inbox reads
+ * a file's bytes into messages by its format's `read`, the file adapter writes records into bytes
+ * by its `write`, and neither needs to know one format from another.
  */
 import type { ResourceName } from '../../contract/index.js';
 import type { InboxMessage } from '../adapter.js';
@@ -111,10 +111,8 @@ export type FileMessages =
   | { ok: true; messages: InboxMessage[]; badRows: Problem[]; notes?: string[] }
   | { ok: false; reason: string; problems: Problem[] };
 
-/** One file format: the same anatomy for each (formats/<name>/: read.ts, write.ts, index.ts). */
+/** One file format (index.ts): how its files are written and, where the inbox takes them, read. */
 export interface FileFormat {
-  /** As the config names it (`erp.file.format`, an inbox mapping's `format`), or `opentrans`. */
-  readonly name: string;
   /** One outbox file holds a batch of records (ndjson, csv); else one file each. */
   readonly batches: boolean;
   /** The file of a resource's records (of one record, for a format that writes a file each). */
@@ -123,7 +121,7 @@ export interface FileFormat {
     records: readonly Record<string, unknown>[],
     options: WriteOptions,
   ): Written;
-  /** The messages of one inbox file; undefined where the inbox reads no such files. */
+  /** The messages of one inbox file; absent where the inbox reads no such files. */
   readonly read?: (
     bytes: Uint8Array,
     file: InboxFile,

@@ -9,10 +9,9 @@ import { fieldShape, shapeOf, type Shape } from '../../mapping/shape.js';
 import { typedCell } from '../../mapping/typed.js';
 import { duplicateColumns } from './header.js';
 import type { InboxKind } from '../../messages/kinds.js';
-import { inboxMessage, rowsName } from '../../messages/identity.js';
-import { oneMessagePerKey, type RowMessage } from '../../messages/merge.js';
 import { withoutStamp } from '../../messages/stamp.js';
 import { refusedFile, type FileMessages, type InboxFile, type ReadContext } from '../format.js';
+import { keyedMessages, type RowRead } from '../rows.js';
 import { decode } from '../text.js';
 import type { Problem } from '../../messages/problems.js';
 import { ERP_STAMP } from '../../messages/stamp.js';
@@ -136,36 +135,16 @@ export function articleMessages(
   file: InboxFile,
   ctx: ReadContext,
 ): FileMessages {
-  const { options } = ctx;
-  const decoded = decode(bytes, options.csv.encoding);
+  const decoded = decode(bytes, ctx.options.csv.encoding);
   if (!decoded.ok) return refusedFile(decoded.reason);
   const article = ctx.kinds.formats.article;
-  const csv = parseArticleCsv(decoded.text, options.csv, article);
+  const csv = parseArticleCsv(decoded.text, ctx.options.csv, article);
   if (!csv.ok) return refusedFile('not a readable article CSV', csv.problems);
-  const badRows = csv.rows.flatMap((row) => row.problems);
-  if (badRows.length > 0 && options.csvAllOrNothing) {
-    return refusedFile('rows with problems; csvAllOrNothing rejects the whole file', badRows);
-  }
-  const good: RowMessage[] = [];
-  const badKeys = new Set<string>();
-  for (const row of csv.rows) {
-    if (row.problems.length > 0) badKeys.add(article.key(row.body));
-    else {
-      const { body, stamp } = withoutStamp(row.body);
-      const rows = [row.row];
-      good.push({
-        body,
-        ...(stamp === undefined ? {} : { stamp }),
-        rows,
-        places: [{ row: row.row }],
-      });
-    }
-  }
-  const merged = oneMessagePerKey(article, good, badKeys, 'row');
-  const messages = merged.messages.map(({ rows, body, stamp }) =>
-    inboxMessage(article, 'file', rowsName(file.name, rows), body, stamp),
-  );
-  const problems = [...badRows, ...merged.problems].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
-  if (messages.length === 0) return refusedFile('no row of the file could be taken', problems);
-  return { ok: true, messages, badRows: problems };
+  const reads = csv.rows.map(({ row, body, problems }): RowRead => {
+    if (problems.length > 0) return { ok: false, problems, key: article.key(body) };
+    const { body: message, stamp } = withoutStamp(body);
+    const stamped = stamp === undefined ? {} : { stamp };
+    return { ok: true, message: { body: message, ...stamped, rows: [row], places: [{ row }] } };
+  });
+  return keyedMessages(article, file, reads, [], ctx, 'row');
 }

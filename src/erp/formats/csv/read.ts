@@ -12,7 +12,7 @@ import type { Problem } from '../../messages/problems.js';
 import { nearestField } from '../../../shared/nearest.js';
 import { articleMessages } from './article.js';
 import type { FileMessages, InboxFile, ReadContext } from '../format.js';
-import { mappedMessages, type Records } from '../inboundRecords.js';
+import { mappedMessages, type Records } from '../rows.js';
 import { mappedText } from '../text.js';
 
 const csvParse = lazyPackage<typeof CsvParse>('csv-parse/sync');

@@ -2,7 +2,7 @@ import type { InboundMapping, InField, InputLine, InputRecord } from '../../mapp
 import type { Problem } from '../../messages/problems.js';
 import { childrenNamed, located, readXmlFile, type Located, type XmlElement } from './parse.js';
 import { refusedFile, type FileMessages, type InboxFile, type ReadContext } from '../format.js';
-import { mappedMessages, type Records } from '../inboundRecords.js';
+import { mappedMessages, type Records } from '../rows.js';
 
 const steps = (path: string): string[] =>
   path === '.' ? [] : path.split('/').filter((step) => step !== '');
