@@ -6,16 +6,16 @@ import {
   DEFAULT_OPENTRANS_PARTIES,
 } from '../erp/outbound/file/options.js';
 import { CSV_ENCODINGS, CSV_PROFILE_NAMES, csvProfile } from '../erp/formats/index.js';
-import { OUTBOX_FORMATS } from '../erp/mapping/spec.js';
 import { DEFAULT_INBOX_OPTIONS } from '../erp/inbound/options.js';
 import { withoutUndefined } from '../shared/objects.js';
 import { flag, httpUrl, integer, nonEmpty, optionalFlag, timeZoneName } from './fields.js';
 import { fileMappingChecks } from '../erp/mapping/checks.js';
 import {
   inboxMappingsSchema,
+  OUTBOX_FORMATS,
   outboundMappingSchema,
   valueTablesSchema,
-} from '../erp/mapping/schema.js';
+} from '../erp/mapping/spec.js';
 
 const AUTH_TYPES = ['bearer', 'basic', 'header'] as const;
 

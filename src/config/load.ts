@@ -4,7 +4,7 @@ import { inboxMappingProblems, type InboxMappingOptions } from '../erp/messages/
 import { DEFAULT_CSV_OPTIONS } from '../erp/formats/index.js';
 import { valueAt, withoutUndefined } from '../shared/objects.js';
 import { csvSchema } from './erpSchema.js';
-import { inboxMappingsSchema, valueTablesSchema } from '../erp/mapping/schema.js';
+import { inboxMappingsSchema, valueTablesSchema } from '../erp/mapping/spec.js';
 import { CONFIG_FILE_MAX_BYTES, readBounded } from './boundedRead.js';
 import { ConfigError } from './errors.js';
 import { issueProblems } from './issues.js';

@@ -155,8 +155,8 @@ export function writeEach<T>(
 export const firstFile = (files: readonly Buffer[]): Buffer => files[0] ?? Buffer.alloc(0);
 
 /** A file the inbox refuses whole, with why (and where, when its problems say). */
-export const refusedFile = (reason: string, problems: Problem[] = []): FileMessages => ({
-  ok: false,
+export const refusedFile = (reason: string, problems: Problem[] = []) => ({
+  ok: false as const,
   reason,
   problems,
 });

@@ -73,4 +73,3 @@ export {
   PATIENT_CUSTOMER_ID_FIELD,
 } from './openTrans/write.js';
 export { UNIT_CODES } from './openTrans/units.js';
-export type { OpenTransOptions } from './openTrans/answer.js';

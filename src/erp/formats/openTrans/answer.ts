@@ -17,13 +17,13 @@ export interface OpenTransOptions {
    * The tracking link of a shipment when the file has no TRACKING_TRACING_URL: `{shipmentId}`
    * is replaced by the SHIPMENT_ID, URI-encoded. Without it only the code is sent.
    */
-  trackingLinkTemplate?: string;
+  trackingLinkTemplate?: string | undefined;
   /**
    * The order as the daemon's mirror holds it, or undefined when it holds none. Given, an
    * answer naming an unknown order is refused, an order response's lines are compared with the
    * order, and a dispatch notification that leaves lines of the order out is a part shipment.
    */
-  orderOf?: OrderLookup;
+  orderOf?: OrderLookup | undefined;
 }
 
 /** A push-back message an answer causes, in the shape of its inbox kind. */

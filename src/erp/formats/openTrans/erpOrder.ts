@@ -5,6 +5,7 @@
 import { isPlainObject, withoutUndefined } from '../../../shared/objects.js';
 import { childNamed, childrenNamed, textAt, type Located, type XmlElement } from '../xml/parse.js';
 import { orderedLines, type OrderRef } from './answer.js';
+import { ADDRESS_FIELDS } from './write.js';
 
 /** What one DISPATCHNOTIFICATION_ITEM ships, and for which order line. */
 export interface Shipped {
@@ -63,15 +64,6 @@ function patientOf(party: XmlElement | undefined, order: Record<string, unknown>
   if (typeof patientId === 'string' && patientId !== '') return { patientId };
   return customerId === undefined ? undefined : { patientCustomerId: customerId };
 }
-
-const ADDRESS_FIELDS: ReadonlyArray<[element: string, field: string]> = [
-  ['NAME', 'name'],
-  ['NAME2', 'additionalAddress'],
-  ['NAME3', 'additionalAddress2'],
-  ['STREET', 'address'],
-  ['ZIP', 'postalCode'],
-  ['CITY', 'city'],
-];
 
 /** The address the notification ships to, else the order's own. */
 function addressOf(

@@ -2,7 +2,7 @@ import { checkMessage } from '../../messages/check.js';
 import { inboxMessage } from '../../messages/identity.js';
 import type { InboxKinds } from '../../messages/kinds.js';
 import { listedProblems, problemText, type Problem } from '../../messages/problems.js';
-import type { FileMessages, InboxFile, ReadContext } from '../format.js';
+import { refusedFile, type FileMessages, type InboxFile, type ReadContext } from '../format.js';
 import { readXmlFile, type XmlElement } from '../xml/parse.js';
 import { OPENTRANS_NAMESPACE } from './write.js';
 import type { OpenTransAnswer, OpenTransMessage, OpenTransOptions } from './answer.js';
@@ -13,12 +13,7 @@ import { openTransSchemaProblems } from './schema.js';
 export type OpenTransDocument = 'ORDERRESPONSE' | 'DISPATCHNOTIFICATION';
 
 export type OpenTransRead =
-  | {
-      ok: true;
-      document: OpenTransDocument;
-      messages: OpenTransMessage[];
-      notes: string[];
-    }
+  | { ok: true; document: OpenTransDocument; messages: OpenTransMessage[]; notes: string[] }
   | { ok: false; reason: string; problems: Problem[] };
 
 const ANSWERS: Readonly<
@@ -46,12 +41,6 @@ export function elementPathAtLine(root: XmlElement, line: number): string {
     element = next;
   }
 }
-
-const refused = (reason: string, problems: Problem[] = []): OpenTransRead => ({
-  ok: false,
-  reason,
-  problems,
-});
 
 /**
  * The messages our push-back is checked against (the same as every inbox file): an orderStatus
@@ -92,7 +81,7 @@ export async function readOpenTrans(
   if (!read.ok) return read;
   const { root } = read;
   if (root.namespace !== OPENTRANS_NAMESPACE || !isAnswer(root.name)) {
-    return refused(
+    return refusedFile(
       `the root element is ${root.name} in namespace "${root.namespace}"; openTRANS answers are ` +
         `ORDERRESPONSE or DISPATCHNOTIFICATION in ${OPENTRANS_NAMESPACE}`,
     );
@@ -104,33 +93,29 @@ export async function readOpenTrans(
         ? problem
         : { ...problem, path: elementPathAtLine(root, problem.line) },
     );
-    return refused('not valid against the openTRANS 2.1 schema', listedProblems(problems));
+    return refusedFile('not valid against the openTRANS 2.1 schema', listedProblems(problems));
   }
   const answer = checked(ANSWERS[root.name](root, options), kinds);
   if (answer.problems.length > 0) {
-    return refused(`the ${root.name} cannot be taken`, listedProblems(answer.problems));
+    return refusedFile(`the ${root.name} cannot be taken`, listedProblems(answer.problems));
   }
   return { ok: true, document: root.name, messages: answer.messages, notes: answer.notes };
 }
 
 /**
- * The inbox messages of one openTRANS file in `<inbox>/opentrans/`: one per order and kind (the
- * file's items of one order are one message already), each named by the file and the ORDER_ID
- * it is about (`<file>#<ORDER_ID>`, its kind apart) and known, as every inbox message, by its
- * kind, business key and content (identity.ts). The orders of the mirror, when given, are those
- * an answer must name.
+ * The inbox messages of one openTRANS file in `<inbox>/opentrans/`: one per order and kind, named
+ * `<file>#<ORDER_ID>`. The orders of the mirror, when given, are those an answer must name.
  */
 export async function openTransMessages(
   bytes: Uint8Array,
   file: InboxFile,
   ctx: ReadContext,
 ): Promise<FileMessages> {
-  const { trackingLinkTemplate } = ctx.options;
-  const orderOf = ctx.orders?.byId;
-  const read = await readOpenTrans(bytes, ctx.kinds, {
-    ...(trackingLinkTemplate === undefined ? {} : { trackingLinkTemplate }),
-    ...(orderOf === undefined ? {} : { orderOf }),
-  });
+  const options = {
+    trackingLinkTemplate: ctx.options.trackingLinkTemplate,
+    orderOf: ctx.orders?.byId,
+  };
+  const read = await readOpenTrans(bytes, ctx.kinds, options);
   if (!read.ok) return read;
   const messages = read.messages.map(({ kind, orderId, body }) =>
     inboxMessage(ctx.kinds.formats[kind], 'file', `${file.name}#${orderId}`, body),

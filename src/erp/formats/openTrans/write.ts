@@ -36,8 +36,21 @@ const text = (value: unknown): string | undefined =>
 const ADDRESS_CHARS = { NAME: 50, NAME2: 50, NAME3: 50, STREET: 50, ZIP: 20, CITY: 50 } as const;
 type AddressElement = keyof typeof ADDRESS_CHARS;
 
+/** The address elements, in the schema's order, and the platform's fields they hold. */
+export const ADDRESS_FIELDS: readonly (readonly [AddressElement, string])[] = [
+  ['NAME', 'name'],
+  ['NAME2', 'additionalAddress'],
+  ['NAME3', 'additionalAddress2'],
+  ['STREET', 'address'],
+  ['ZIP', 'postalCode'],
+  ['CITY', 'city'],
+];
+
 /** SUPPLIER_PID and BUYER_PID: an article number is never cut (it would name another article). */
 const PID_CHARS = 50;
+/** PARTY_ID, the IDREFs and ORDER_ID: BMEcat's 250 characters. */
+const ID_CHARS = 250;
+const LINE_ID_CHARS = 50;
 
 /** What is written besides the elements: the header remarks that keep cut values whole. */
 interface Build {
@@ -46,12 +59,16 @@ interface Build {
 
 const characters = (value: string) => [...value];
 
+/** A BMEcat element below `parent`. */
+const bmecat = (parent: XMLBuilder, name: string, attributes: Record<string, string> = {}) =>
+  parent.ele(BMECAT_NAMESPACE, `bmecat:${name}`, attributes);
+
 function addressPart(parent: XMLBuilder, name: AddressElement, value: unknown, build: Build): void {
   const content = text(value);
   if (content === undefined) return;
   const chars = characters(content);
   const max = ADDRESS_CHARS[name];
-  parent.ele(BMECAT_NAMESPACE, `bmecat:${name}`).txt(chars.slice(0, max).join(''));
+  bmecat(parent, name).txt(chars.slice(0, max).join(''));
   if (chars.length > max) build.remarks.push(`delivery address ${name} in full: ${content}`);
 }
 
@@ -60,18 +77,9 @@ function addressPart(parent: XMLBuilder, name: AddressElement, value: unknown, b
  * the element allows makes the order unwritable.
  */
 function bounded(name: string, value: string, max: number): string {
-  if (characters(value).length > max) {
-    throw new Unwritable(
-      `${name} "${value}" is longer than the ${max} characters openTRANS allows`,
-    );
-  }
-  return value;
+  if (characters(value).length <= max) return value;
+  throw new Unwritable(`${name} "${value}" is longer than the ${max} characters openTRANS allows`);
 }
-
-/** PARTY_ID, the IDREFs and ORDER_ID: BMEcat's 250 characters. */
-const ID_CHARS = 250;
-/** LINE_ITEM_ID. */
-const LINE_ID_CHARS = 50;
 
 /** BMEcat's dtDATETIME: a date, or a date and time with an optional zone. */
 const DATE_TIME =
@@ -105,9 +113,8 @@ function quantity(value: unknown, lineItemId: string): string {
 }
 
 function productId(product: XMLBuilder, name: 'SUPPLIER_PID' | 'BUYER_PID', value: string): void {
-  bounded(name, value, PID_CHARS);
   const attributes = name === 'BUYER_PID' ? { type: 'buyer_specific' } : {};
-  product.ele(BMECAT_NAMESPACE, `bmecat:${name}`, attributes).txt(value);
+  bmecat(product, name, attributes).txt(bounded(name, value, PID_CHARS));
 }
 
 /** The delivery party's id: the ERP customer number where known, else the platform's patientId. */
@@ -122,47 +129,31 @@ function deliveryId(order: Record<string, unknown>): { type: string; id: string 
 
 function deliveryParty(parties: XMLBuilder, order: Record<string, unknown>, build: Build): void {
   const party = parties.ele('PARTY');
-  const customerId = text(order[PATIENT_CUSTOMER_ID_FIELD]);
-  const patientId = text(order.patientId);
-  if (customerId !== undefined) {
-    party
-      .ele(BMECAT_NAMESPACE, 'bmecat:PARTY_ID', { type: 'supplier_specific' })
-      .txt(bounded('the patient customerId', customerId, ID_CHARS));
-  }
-  if (patientId !== undefined) {
-    party
-      .ele(BMECAT_NAMESPACE, 'bmecat:PARTY_ID', { type: 'buyer_specific' })
-      .txt(bounded('patientId', patientId, ID_CHARS));
-  }
+  const partyId = (type: string, what: string, id: string | undefined) => {
+    if (id !== undefined) bmecat(party, 'PARTY_ID', { type }).txt(bounded(what, id, ID_CHARS));
+  };
+  partyId('supplier_specific', 'the patient customerId', text(order[PATIENT_CUSTOMER_ID_FIELD]));
+  partyId('buyer_specific', 'patientId', text(order.patientId));
   party.ele('PARTY_ROLE').txt('delivery');
   const address = isPlainObject(order.deliveryAddress) ? order.deliveryAddress : {};
   const element = party.ele('ADDRESS');
-  addressPart(element, 'NAME', address.name, build);
-  addressPart(element, 'NAME2', address.additionalAddress, build);
-  addressPart(element, 'NAME3', address.additionalAddress2, build);
-  addressPart(element, 'STREET', address.address, build);
-  addressPart(element, 'ZIP', address.postalCode, build);
-  addressPart(element, 'CITY', address.city, build);
+  for (const [name, field] of ADDRESS_FIELDS) addressPart(element, name, address[field], build);
 }
 
 /** The buyer (the platform's side) and the supplier (the ERP's), named by configured ids. */
 function tradingParty(parties: XMLBuilder, id: string, role: 'buyer' | 'supplier'): void {
   const party = parties.ele('PARTY');
-  party
-    .ele(BMECAT_NAMESPACE, 'bmecat:PARTY_ID', { type: 'supplier_specific' })
-    .txt(bounded(`openTransParties.${role}Id`, id, ID_CHARS));
+  bmecat(party, 'PARTY_ID', { type: 'supplier_specific' }).txt(
+    bounded(`openTransParties.${role}Id`, id, ID_CHARS),
+  );
   party.ele('PARTY_ROLE').txt(role);
 }
 
 /** Who buys, who supplies and where it goes, by the ids of the PARTIES above. */
 function partiesReference(info: XMLBuilder, order: Record<string, unknown>, ids: OpenTransParties) {
   const reference = info.ele('ORDER_PARTIES_REFERENCE');
-  reference
-    .ele(BMECAT_NAMESPACE, 'bmecat:BUYER_IDREF', { type: 'supplier_specific' })
-    .txt(ids.buyerId);
-  reference
-    .ele(BMECAT_NAMESPACE, 'bmecat:SUPPLIER_IDREF', { type: 'supplier_specific' })
-    .txt(ids.supplierId);
+  bmecat(reference, 'BUYER_IDREF', { type: 'supplier_specific' }).txt(ids.buyerId);
+  bmecat(reference, 'SUPPLIER_IDREF', { type: 'supplier_specific' }).txt(ids.supplierId);
   const delivery = deliveryId(order);
   reference
     .ele('SHIPMENT_PARTIES_REFERENCE')
@@ -200,7 +191,7 @@ export function orderUnitCode(unit: unknown, own: UnitTable = {}): string {
  */
 function orderUnit(item: XMLBuilder, unit: unknown, own: UnitTable): void {
   const given = text(unit);
-  item.ele(BMECAT_NAMESPACE, 'bmecat:ORDER_UNIT').txt(orderUnitCode(unit, own));
+  bmecat(item, 'ORDER_UNIT').txt(orderUnitCode(unit, own));
   if (given !== undefined && unitCode(given, own) === undefined) {
     item.ele('REMARKS', { type: 'general' }).txt(`unit: ${given}`);
   }
@@ -239,13 +230,12 @@ function orderItem(
 }
 
 /**
- * A single or direct order as an openTRANS 2.1 ORDER, its ORDER_ID the order's `_id` (a
- * platform UUID, unique across single and direct orders: an answer's ORDER_ID is looked up in
- * both), valid against the official schema. When no valid ORDER can say it (no line left, no
- * patient, an article number too long), it throws Unwritable with why. The platform knows no supplier or buyer id: they
- * come from the config (`openTransParties`). It knows no prices or currency either, so none
- * are written (see docs/readme/file-drop.md). `units` (the config's value table
- * `openTransUnits`) maps units before the built-in table does.
+ * A single or direct order as an openTRANS 2.1 ORDER valid against the official schema, its
+ * ORDER_ID the order's `_id` (a platform UUID, unique across single and direct orders: an
+ * answer's ORDER_ID is looked up in both); Unwritable with why when no valid ORDER can say it
+ * (no line left, no patient, an article number too long). The buyer and supplier ids come from
+ * the config (`openTransParties`); no prices are written: the platform knows none.
+ * `units` (the value table `openTransUnits`) maps units before the built-in table does.
  */
 export function openTransOrder(
   order: Record<string, unknown>,
