@@ -89,7 +89,7 @@ export interface ReadContext {
   options: ReadOptions;
   kinds: InboxKinds;
   /** Told of the unknown fields left out with `unknownFields: drop`. */
-  dropped?: DroppedFields;
+  dropped?: DroppedFields | undefined;
   /** How each kind's CSV and XML files are read: `erp.file.inboxMapping`, else its default. */
   mappings?: InboxMappings;
   /**

@@ -7,20 +7,17 @@ export interface FileLook {
 export type Completeness = { ready: true } | { ready: false; reason: string };
 
 /**
- * How long an empty file must stay empty, at least, before it is taken (and refused as empty):
- * a writer may create its file well before the first byte, and taking it then would set the
- * file aside while the writer still fills it.
+ * How long an empty file must stay empty before it is taken (and refused as empty): a writer
+ * may create its file well before the first byte.
  */
 export const EMPTY_FILE_WAIT_MS = 60_000;
 
 /**
  * Decides, without a `.done` marker, whether a file is complete: the same size and mtime over
- * two looks at least `minFileAgeMs` apart. An old mtime alone proves nothing: a writer on a
- * file server whose clock runs behind, or one that keeps its source's mtime, writes files that
- * look old from the first byte. An empty file must stay so for `EMPTY_FILE_WAIT_MS` (or
- * `minFileAgeMs` if longer); then it is taken, to be refused, rather than waited for forever.
- * It remembers the first look at each state; time comes from the caller's clock, so nothing
- * here sleeps.
+ * two looks at least `minFileAgeMs` apart (an old mtime alone proves nothing: a file server's
+ * clock may run behind, a copy may keep its source's mtime). An empty file must stay so for
+ * `EMPTY_FILE_WAIT_MS`; then it is taken, to be refused, rather than waited for forever. Time
+ * comes from the caller's clock: nothing here sleeps.
  */
 export class CompletenessTracker {
   private readonly seen = new Map<string, FileLook & { since: number }>();

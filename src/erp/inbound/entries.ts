@@ -14,11 +14,10 @@ export const MARKER = '.done';
 /** A regular file of an inbox folder. */
 export interface DroppedFile {
   /**
-   * Its name. Node reads a name that is not valid UTF-8 with U+FFFD in place of the bad bytes, a
-   * name no file has: every look through it fails, so such a file is reached by `path` alone.
+   * Node reads a name that is not valid UTF-8 with U+FFFD for the bad bytes, a name no file has:
+   * such a file is reached by `path` alone, which is then bytes.
    */
   name: string;
-  /** Where it is: as bytes for a name that is not valid UTF-8. */
   path: string | Buffer;
   /** A key for the completeness tracker, one per name. */
   key: string;

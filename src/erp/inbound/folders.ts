@@ -73,10 +73,7 @@ export async function freeName(dir: string, name: string): Promise<string> {
   return candidate;
 }
 
-/**
- * Narrows a file the ERP wrote to `mode`. A file that belongs to another user cannot be
- * changed and keeps the mode its owner gave it.
- */
+/** Narrows a file the ERP wrote to `mode`; one of another user keeps its owner's mode. */
 export async function restrict(path: string, mode: number): Promise<void> {
   try {
     await chmod(path, mode);
@@ -98,10 +95,7 @@ export async function moveInto(
   return target;
 }
 
-/**
- * Writes a small file whole or not at all (temp name, fsync, rename). The temp name is short,
- * so that it fits wherever `path` itself just fits.
- */
+/** Writes a small file whole or not at all; the temp name is short, to fit where `path` fits. */
 export async function writeWhole(path: string, text: string, mode: number): Promise<void> {
   const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', mode);

@@ -21,16 +21,12 @@ import { copyAside, refuseLinked, reject, type AsideContext } from './setAside.j
  */
 export type Taken = 'accepted' | 'repeat' | 'overtaken' | 'conflict';
 
-/**
- * Keeps messages of one file durably, all of them or none (one SQLite transaction), and says
- * what became of each, in their order.
- */
+/** Keeps messages of one file durably, all or none (one transaction); what became of each. */
 export type Accept = (messages: readonly InboxMessage[]) => Promise<Taken[]>;
 
 /**
- * Messages handed over in one transaction: a file's rows commit together, not one by one (each
- * commit costs more than keeping a message), while a file of 10,000 rows holds the database
- * for a few hundred messages at a time, not for all of them.
+ * Messages handed over in one transaction: not one by one (a commit costs more than a message),
+ * and not all 10,000 rows of a large file while it holds the database.
  */
 const HAND_OFF_BATCH = 500;
 
@@ -47,11 +43,9 @@ const handOffMayPass = (error: unknown): boolean =>
   error instanceof TransientError || PASSING_STORE_CODE.test(errorCode(error) ?? '');
 
 /**
- * Checks a claimed file for hard links, then hands its messages to `accept` and moves it to the
- * archive, or to `.error` with a report. The hand-off happens before the move, so a crash in
- * between only means the file is read again and `accept` answers `repeat`. Whatever else goes
- * wrong with the file (it cannot be read, archived, or the hand-off fails the same way every
- * time) also ends it in `.error` with a report, so that no file is read over and over.
+ * Hands a claimed file's messages to `accept`, then moves it to the archive (a crash in between
+ * only means it is read again and `accept` answers `repeat`); or to `.error` with a report,
+ * also when it cannot be read or archived, so that no file is read over and over.
  */
 export async function handleClaimed(
   ctx: HandleContext,

@@ -5,19 +5,11 @@
  * aside in `.error/` with a report (setAside.ts); what a scan did is logged and counted
  * (scanReport.ts). The inbox's folders: folders.ts.
  */
-export { createInbox, type Inbox, type InboxDeps } from './inbox.js';
-export { readContext, readInboxFile, type InboxReadContext, type ReadDeps } from './read.js';
-export { errorReportText } from './setAside.js';
-export { ARCHIVE, ERROR, layoutOf, type InboxLayout } from './folders.js';
-export { fileNameProblem } from './fileNames.js';
-export type { Accept, Taken } from './handOff.js';
-export {
-  messageCounts,
-  refusedRows,
-  type CountInbound,
-  type FileResult,
-  type FileStatus,
-  type FolderProblem,
-  type ScanReport,
-} from './scanReport.js';
+export * from './fileNames.js';
+export * from './folders.js';
+export * from './handOff.js';
+export * from './inbox.js';
 export * from './options.js';
+export * from './read.js';
+export * from './scanReport.js';
+export * from './setAside.js';

@@ -1,9 +1,9 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { entryKind } from '../../shared/fileKind.js';
+import type { InboxFolder } from '../messages/kinds.js';
 import type { OddEntry } from './scanReport.js';
 import { reportEntry, type AsideContext } from './setAside.js';
-import { type InboxFolder } from '../messages/kinds.js';
 
 /** What to do about each kind of entry; a link is the one an ERP may have meant as a file. */
 function oddReason(kind: InboxFolder, what: string): string {
@@ -15,10 +15,9 @@ function oddReason(kind: InboxFolder, what: string): string {
 }
 
 /**
- * Remembers, for this process, the odd entries already reported, by kind folder and name with
- * their inode and type: one warning per entry, not one per scan, and a new one when the entry
- * is replaced. Memory, not the store: a restart reports each once more, which tells whoever
- * reads the new log that it is still there, and the store holds messages, not folder state.
+ * Remembers the odd entries already reported, by kind folder and name with their inode and
+ * type: one warning per entry, not one per scan, and a new one when the entry is replaced. In
+ * memory: a restart reports each once more, which tells the reader of the new log it is there.
  */
 export class OddEntries {
   private readonly reported = new Map<string, string>();
@@ -51,7 +50,6 @@ export class OddEntries {
   /** `.error/<kind>/<name>.error.json`, a new one beside any earlier report of that name. */
   private async report(kind: InboxFolder, name: string, what: string): Promise<OddEntry> {
     const reason = oddReason(kind, what);
-    const report = await reportEntry(this.ctx, kind, name, reason);
-    return { kind, name, what, reason, report };
+    return { kind, name, what, reason, report: await reportEntry(this.ctx, kind, name, reason) };
   }
 }

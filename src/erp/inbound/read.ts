@@ -1,7 +1,7 @@
 /**
  * How the inbox reads one file: its name and size checked, its bytes read in its format
- * (formats/), its messages checked against its kind; moving and keeping nothing, so that it also
- * reads a file where it lies (`inbox check`, `inbox replay` in the archive).
+ * (formats/); moving nothing, so that it also reads a file where it lies (`inbox check`,
+ * `inbox replay`).
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { Logger } from '../../log/index.js';
@@ -22,17 +22,12 @@ export interface ReadDeps {
   /** Told of fields left out with `unknownFields: drop`; else they are logged on `logger`. */
   dropped?: DroppedFields;
   logger?: Logger;
-  /**
-   * The order an openTRANS answer names, from the mirror. Given, an answer naming an order the
-   * daemon does not know is set aside, and lines are compared with the order; without it, an
-   * answer is taken as it names its orders.
-   */
+  /** The order an openTRANS answer names, from the mirror; without it, taken as named. */
   openTransOrder?: OrderLookup;
   /** The orders of the mirror with a salesId: whom a mapped order status row names by it. */
   ordersBySalesId?: NonNullable<OrderReferences['bySalesId']>;
 }
 
-/** What reading an inbox file takes: the reading's context, with the inbox's options. */
 export type InboxReadContext = ReadContext & { options: InboxOptions };
 
 /** How a file is read and checked: by the inbox's scans, and where it lies (`inbox replay`). */
@@ -48,17 +43,8 @@ export function readContext(options: InboxOptions, deps: ReadDeps): InboxReadCon
     },
     deps.kinds,
   );
-  const { openTransOrder: byId, ordersBySalesId: bySalesId } = deps;
-  return {
-    options,
-    kinds: deps.kinds,
-    ...(dropped === undefined ? {} : { dropped }),
-    mappings,
-    orders: {
-      ...(byId === undefined ? {} : { byId }),
-      ...(bySalesId === undefined ? {} : { bySalesId }),
-    },
-  };
+  const orders = { byId: deps.openTransOrder, bySalesId: deps.ordersBySalesId };
+  return { options, kinds: deps.kinds, dropped, mappings, orders };
 }
 
 /** Taken only after it stayed empty a while (or its marker came), so nothing more will come. */
@@ -66,9 +52,8 @@ const EMPTY_FILE_REASON =
   'the file is empty; write the message again, under a hidden name first and renamed once whole';
 
 /**
- * The messages of the file `file` of `kind`'s folder, read and checked at `path` as the inbox
- * reads a file it claimed; names the messages by `named` (the name the archive keeps the file
- * under; `file` where it lies).
+ * The messages of `file` of `kind`'s folder, read at `path`, named by `named` (the name the
+ * archive keeps it under; `file` where it lies).
  */
 export async function readInboxFile(
   ctx: InboxReadContext,

@@ -1,11 +1,10 @@
-import { type InboxFolder } from '../messages/kinds.js';
-import type { Logger } from '../../log/index.js';
-import type { Problem } from '../messages/problems.js';
-
 /**
  * What one scan did with each file, and how a scan is told: logged (each file taken, one summary
  * line, news of the folders once) and counted in `inbound_messages_total`.
  */
+import type { Logger } from '../../log/index.js';
+import type { InboxFolder } from '../messages/kinds.js';
+import type { Problem } from '../messages/problems.js';
 
 /** An entry of a kind folder that is no regular file: reported once, never opened or moved. */
 export interface OddEntry {
@@ -17,34 +16,27 @@ export interface OddEntry {
   report: string;
 }
 
+/** Messages queued, seen before, and refused for a newer one of their entity. */
+interface Taken {
+  accepted: number;
+  repeat: number;
+  overtaken: number;
+  movedTo: string;
+}
+
 /** What one scan did with one file. */
-export type FileResult = { kind: InboxFolder; file: string } & (
-  | {
-      status: 'accepted' | 'repeat';
-      /** Messages queued, seen before, and refused for a newer one of their entity. */
-      accepted: number;
-      repeat: number;
-      overtaken: number;
-      movedTo: string;
-      /** What an openTRANS answer says that is not written to the platform: logged. */
-      notes?: string[];
-    }
-  /** A file of which some rows went through; the bad rows are in `report`. */
-  | {
-      status: 'partial';
-      accepted: number;
-      repeat: number;
-      overtaken: number;
-      problems: Problem[];
-      movedTo: string;
-      report: string;
-    }
-  | { status: 'rejected'; reason: string; problems: Problem[]; movedTo: string; report: string }
-  /** Not complete yet; looked at again next scan. */
-  | { status: 'waiting'; reason: string }
-  /** Handing over failed (e.g. the database was busy); it stays in .processing for next scan. */
-  | { status: 'failed'; reason: string }
-);
+export type FileResult = { kind: InboxFolder; file: string } &
+  /** `notes`: what an openTRANS answer says that is not written to the platform: logged. */
+  (
+    | ({ status: 'accepted' | 'repeat'; notes?: string[] } & Taken)
+    /** A file of which some rows went through; the bad rows are in `report`. */
+    | ({ status: 'partial'; problems: Problem[]; report: string } & Taken)
+    | { status: 'rejected'; reason: string; problems: Problem[]; movedTo: string; report: string }
+    /** Not complete yet; looked at again next scan. */
+    | { status: 'waiting'; reason: string }
+    /** Handing over failed (e.g. the database was busy); it stays in .processing for next scan. */
+    | { status: 'failed'; reason: string }
+  );
 
 export type FileStatus = FileResult['status'];
 
@@ -70,14 +62,11 @@ export interface ScanReport {
  * a refused file names itself (`<kind>/<file>`), for the alerts' digest of refusals.
  */
 export type CountInbound = (
-  labels: {
-    kind: InboxFolder;
-    source: 'file' | 'http';
-    result: 'accepted' | 'repeat' | 'overtaken' | 'rejected';
-  },
+  labels: { kind: InboxFolder; source: 'file' | 'http'; result: InboundResult },
   messages: number,
   file?: string,
 ) => void;
+type InboundResult = 'accepted' | 'repeat' | 'overtaken' | 'rejected';
 
 export function scanReport(
   files: FileResult[],
@@ -96,12 +85,7 @@ export function refusedRows(problems: readonly Problem[]): number {
 }
 
 /** What became of a file's messages and rows, for a person: `2 accepted, 1 repeat, …`. */
-export function messageCounts(counts: {
-  accepted: number;
-  repeat: number;
-  overtaken: number;
-  refused: number;
-}): string {
+export function messageCounts(counts: Omit<Taken, 'movedTo'> & { refused: number }): string {
   const parts = [`${counts.accepted} accepted`];
   if (counts.repeat > 0) parts.push(`${counts.repeat} seen before`);
   if (counts.overtaken > 0) parts.push(`${counts.overtaken} refused as overtaken`);
@@ -165,15 +149,12 @@ function logFile(logger: Logger, result: FileResult): void {
  * rejected message, as a refused file is, so that the alert on refusals sees it too.
  */
 function logOdd(logger: Logger, count: CountInbound | undefined, entry: OddEntry): void {
+  const { kind, name, what, reason, report } = entry;
   logger.warn(
-    { kind: entry.kind, file: entry.name, entry: entry.what, report: entry.report },
-    `inbox: ${entry.kind}/${entry.name} is ${entry.reason}; see ${entry.report}`,
+    { kind, file: name, entry: what, report },
+    `inbox: ${kind}/${name} is ${reason}; see ${report}`,
   );
-  count?.(
-    { kind: entry.kind, source: 'file', result: 'rejected' },
-    1,
-    `${entry.kind}/${entry.name}`,
-  );
+  count?.({ kind, source: 'file', result: 'rejected' }, 1, `${kind}/${name}`);
 }
 
 /** Counts each file's messages in `inbound_messages_total`. */
@@ -184,10 +165,10 @@ function countFile(count: CountInbound, result: FileResult): void {
   if (result.status === 'partial') {
     count({ ...labels, result: 'rejected' }, refusedRows(result.problems), file);
   }
-  if (result.status === 'accepted' || result.status === 'repeat' || result.status === 'partial') {
-    count({ ...labels, result: 'accepted' }, result.accepted);
-    count({ ...labels, result: 'repeat' }, result.repeat);
-    count({ ...labels, result: 'overtaken' }, result.overtaken);
+  if ('accepted' in result) {
+    for (const taken of ['accepted', 'repeat', 'overtaken'] as const) {
+      count({ ...labels, result: taken }, result[taken]);
+    }
   }
 }
 

@@ -1,8 +1,7 @@
 /**
- * What the inbox sets aside in `.error/<kind>/`, each with a report `<name>.error.json` beside it
- * saying what was wrong: a claimed file it refuses (or one reached only by the bytes of its name),
- * the copy of a file some of whose rows were refused, and the report alone of an entry that is no
- * regular file (left where it is).
+ * What the inbox sets aside in `.error/<kind>/`, each with a report `<name>.error.json` beside it:
+ * a file it refuses, the copy of one some of whose rows it refused, and the report alone of an
+ * entry that is no regular file (left where it is).
  */
 import type { Stats } from 'node:fs';
 import { copyFile, lstat, rename } from 'node:fs/promises';
@@ -16,7 +15,6 @@ import type { DroppedFile } from './entries.js';
 import { fittedName, freeName, restrict, writeWhole, type InboxLayout } from './folders.js';
 import type { FileResult } from './scanReport.js';
 
-/** What setting a file aside takes: the inbox's folders, the clock, the mode of what it writes. */
 export interface AsideContext {
   layout: InboxLayout;
   clock: Clock;
@@ -38,33 +36,28 @@ export function errorReportText(
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-/** Why a file is set aside: what its report says. */
+/** Why a file is set aside: what its report says; `fileNameHex`: a name that is not UTF-8. */
 interface Why {
   reason: string;
   problems: Problem[];
-  /** A name that is not UTF-8: its bytes. */
   fileNameHex?: string;
 }
 
-/** Writes the report on `file` at `report`. */
 async function writeReport(
   ctx: AsideContext,
   kind: InboxFolder,
   report: string,
   file: string,
-  why: Why,
+  { reason, problems, ...named }: Why,
 ) {
-  const named = why.fileNameHex === undefined ? {} : { fileNameHex: why.fileNameHex };
-  const at = ctx.clock.now();
-  const text = errorReportText(kind, file, why.reason, why.problems, at, named);
+  const text = errorReportText(kind, file, reason, problems, ctx.clock.now(), named);
   await writeWhole(report, text, ctx.options.fileMode);
 }
 
 /**
  * Puts a file into `.error/<kind>/` under `name` (or a free name beside an earlier one) by `put`,
- * after its report, which `why` words knowing that name: renamed there (refused), or copied (its
- * rows partly refused). Its mode is narrowed unless `keepMode`: a file with another name too (a
- * hard link) is not ours to change.
+ * after its report, which `why` words knowing that name. Its mode is narrowed unless `keepMode`:
+ * a file with another name too (a hard link) is not ours to change.
  */
 async function putAside(
   ctx: AsideContext,
@@ -121,10 +114,9 @@ function linkRefusal(kind: InboxFolder, look: Stats): string | undefined {
 }
 
 /**
- * Refuses a claimed file that is no regular file, or has more than one hard link: reading it
- * could read, and narrowing its mode would change, a file outside the inbox that shares its
- * inode. It is moved to `.error/<kind>/` by rename, which changes only names, never the inode's
- * content, owner or mode; nothing of it is read. Undefined: go on.
+ * Refuses a claimed file that is no regular file, or has more than one hard link: reading it, or
+ * narrowing its mode, would touch a file outside the inbox that shares its inode. It is moved by
+ * rename, which changes only names; nothing of it is read. Undefined: go on.
  */
 export async function refuseLinked(
   ctx: AsideContext,
@@ -137,8 +129,7 @@ export async function refuseLinked(
 
 /**
  * Moves a file whose name is not valid UTF-8, unread, to `.error/<kind>/` under its name with
- * `_` for each bad sequence, and writes the report beside it: once there, it is out of the
- * inbox, so it is reported once. A file with another name too (a hard link) keeps its mode.
+ * `_` for each bad sequence (out of the inbox, it is reported once), its report beside it.
  */
 export async function refuseUndecodable(
   ctx: AsideContext,

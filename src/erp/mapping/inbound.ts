@@ -1,5 +1,5 @@
 import { bareObject } from '../../shared/objects.js';
-import type { Shape } from './shape.js';
+import { hasLeaf, type Shape } from './shape.js';
 import { commonFieldProblems, reachesPrototype, type MappingProblem } from './checks.js';
 import { numberGrammar, numberPatternProblem, type NumberGrammar } from './numbers.js';
 import { fieldNames, isScalarShape, parsePath, resolvePath, type Segment } from './paths.js';
@@ -57,11 +57,7 @@ function linesFieldOf(shape: Shape, path: readonly Segment[]): string | undefine
 
 /** Whether a field of this shape holds a number (or decimal text): what `number` reads. */
 const takesNumber = (shape: Shape): boolean =>
-  shape.kind === 'union'
-    ? shape.options.some(takesNumber)
-    : shape.kind === 'array'
-      ? takesNumber(shape.item)
-      : shape.kind === 'leaf' && (shape.type === 'number' || shape.decimal === true);
+  hasLeaf(shape, (leaf) => leaf.type === 'number' || leaf.decimal === true, true);
 
 /** What `number` and `clockChange` say, checked against the field. */
 function readingProblems(

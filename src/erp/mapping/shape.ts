@@ -62,6 +62,19 @@ export function shapeOf(schema: z.ZodType): Shape {
   return type === 'string' || type === 'number' || type === 'boolean' ? leaf(type) : OPEN;
 }
 
+type Leaf = Extract<Shape, { kind: 'leaf' }>;
+
+/** Whether `shape`, or an option of it (or an item of a list of it, `throughLists`), is a leaf `test` takes. */
+export function hasLeaf(
+  shape: Shape,
+  test: (leaf: Leaf) => boolean,
+  throughLists = false,
+): boolean {
+  if (shape.kind === 'union') return shape.options.some((o) => hasLeaf(o, test, throughLists));
+  if (shape.kind === 'array' && throughLists) return hasLeaf(shape.item, test, throughLists);
+  return shape.kind === 'leaf' && test(shape);
+}
+
 /**
  * The shape of the field at `path` below `shape` (lists gone through), or undefined when it has
  * no such field.

@@ -1,5 +1,5 @@
 import { readNumber, readNumberText, type NumberGrammar } from './numbers.js';
-import type { Shape } from './shape.js';
+import { hasLeaf, type Shape } from './shape.js';
 
 /** A cell's value, or why its text is not what its field holds. */
 export type Typed = { value: unknown } | { problem: string };
@@ -14,15 +14,7 @@ export function toBoolean(text: string): Typed {
   return { problem: `expected true or false, got "${text}"` };
 }
 
-const hasOption = (shape: Shape, type: string): boolean =>
-  shape.kind === 'union'
-    ? shape.options.some((option) => hasOption(option, type))
-    : shape.kind === 'leaf' && shape.type === type;
-
-const isDecimalText = (shape: Shape): boolean =>
-  shape.kind === 'union'
-    ? shape.options.some(isDecimalText)
-    : shape.kind === 'leaf' && shape.decimal === true;
+const hasOption = (shape: Shape, type: string) => hasLeaf(shape, (leaf) => leaf.type === type);
 
 /**
  * A cell's text typed as the message's schema has the field, so that the contract's schema stays
@@ -40,7 +32,7 @@ export function typedCell(shape: Shape, text: string, number: NumberGrammar): Ty
     }
     return { value: values };
   }
-  if (isDecimalText(shape)) {
+  if (hasLeaf(shape, (leaf) => leaf.decimal === true)) {
     const read = readNumberText(text.trim(), number);
     return 'problem' in read ? read : { value: read.text };
   }

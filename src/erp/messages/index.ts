@@ -6,34 +6,14 @@
  * (merge.ts), the orders a message names (orders.ts), and each kind's layout of its files
  * (layouts.ts).
  */
-export {
-  checkMessage,
-  DEFAULT_INBOUND_RULES,
-  inboxProblems,
-  parseInboxBody,
-  type InboundRules,
-  type InboxParse,
-  type MessageCheck,
-} from './check.js';
-export {
-  ARTICLE_CSV,
-  CSV_BY_FIELD_NAMES,
-  inboxKinds,
-  OPENTRANS_FOLDER,
-  type DefaultLayout,
-  type FormatKind,
-  type InboxFolder,
-  type InboxKind,
-  type InboxKindSpec,
-  type InboxKinds,
-  type InboxSchema,
-} from './kinds.js';
-export { UNKNOWN_FIELDS, type UnknownFields } from './fields.js';
-export { droppedFieldsLog, type DroppedFields } from './droppedFields.js';
-export { problemText, type Problem } from './problems.js';
-export type { KnownOrder, OrderLookup, OrderReferences } from './orders.js';
-export { inboxMappingProblems, inboxMappings, type InboxMappingOptions } from './layouts.js';
-export { contentHash, inboxMessage, rowsName } from './identity.js';
-export { ERP_STAMP } from './stamp.js';
-export { mergeByKey, oneMessagePerKey, type RowMessage } from './merge.js';
 export * from './bounds.js';
+export * from './check.js';
+export * from './droppedFields.js';
+export * from './fields.js';
+export * from './identity.js';
+export * from './kinds.js';
+export * from './layouts.js';
+export * from './merge.js';
+export * from './orders.js';
+export * from './problems.js';
+export * from './stamp.js';

@@ -7,8 +7,7 @@ import {
   type MappingProblem,
   type ValueTables,
 } from '../mapping/index.js';
-import { ARTICLE_CSV, type InboxKinds } from './kinds.js';
-import { OPENTRANS_FOLDER } from './kinds.js';
+import { ARTICLE_CSV, OPENTRANS_FOLDER, type InboxKinds } from './kinds.js';
 import { nearestField } from '../../shared/nearest.js';
 
 /** What the inbox's mappings are built from: `erp.file.inboxMapping`, the tables, the CSV file's defaults. */
@@ -39,11 +38,7 @@ function compileAll(
 ): { mappings: Map<string, InboundMapping>; problems: MappingProblem[] } {
   const mappings = new Map<string, InboundMapping>();
   const problems: MappingProblem[] = [];
-  const context = {
-    tables: options.valueTables,
-    timeZone: options.timeZone,
-    decimalComma: options.decimalComma,
-  };
+  const context = { ...options, tables: options.valueTables };
   for (const [name, spec] of Object.entries(options.mapping)) {
     const kind = kinds.find(name);
     if (kind === undefined) {
@@ -83,11 +78,7 @@ export interface InboxMappings {
 /** The kind's default layout, compiled at its first file; a descriptor's mistake is a bug. */
 function defaultsOf(options: InboxMappingOptions, kinds: InboxKinds): InboxMappings {
   const compiled = new Map<string, InboundMapping | undefined>();
-  const context = {
-    tables: {},
-    timeZone: options.timeZone,
-    decimalComma: options.decimalComma,
-  };
+  const context = { ...options, tables: {} };
   const compile = (name: string): InboundMapping | undefined => {
     const kind = kinds.find(name);
     if (kind === undefined || kind.inboxMapping === ARTICLE_CSV) return undefined;

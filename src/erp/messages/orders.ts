@@ -12,9 +12,9 @@ export type OrderLookup = (id: string) => KnownOrder | undefined;
 
 /** The orders of the daemon's mirror, by `_id` and by `salesId`: whom a status row is about. */
 export interface OrderReferences {
-  byId?: OrderLookup;
+  byId?: OrderLookup | undefined;
   /** The single and direct orders that carry this salesId. */
-  bySalesId?: (salesId: string) => KnownOrder[];
+  bySalesId?: ((salesId: string) => KnownOrder[]) | undefined;
 }
 
 type Body = Record<string, unknown>;
