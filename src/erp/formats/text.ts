@@ -26,9 +26,7 @@ export function encodeText(text: string, encoding: CsvEncoding): Buffer {
   return Buffer.from(encoding === 'utf-8-bom' ? `\uFEFF${text}` : text, 'utf8');
 }
 
-/** A mapped file's text, or why its bytes are not in the encoding the mapping says. */
-export type MappedText =
-  { ok: true; text: string } | { ok: false; reason: string; problems: Problem[] };
+type MappedText = { ok: true; text: string } | { ok: false; reason: string; problems: Problem[] };
 
 /** Line and column (both from 1, the column in bytes) of the byte at `offset`. */
 function position(bytes: Uint8Array, offset: number): { line: number; column: string } {
@@ -45,8 +43,6 @@ function position(bytes: Uint8Array, offset: number): { line: number; column: st
 
 /** Bytes Windows-1252 leaves undefined: an ERP writing that encoding never writes them. */
 const UNDEFINED_IN_1252 = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
-
-const firstNonAscii = (bytes: Uint8Array) => bytes.findIndex((byte) => byte >= 0x80);
 
 const refused = (bytes: Uint8Array, offset: number, reason: string): MappedText => ({
   ok: false,
@@ -67,7 +63,7 @@ const BYTE_ORDER_MARKS = [
 const byteOrderMark = (bytes: Uint8Array): string | undefined =>
   BYTE_ORDER_MARKS.find((mark) => mark.bytes.every((byte, at) => bytes[at] === byte))?.name;
 
-export type Decoded = { ok: true; text: string } | { ok: false; reason: string };
+const utf8 = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes);
 
 /**
  * The file's text. Invalid UTF-8 is an error, never silently replaced: a wrong character in a
@@ -77,12 +73,12 @@ export type Decoded = { ok: true; text: string } | { ok: false; reason: string }
 export function decode(
   bytes: Uint8Array,
   charset: 'utf-8' | 'windows-1252' | CsvEncoding,
-): Decoded {
+): { ok: true; text: string } | { ok: false; reason: string } {
   const marked = byteOrderMarkProblem(bytes, charset === 'windows-1252' ? charset : 'utf-8');
   if (marked !== undefined) return { ok: false, reason: marked };
   if (charset === 'windows-1252') return { ok: true, text: decodeWindows1252(bytes) };
   const offset = invalidUtf8Offset(bytes);
-  if (offset === undefined) return { ok: true, text: new TextDecoder('utf-8').decode(bytes) };
+  if (offset === undefined) return { ok: true, text: utf8(bytes) };
   return {
     ok: false,
     reason:
@@ -92,11 +88,10 @@ export function decode(
 }
 
 /**
- * Why a file whose byte order mark says UTF-16 or UTF-32 is not read in `encoding`, or
- * undefined: its text would be read as other characters (`ÿþK\0D\0…`), so it is refused unless
- * the encoding it is read in is the one the mark names.
+ * Why a file whose byte order mark says UTF-16 or UTF-32 is not read in `encoding` (its text
+ * would be read as other characters, `ÿþK\0D\0…`), or undefined.
  */
-export function byteOrderMarkProblem(bytes: Uint8Array, encoding: string): string | undefined {
+function byteOrderMarkProblem(bytes: Uint8Array, encoding: string): string | undefined {
   const mark = byteOrderMark(bytes);
   if (mark === undefined || mark === 'UTF-8' || mark.toLowerCase() === encoding) return undefined;
   const utf16 = mark.startsWith('UTF-16')
@@ -105,33 +100,27 @@ export function byteOrderMarkProblem(bytes: Uint8Array, encoding: string): strin
   return `the file starts with a ${mark} byte order mark, but is read as ${encoding}: export it as ${encoding}${utf16}`;
 }
 
-function utf16Text(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): MappedText {
-  try {
-    // fatal: a lone surrogate or an odd byte is an error, never a replacement character.
-    return { ok: true, text: new TextDecoder(encoding, { fatal: true }).decode(bytes) };
-  } catch {
-    return refused(
-      bytes,
-      0,
-      `not valid ${encoding.toUpperCase()}; check the ERP's export encoding`,
-    );
-  }
-}
-
 /**
- * The text of a mapped file in `encoding`. Nothing is guessed or replaced: UTF-8 that is not
- * valid, a byte Windows-1252 does not define, and a file of Windows-1252 that is in fact UTF-8
- * (its umlauts would arrive as `Ã¤`) are refused, naming the line and column of the first
- * such byte; so is a file whose byte order mark names UTF-16 or UTF-32 where its mapping names
- * another encoding. A byte order mark of the encoding read is dropped.
+ * The text of a mapped file in `encoding`. Nothing is guessed or replaced: invalid UTF-8 or
+ * UTF-16, a byte Windows-1252 does not define, a Windows-1252 file that is in fact UTF-8 (its
+ * umlauts would arrive as `Ã¤`) and a byte order mark of another encoding are refused, naming the
+ * line and column of the first such byte. A byte order mark of the encoding read is dropped.
  */
 export function mappedText(bytes: Uint8Array, encoding: InboundEncoding): MappedText {
   const marked = byteOrderMarkProblem(bytes, encoding);
   if (marked !== undefined) return refused(bytes, 0, marked);
-  if (encoding === 'utf-16le' || encoding === 'utf-16be') return utf16Text(bytes, encoding);
+  if (encoding === 'utf-16le' || encoding === 'utf-16be') {
+    try {
+      // fatal: a lone surrogate or an odd byte is an error, never a replacement character.
+      return { ok: true, text: new TextDecoder(encoding, { fatal: true }).decode(bytes) };
+    } catch {
+      const why = `not valid ${encoding.toUpperCase()}; check the ERP's export encoding`;
+      return refused(bytes, 0, why);
+    }
+  }
   if (encoding === 'utf-8') {
     const offset = invalidUtf8Offset(bytes);
-    if (offset === undefined) return { ok: true, text: new TextDecoder('utf-8').decode(bytes) };
+    if (offset === undefined) return { ok: true, text: utf8(bytes) };
     return refused(
       bytes,
       offset,
@@ -151,9 +140,8 @@ export function mappedText(bytes: Uint8Array, encoding: InboundEncoding): Mapped
 
 /**
  * Where bytes prove they are no Windows-1252 (nor ISO-8859-1) text: a byte it does not define,
- * or non-ASCII bytes that are all valid UTF-8 (a Windows-1252 text whose every accented letter
- * comes as one of UTF-8's pairs, `Ã¤` for `ä`, is not written by people). Undefined where
- * they may be.
+ * or non-ASCII bytes that are all valid UTF-8 (no person writes every accented letter as one of
+ * UTF-8's pairs, `Ã¤` for `ä`). Undefined where they may be.
  */
 export function notWindows1252(
   bytes: Uint8Array,
@@ -162,7 +150,7 @@ export function notWindows1252(
   if (undefinedByte !== -1) {
     return { offset: undefinedByte, utf8: false, byte: bytes[undefinedByte] ?? 0 };
   }
-  const nonAscii = firstNonAscii(bytes);
+  const nonAscii = bytes.findIndex((byte) => byte >= 0x80);
   if (nonAscii !== -1 && invalidUtf8Offset(bytes) === undefined) {
     return { offset: nonAscii, utf8: true };
   }

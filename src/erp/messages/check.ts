@@ -1,9 +1,8 @@
+import { isPlainObject } from '../../shared/objects.js';
 import type { DroppedFields } from './droppedFields.js';
-import { checkFields, type UnknownFields } from './fields.js';
+import { checkFields, withoutUnknown, type UnknownFields } from './fields.js';
 import type { InboxKind } from './kinds.js';
-import { withoutUnknown } from './fields.js';
-import { listedProblems } from './problems.js';
-import { problemText, type Problem } from './problems.js';
+import { listedProblems, problemText, type Problem } from './problems.js';
 import { withoutStamp } from './stamp.js';
 
 /** How messages from the ERP are taken, the same for the file inbox and `POST /erp/<kind>`. */
@@ -20,27 +19,19 @@ export type MessageCheck =
   | { ok: true; body: Record<string, unknown>; stamp?: string; dropped: string[] }
   | { ok: false; problems: Problem[] };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-const notAnObject = (): MessageCheck => ({
-  ok: false,
-  problems: [{ path: '', message: 'the message must be a JSON object' }],
-});
-
 /**
- * Checks one message of `kind`: first the cheap walk over its fields (unknown fields, finite
- * numbers, JSON types, bounds); only a message that passes it goes through the schemas, so a
- * hostile message never reaches zod, whose cost grows with every fault it puts into words.
- * The body is the message without the dropped fields and without the ERP's stamp, which is
- * checked here (every kind may carry it) and given apart.
+ * Checks one message of `kind`: first the cheap walk over its fields; only a message that
+ * passes it goes through the schemas, so a hostile one never reaches zod, whose cost grows with
+ * every fault it words. The body comes without the dropped fields and the ERP's stamp, apart.
  */
 export function checkMessage(
   kind: InboxKind,
   json: unknown,
   unknownFields: UnknownFields = 'refuse',
 ): MessageCheck {
-  if (!isObject(json)) return notAnObject();
+  if (!isPlainObject(json)) {
+    return { ok: false, problems: [{ path: '', message: 'the message must be a JSON object' }] };
+  }
   const shape = kind.shape();
   const fields = checkFields(shape, json, unknownFields);
   if (fields.problems.size > 0) {

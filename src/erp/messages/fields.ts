@@ -1,7 +1,7 @@
 import { PLAIN_DECIMAL } from '../../shared/decimals.js';
-import { fieldPathText, pathText, ProblemList, type PathPart } from './problems.js';
-import { expectedText, receivedOf, shapeFor, type Shape } from '../mapping/shape.js';
 import { nearestField } from '../../shared/nearest.js';
+import { expectedText, receivedOf, shapeFor, type Shape } from '../mapping/shape.js';
+import { fieldPathText, pathText, ProblemList, type PathPart } from './problems.js';
 
 /** What happens to a field the contract does not define (`inbound.unknownFields`). */
 export const UNKNOWN_FIELDS = ['refuse', 'drop'] as const;
@@ -133,12 +133,10 @@ function walkValue(walk: Walk, declared: Shape, value: unknown): void {
 }
 
 /**
- * One pass over a parsed message against its kind's shape, before any schema runs: fields the
- * contract does not define (refused, or noted to be dropped), numbers that are not finite,
- * values of the wrong JSON type, text with control characters, decimals not written as the
- * platform writes them. Cheap whatever the message holds: its size was bounded on its
- * text before the parse (ERP_MESSAGE_BOUNDS), problems are counted, and only the listed ones are
- * put into words.
+ * One pass over a parsed message against its kind's shape, before any schema runs: unknown
+ * fields (refused, or noted to be dropped), numbers that are not finite, wrong JSON types, text
+ * with control characters, decimals not written as the platform writes them. Cheap whatever the
+ * message holds: its size was bounded before the parse, and only listed problems are worded.
  */
 export function checkFields(shape: Shape, json: unknown, unknownFields: UnknownFields): FieldCheck {
   const walk: Walk = { problems: new ProblemList(), unknownFields, dropped: new Set(), path: [] };

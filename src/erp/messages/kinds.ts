@@ -7,39 +7,31 @@ import { merged, shapeOf, type Shape } from '../mapping/shape.js';
 type Body = Record<string, unknown>;
 
 /**
- * What the ERP may send as one inbox kind: the platform's entity schema (types) plus the
- * minimum our push-back needs plus rules across fields. The fields they define, with the ERP's
- * own references, are all a message may carry. Each push-back kind's descriptor (src/pushback/
- * kinds/) holds its own; this mechanism is given them as data and knows no kind by itself.
+ * What the ERP may send as one inbox kind: the platform's entity schema plus the minimum our
+ * push-back needs plus rules across fields; the fields they define, with the ERP's own
+ * references, are all a message may carry. Each push-back kind's descriptor (src/pushback/kinds/)
+ * holds its own: this mechanism knows no kind by itself.
  */
 export interface InboxSchema {
   /** The platform's schema of the entity the kind writes; none where it writes no one entity. */
   entity?: z.ZodType;
   /** What our push-back needs at least; where there is no entity, the whole message. */
   minimum: z.ZodType;
-  /** Rules across fields: cheap, they read a few fields. */
+  /** Rules across fields: cheap, they read a few. */
   rules?: (body: Body) => Problem[];
   /** Fields of the ERP's own that the kind's handler resolves before anything is sent. */
   erpFields?: z.ZodRawShape;
 }
 
 /**
- * The article kind's default layout (`DefaultLayout`): articleCsv.ts's own, kept as it was
- * before the mapping language, so that files ERPs write for it go on being read.
- */
-export const ARTICLE_CSV = 'articleCsv';
-
-/**
  * How the kind's folder reads a CSV or XML file when `erp.file.inboxMapping.<kind>` does not
- * say: a mapping of the mapping language (the columns named as the message's fields), or the
- * article CSV's own layout (articleCsv.ts), which came before the mapping language.
+ * say: a mapping, or the article CSV's own layout (formats/csv/article.ts), which came before
+ * the mapping language and is still read.
  */
 export type DefaultLayout = InboundMappingSpec | typeof ARTICLE_CSV;
+export const ARTICLE_CSV = 'articleCsv';
 
-/**
- * A CSV file whose header names the message's fields (`id;status;trackingInfo.trackingCode`),
- * the settings those of `erp.file.csv`: the layout most kinds read without a mapping.
- */
+/** A CSV file whose header names the message's fields (`id;status`): most kinds' default. */
 export const CSV_BY_FIELD_NAMES: InboundMappingSpec = {
   format: 'csv',
   columns: 'named',
@@ -53,8 +45,7 @@ export interface InboxKindSpec {
   readonly inboxMapping: DefaultLayout;
   /**
    * The business key of what a checked message is about, in the ERP's own terms where it has
-   * them (`erpOrder:<salesId>`, `patient:<customerId>`): the rows of one key in one file are one
-   * message, and a message is known by its kind, this key and its content (identity.ts).
+   * them (`patient:<customerId>`): the rows of one key in one file are one message (merge.ts).
    */
   businessKey(body: Body): string;
 }
@@ -62,9 +53,8 @@ export interface InboxKindSpec {
 /** One inbox kind, ready to check messages with. */
 export interface InboxKind {
   readonly name: string;
-  /** Its files' layout where the config gives no mapping. */
   readonly inboxMapping: DefaultLayout;
-  /** The business key of what a checked message is about (InboxKindSpec.businessKey). */
+  /** InboxKindSpec.businessKey. */
   key(body: Body): string;
   /** Every field a message may carry, at any depth, and the JSON type of each. */
   shape(): Shape;
@@ -74,17 +64,10 @@ export interface InboxKind {
   schemaProblems(body: Body): Problem[];
 }
 
-/**
- * The kinds the ERP's file formats turn into messages (openTRANS answers, article CSV): the
- * composition root must give the inbox these, which the type of `inboxKinds` checks.
- */
+/** The kinds the ERP's formats make messages of (openTRANS, article CSV): `inboxKinds` needs them. */
 export type FormatKind = 'orderStatus' | 'erpOrder' | 'article';
 
-/**
- * The folder of openTRANS answers (design.md, "File drop"): one file may say things of several
- * kinds (an order's salesId and status, a direct order's ERP order), so it has a folder of its
- * own, read and set aside as the kind folders are.
- */
+/** The folder of openTRANS answers: one file may say things of several kinds. */
 export const OPENTRANS_FOLDER = 'opentrans';
 
 /** A folder files are dropped in: one per inbox kind (named as the kind), and openTRANS's. */

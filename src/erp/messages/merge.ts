@@ -20,10 +20,9 @@ export interface RowMessage {
   places: RowPlace[];
 }
 
+/** One message per business key, in the order of each key's first row; the rows refused. */
 export interface Merged {
-  /** One per business key, in the order of each key's first row. */
   messages: RowMessage[];
-  /** The rows refused because the rows of their key disagree, each named. */
   problems: Problem[];
 }
 
@@ -90,7 +89,7 @@ function refused(
   );
 }
 
-/** The rows of one key as one message, or why they are refused together. */
+/** The rows of one key as one message (a row alone as it is), or why they are refused together. */
 function mergeGroup(
   kind: InboxKind,
   key: string,
@@ -98,6 +97,8 @@ function mergeGroup(
   noun: string,
   check: (body: Body) => readonly Problem[],
 ): RowMessage | Problem[] {
+  const [only] = group;
+  if (group.length === 1 && only !== undefined) return only;
   let merged: Merge = { ok: true, value: bareObject() };
   const stamped = group.flatMap((read) => (read.stamp === undefined ? [] : [read.stamp]));
   const stamps = [...new Set(stamped)];
@@ -151,18 +152,11 @@ export function mergeByKey(
   const groups = new Map<string, RowMessage[]>();
   for (const message of read) {
     const key = kind.key(message.body);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [message]);
-    else group.push(message);
+    groups.set(key, [...(groups.get(key) ?? []), message]);
   }
   const messages: RowMessage[] = [];
   const problems: Problem[] = [];
   for (const [key, group] of groups) {
-    const [only] = group;
-    if (group.length === 1 && only !== undefined) {
-      messages.push(only);
-      continue;
-    }
     const merged = mergeGroup(kind, key, group, noun, check);
     if (Array.isArray(merged)) problems.push(...merged);
     else messages.push(merged);

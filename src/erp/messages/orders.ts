@@ -28,34 +28,24 @@ const textAt = (body: Body, field: string) => {
 
 function found(body: Body, path: string, orders: readonly KnownOrder[], what: string): Referenced {
   const [order, second] = orders;
+  const refused = (at: string, message: string) => ({ ok: false as const, path: at, message });
   if (order === undefined) {
-    return {
-      ok: false,
-      path,
-      message: `${what} names no single or direct order the daemon knows; check the column, or pull the order first`,
-    };
+    const why =
+      'names no single or direct order the daemon knows; check the column, or pull the order first';
+    return refused(path, `${what} ${why}`);
   }
   if (second !== undefined) {
-    return {
-      ok: false,
-      path,
-      message: `${what} names ${orders.length} orders; give the order's _id instead`,
-    };
+    return refused(path, `${what} names ${orders.length} orders; give the order's _id instead`);
   }
   const given = body.orderType;
   if (given !== undefined && given !== order.orderType) {
-    return {
-      ok: false,
-      path: 'orderType',
-      message: `${what} is a ${order.orderType} order, the file says ${JSON.stringify(given)}`,
-    };
+    const says = `the file says ${JSON.stringify(given)}`;
+    return refused('orderType', `${what} is a ${order.orderType} order, ${says}`);
   }
   if (order.orderType === 'direct' && body.trackingInfo !== undefined) {
-    return {
-      ok: false,
-      path: 'trackingInfo',
-      message: `${what} is a direct order, which carries no trackingInfo; map the tracking to erpOrder (erp.file.inboxMapping.erpOrder) instead`,
-    };
+    const why =
+      'which carries no trackingInfo; map the tracking to erpOrder (erp.file.inboxMapping.erpOrder) instead';
+    return refused('trackingInfo', `${what} is a direct order, ${why}`);
   }
   return { ok: true, body: { ...body, orderType: order.orderType } };
 }

@@ -17,15 +17,14 @@ import type { Problem } from '../../messages/problems.js';
 import { ERP_STAMP } from '../../messages/stamp.js';
 import { inboxProblems } from '../../messages/check.js';
 
-/** Loaded for the first article CSV the ERP drops, not at every start. */
+/**
+ * The article CSV's own layout, older than the mapping language: a header row, then one row per
+ * article. Columns are article fields by name (dot paths for nested ones); packaging units are
+ * `packagingUnit1.quantity`, `packagingUnit1.unit`, `packagingUnit2.quantity`, ... Empty cells are
+ * left out. Rows are numbered as a spreadsheet shows them: the header is row 1.
+ */
 const csvParse = lazyPackage<typeof CsvParse>('csv-parse/sync');
 
-/**
- * Article CSV: a header row, then one row per article. Columns are article fields by name (dot
- * paths for nested ones); packaging units are `packagingUnit1.quantity`, `packagingUnit1.unit`,
- * `packagingUnit1.pcn`, `packagingUnit2.quantity`, ... Empty cells are left out. Rows are
- * numbered as a spreadsheet shows them: the header is row 1.
- */
 const PACKAGING_UNIT = /^packagingUnit(\d+)\.(.+)$/;
 
 interface Column {
@@ -111,9 +110,8 @@ export function parseArticleCsv(
   if (header === undefined) return { ok: false, problems: [{ message: 'the file is empty' }] };
   const article = (articleShape ??= shapeOf(entitySchema('article')));
   const columns: Column[] = [];
-  const problems: Problem[] = duplicateColumns(header, (name) => name !== '').map(
-    ({ message }) => ({ row: 1, message }),
-  );
+  const twice = duplicateColumns(header, (name) => name !== '');
+  const problems: Problem[] = twice.map(({ message }) => ({ row: 1, message }));
   for (const name of header) {
     const column = columnOf(name.trim(), article);
     if ('message' in column) problems.push(column);

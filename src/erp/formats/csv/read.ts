@@ -91,9 +91,8 @@ function lineOf(row: Row, indexes: ReadonlyMap<InField, number>, byName: boolean
 
 /**
  * The records of a mapped CSV file: one per row, which is also its one line when fields of order
- * lines are mapped (the rows of one order become one message later: merge.ts). A row whose number of
- * columns differs from the header's (without a header: the first row's), or that lacks a
- * column the mapping names, is a bad row; the others go on.
+ * lines are mapped (the rows of one order become one message: merge.ts). A row whose number of
+ * columns differs from the header's (or the first row's), or lacks one the mapping reads, is bad.
  */
 export function csvRecords(
   given: InboundMapping,
@@ -160,28 +159,19 @@ function fileMapping(
   return { ok: false, reason, problems };
 }
 
-/** The records of a CSV file in its mapping's layout: its encoding, delimiter and quote, else `erp.file.csv`'s. */
-function csvFileRecords(
-  bytes: Uint8Array,
-  mapping: InboundMapping,
-  csv: ReadContext['options']['csv'],
-): Records {
-  const { spec } = mapping;
-  const encoding = spec.encoding ?? (csv.encoding === 'windows-1252' ? 'windows-1252' : 'utf-8');
-  const text = mappedText(bytes, encoding);
-  if (!text.ok) return text;
-  return csvRecords(mapping, text.text, {
-    delimiter: spec.delimiter ?? csv.delimiter,
-    quote: spec.quote ?? csv.quote,
-  });
-}
-
 /**
  * The messages of a CSV file: in the layout of its kind's mapping (the config's, or the kind's
- * default, whose header names the message's fields), or the article CSV's own (article.ts).
+ * default, whose header names the message's fields) with the mapping's encoding, delimiter and
+ * quote (else `erp.file.csv`'s); or in the article CSV's own layout (article.ts).
  */
 export function csvMessages(bytes: Uint8Array, file: InboxFile, ctx: ReadContext): FileMessages {
   const mapping = ctx.mappings?.get(file.folder);
   if (mapping?.spec.format !== 'csv') return articleMessages(bytes, file, ctx);
-  return mappedMessages(csvFileRecords(bytes, mapping, ctx.options.csv), file, mapping, ctx);
+  const { spec } = mapping;
+  const { csv } = ctx.options;
+  const encoding = spec.encoding ?? (csv.encoding === 'windows-1252' ? 'windows-1252' : 'utf-8');
+  const text = mappedText(bytes, encoding);
+  const layout = { delimiter: spec.delimiter ?? csv.delimiter, quote: spec.quote ?? csv.quote };
+  const records = text.ok ? csvRecords(mapping, text.text, layout) : text;
+  return mappedMessages(records, file, mapping, ctx);
 }

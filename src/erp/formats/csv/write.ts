@@ -20,25 +20,18 @@ function formatString(value: string, options: CsvOptions): string {
 }
 
 /**
- * Characters that make a spreadsheet read a cell as a formula (`=`, `+`, `-`, `@`) or that some
- * take as such after a tab or carriage return. Such a text cell gets a leading `'`, which
- * spreadsheets show as text and ERP imports keep as a visible mark (OWASP "CSV injection").
+ * A text cell that a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, some after a tab
+ * or carriage return) gets a leading `'`, shown as text (OWASP "CSV injection").
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const text = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
-function number(text: string, options: CsvOptions): string {
-  return options.decimalComma ? text.replace('.', ',') : text;
-}
-
-function text(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
+const number = (text: string, options: CsvOptions): string =>
+  options.decimalComma ? text.replace('.', ',') : text;
 
 /**
- * The text of one CSV cell. Numbers, and decimals sent as text in a column the schema calls
- * numeric, are written as numbers in plain notation (`-3` stays `-3`, with the decimal comma when asked). Every
- * other text is neutralised when it starts like a formula: a text column is known to be text by
- * its field, never by whether its value looks like a number. Objects and arrays are JSON.
+ * The text of one CSV cell. Numbers, and decimals as text in a column the schema calls numeric,
+ * in plain notation (with the decimal comma when asked); other text neutralised when it starts
+ * like a formula (a column is text by its field, never by how its value looks); objects as JSON.
  */
 export function formatCell(value: unknown, options: CsvOptions, numeric: boolean): string {
   if (value === null || value === undefined) return '';
@@ -64,10 +57,9 @@ function cellText(field: OutField, value: unknown, options: CsvOptions): string 
 }
 
 /**
- * One CSV file for a batch of records of one resource, and the records it leaves out (see
- * Written); orders get a row per order line. The columns are the mapping's
- * (`erp.file.mapping.<resource>`), else the chosen `columns`, else every field of the schema
- * and the enrichment, each named by its path.
+ * One CSV file for a batch of records of one resource, a row per order line; the columns are the
+ * mapping's (`erp.file.mapping.<resource>`), else the chosen `columns`, else every field of the
+ * schema and the enrichment, each named by its path.
  */
 export function csvFile(
   resource: ResourceName,

@@ -10,18 +10,11 @@ import {
 } from '../../messages/bounds.js';
 
 /**
- * The one way XML from the ERP is read. Every file is hostile until shown otherwise, so:
- *
- * - A DOCTYPE is refused, whatever it holds. Nothing of it is used: no external entity or DTD
- *   is fetched or read (XXE), no entity is declared, so none is expanded (billion laughs); an
- *   entity reference other than XML's five and character references is an error.
- * - Depth, element count and attributes per element are bounded (bounds.ts), so a file costs
- *   at most a walk over its bytes, whose number the caller bounds before.
- * - Namespaces are resolved, so an element is known by its namespace and local name, never by
- *   a prefix the file chose.
- *
- * saxes parses strictly (well-formedness, namespaces) and never resolves anything outside the
- * text it is given.
+ * The one way XML from the ERP is read, every file hostile until shown otherwise: a DOCTYPE is
+ * refused whatever it holds, so no external entity or DTD is read (XXE) and no entity expanded
+ * (billion laughs); depth, element count and attributes are bounded (bounds.ts); namespaces are
+ * resolved, so an element is known by its namespace and local name, never by a chosen prefix.
+ * saxes parses strictly and never resolves anything outside the text it is given.
  */
 
 export interface XmlElement {
@@ -37,10 +30,8 @@ export interface XmlElement {
   line: number;
 }
 
-export type XmlRead =
+type XmlRead =
   { ok: true; root: XmlElement } | { ok: false; reason: string; line?: number; column?: number };
-
-export type XmlText = { ok: true; text: string } | { ok: false; reason: string };
 
 /** Thrown inside saxes' handlers to stop the parse at once with our reason (and line). */
 class Refused extends Error {
@@ -74,11 +65,12 @@ const SINGLE_BYTE = new Set(['iso-8859-1', 'latin1', 'iso_8859-1', 'windows-1252
 /**
  * The file's text, decoded as its XML declaration says: UTF-8 (also when none is named) or, as
  * older German ERPs write it, ISO-8859-1/Windows-1252. Invalid UTF-8, other encodings, and a
- * single-byte declaration over bytes that prove another encoding (UTF-8, a byte Windows-1252
- * does not define) are refused, never guessed at. The text returned declares UTF-8, so the schema check, which reads
- * it as UTF-8, sees the same characters.
+ * single-byte declaration over bytes that prove another encoding are refused, never guessed at.
+ * The text returned declares UTF-8, as the schema check reads it.
  */
-export function xmlText(bytes: Uint8Array): XmlText {
+export function xmlText(
+  bytes: Uint8Array,
+): { ok: true; text: string } | { ok: false; reason: string } {
   if (bytes[0] === 0xfe || bytes[0] === 0xff || bytes[0] === 0x00) {
     return { ok: false, reason: 'the file is UTF-16 or UTF-32; save it as UTF-8' };
   }
@@ -191,7 +183,6 @@ export function readXml(text: string): XmlRead {
 export const childrenNamed = (element: XmlElement, name: string): XmlElement[] =>
   element.children.filter((child) => child.name === name);
 
-/** The first child named `name`, if any. */
 export const childNamed = (element: XmlElement, name: string): XmlElement | undefined =>
   element.children.find((child) => child.name === name);
 
@@ -225,9 +216,8 @@ export function locatedChild(parent: Located, name: string): Located | undefined
 }
 
 /**
- * An XML file's element tree and its text (declaring UTF-8), as readXml reads it after xmlText
- * decoded it; or why the file is refused. `what` names such a file in the refusal of one too
- * large (`an openTRANS file`).
+ * An XML file's element tree and its text (declaring UTF-8), or why it is refused; `what` names
+ * such a file in the refusal of one too large (`an openTRANS file`).
  */
 export function readXmlFile(
   bytes: Uint8Array,
