@@ -69,13 +69,9 @@ export function commonFieldProblems(
     problems.push({ path: at('from'), message: PROTOTYPE_PATH });
   }
   if ((field.from === undefined) === (field.value === undefined)) {
-    const both = field.from !== undefined;
-    problems.push({
-      path: at(),
-      message: both
-        ? 'give from (where the value comes from) or value (a constant), not both'
-        : 'give from (where the value comes from) or value (a constant)',
-    });
+    const both = field.from === undefined ? '' : ', not both';
+    const message = `give from (where the value comes from) or value (a constant)${both}`;
+    problems.push({ path: at(), message });
   }
   const table = field.table === undefined ? undefined : tableProblem(field.table, tables);
   if (table !== undefined) problems.push({ path: at('table'), message: table });
@@ -93,31 +89,23 @@ function layoutProblems(
   format: OutboxFormat,
 ): MappingProblem[] {
   const problems: MappingProblem[] = [];
+  const add = (key: string, message: string) => problems.push({ path: [key], message });
   const linesField = linesFieldOf(resource);
   if (format === 'csv' && spec.lines === 'nested') {
-    problems.push({
-      path: ['lines'],
-      message: 'a CSV file writes one row per order line: set lines: rows, or leave it out',
-    });
+    add('lines', 'a CSV file writes one row per order line: set lines: rows, or leave it out');
   }
   if (format === 'xml' && spec.lines === 'rows') {
-    problems.push({
-      path: ['lines'],
-      message: 'an XML file holds its lines nested: set lines: nested, or leave it out',
-    });
+    add('lines', 'an XML file holds its lines nested: set lines: nested, or leave it out');
   }
   if (spec.root !== undefined && format !== 'xml') {
-    problems.push({
-      path: ['root'],
-      message: `only format xml has a root element (format is ${format})`,
-    });
+    add('root', `only format xml has a root element (format is ${format})`);
   }
   if (spec.root !== undefined && !XML_NAME.test(spec.root)) {
-    problems.push({ path: ['root'], message: `${spec.root} is no XML element name` });
+    add('root', `${spec.root} is no XML element name`);
   }
   if (spec.linesAs !== undefined && (linesField === undefined || format === 'csv')) {
     const why = linesField === undefined ? `${resource} has no order lines` : 'CSV writes rows';
-    problems.push({ path: ['linesAs'], message: `no list of lines to name: ${why}` });
+    add('linesAs', `no list of lines to name: ${why}`);
   }
   return problems;
 }
@@ -137,10 +125,8 @@ function targetProblems(spec: OutboundMappingSpec, format: OutboxFormat): Mappin
     }
     const holder = targets.find((other) => target.startsWith(`${other}.`));
     if (holder !== undefined) {
-      problems.push({
-        path: ['fields', target],
-        message: `${holder} is a value of its own, so it cannot hold ${target}; rename one of them`,
-      });
+      const message = `${holder} is a value of its own, so it cannot hold ${target}; rename one of them`;
+      problems.push({ path: ['fields', target], message });
     }
   }
   return problems;
@@ -153,27 +139,19 @@ function outboundFieldProblems(
   tables: ValueTables,
 ): MappingProblem[] {
   const problems = commonFieldProblems(target, field, tables);
+  const add = (key: string, message: string) =>
+    problems.push({ path: ['fields', target, key], message });
   if (field.from !== undefined && !reachesPrototype(field.from)) {
-    const resolved = resolvePath(
-      sourceShape(resource),
-      parsePath(field.from),
-      linesFieldOf(resource),
-    );
-    if (!resolved.ok) {
-      problems.push({
-        path: ['fields', target, 'from'],
-        message: `${resource}: ${resolved.message}`,
-      });
-    }
+    const path = parsePath(field.from);
+    const resolved = resolvePath(sourceShape(resource), path, linesFieldOf(resource));
+    if (!resolved.ok) add('from', `${resource}: ${resolved.message}`);
   }
   if (field.width === undefined && (field.pad !== undefined || field.align !== undefined)) {
-    problems.push({ path: ['fields', target, 'width'], message: 'pad and align need a width' });
+    add('width', 'pad and align need a width');
   }
   if (field.width !== undefined && field.from !== undefined && isIdentifier(field.from)) {
-    problems.push({
-      path: ['fields', target, 'width'],
-      message: `${field.from} is an identifier: a width would pad it into another one (and a longer one is refused, never cut); remove width`,
-    });
+    const why = 'a width would pad it into another one (and a longer one is refused, never cut)';
+    add('width', `${field.from} is an identifier: ${why}; remove width`);
   }
   return problems;
 }
@@ -216,23 +194,18 @@ export function fileMappingChecks(file: FileMappings, ctx: z.RefinementCtx): voi
   for (const resource of RESOURCE_NAMES) {
     const spec = file.mapping[resource];
     if (spec === undefined) continue;
-    const at = ['mapping', resource];
+    const problems: MappingProblem[] = [];
     if (file.format === 'xml' && file.openTrans && isOpenTransOrder(resource)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: at,
-        message: `openTrans writes ${resource} as openTRANS ORDER documents; remove this mapping or set openTrans: false`,
-      });
+      const message = `openTrans writes ${resource} as openTRANS ORDER documents; remove this mapping or set openTrans: false`;
+      problems.push({ path: [], message });
     }
     if (file.csv.columns[resource] !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: at,
-        message: `csv.columns.${resource} chooses the columns too; keep one of them (a mapping can name the same columns)`,
-      });
+      const message = `csv.columns.${resource} chooses the columns too; keep one of them (a mapping can name the same columns)`;
+      problems.push({ path: [], message });
     }
-    for (const problem of outboundProblems(resource, spec, file.format, file.valueTables)) {
-      ctx.addIssue({ code: 'custom', path: [...at, ...problem.path], message: problem.message });
+    problems.push(...outboundProblems(resource, spec, file.format, file.valueTables));
+    for (const { path, message } of problems) {
+      ctx.addIssue({ code: 'custom', path: ['mapping', resource, ...path], message });
     }
   }
 }

@@ -67,21 +67,33 @@ function readingProblems(
   decimalComma: boolean,
 ): MappingProblem[] {
   const problems: MappingProblem[] = [];
-  const at = (key: string): Segment[] => ['fields', target, key];
   if (spec.number !== undefined) {
     const problem = takesNumber(shape)
       ? numberPatternProblem(spec.number, decimalComma)
       : `${target} holds text, not a number; remove number`;
-    if (problem !== undefined) problems.push({ path: at('number'), message: problem });
+    if (problem !== undefined)
+      problems.push({ path: ['fields', target, 'number'], message: problem });
   }
   if (spec.clockChange !== undefined && spec.date?.includes('HH') !== true) {
-    problems.push({
-      path: at('clockChange'),
-      message:
-        'clockChange says which instant a local time at a change of the clock is; it needs a date pattern with a time (HH)',
-    });
+    const message =
+      'clockChange says which instant a local time at a change of the clock is; it needs a date pattern with a time (HH)';
+    problems.push({ path: ['fields', target, 'clockChange'], message });
   }
   return problems;
+}
+
+/** The table read backwards, or why it cannot be. */
+function reverseTable(
+  target: string,
+  spec: InboundFieldSpec,
+  tables: ValueTables,
+): { table?: ReverseTable; problems: MappingProblem[] } {
+  const given = spec.table === undefined ? undefined : tables[spec.table];
+  if (given === undefined) return { problems: [] };
+  const back = reversed(given);
+  if (back.ok) return { table: back.table, problems: [] };
+  const message = `table ${spec.table ?? ''} gives ${back.shared.join(', ')} for more than one platform value, so a file's value cannot be read back; give the inbox a table of its own`;
+  return { problems: [{ path: ['fields', target, 'table'], message }] };
 }
 
 function fieldOf(
@@ -94,40 +106,22 @@ function fieldOf(
   if (reachesPrototype(target)) return { problems };
   const path = parsePath(target);
   const resolved = resolvePath(kind, path, linesFieldOf(kind, path));
-  if (!resolved.ok)
+  if (!resolved.ok) {
     return { problems: [...problems, { path: ['fields', target], message: resolved.message }] };
-  if (!isScalarShape(resolved.shape)) {
-    const names = fieldNames(resolved.shape);
+  }
+  const { shape, perLine } = resolved;
+  if (!isScalarShape(shape)) {
+    const names = fieldNames(shape);
     const which = names.length > 0 ? `: map one of its fields (${names.join(', ')})` : '';
     problems.push({
       path: ['fields', target],
       message: `${target} holds more than one value${which}`,
     });
   }
-  let table: ReverseTable | undefined;
-  const given = spec.table === undefined ? undefined : context.tables[spec.table];
-  if (given !== undefined) {
-    const back = reversed(given);
-    if (back.ok) table = back.table;
-    else {
-      problems.push({
-        path: ['fields', target, 'table'],
-        message: `table ${spec.table ?? ''} gives ${back.shared.join(', ')} for more than one platform value, so a file's value cannot be read back; give the inbox a table of its own`,
-      });
-    }
-  }
-  problems.push(...readingProblems(target, spec, resolved.shape, context.decimalComma));
+  const { table, problems: tableProblems } = reverseTable(target, spec, context.tables);
+  problems.push(...tableProblems, ...readingProblems(target, spec, shape, context.decimalComma));
   const number = numberGrammar(context.decimalComma, spec.number);
-  const field = {
-    target,
-    path,
-    perLine: resolved.perLine,
-    shape: resolved.shape,
-    spec,
-    table,
-    number,
-  };
-  return { field, problems };
+  return { field: { target, path, perLine, shape, spec, table, number }, problems };
 }
 
 const ONLY_CSV = ['header', 'columns', 'delimiter', 'quote', 'encoding'] as const;
@@ -135,64 +129,45 @@ const ONLY_XML = ['records', 'lines'] as const;
 
 function layoutProblems(spec: InboundMappingSpec, fields: readonly InField[]): MappingProblem[] {
   const problems: MappingProblem[] = [];
-  const other = spec.format === 'csv' ? ONLY_XML : ONLY_CSV;
-  for (const key of other) {
-    if (spec[key] !== undefined) {
-      problems.push({
-        path: [key],
-        message: `only for format ${spec.format === 'csv' ? 'xml' : 'csv'}`,
-      });
-    }
-  }
+  const add = (path: Segment[], message: string) => problems.push({ path, message });
+  const [other, only] = spec.format === 'csv' ? [ONLY_XML, 'xml'] : [ONLY_CSV, 'csv'];
+  for (const key of other) if (spec[key] !== undefined) add([key], `only for format ${only}`);
   const byNumber = spec.format === 'csv' && spec.header === false;
   if (byNumber && spec.columns === 'named') {
-    problems.push({
-      path: ['columns'],
-      message: 'named columns are named by the header: remove header: false, or columns: named',
-    });
+    add(
+      ['columns'],
+      'named columns are named by the header: remove header: false, or columns: named',
+    );
   }
-  for (const field of fields) {
-    const from = field.spec.from;
-    if (from === undefined) continue;
-    if (byNumber && typeof from !== 'number') {
-      problems.push({
-        path: ['fields', field.target, 'from'],
-        message: 'without a header, name the column by its number (1 is the first)',
-      });
-    } else if (!byNumber && typeof from === 'number') {
+  for (const { spec: field, target } of fields) {
+    const at = ['fields', target, 'from'];
+    if (field.from === undefined) continue;
+    if (byNumber && typeof field.from !== 'number') {
+      add(at, 'without a header, name the column by its number (1 is the first)');
+    } else if (!byNumber && typeof field.from === 'number') {
       const what =
         spec.format === 'csv'
           ? 'the column by its header name (or set header: false)'
           : 'an element path such as Kopf/Belegnr';
-      problems.push({ path: ['fields', field.target, 'from'], message: `give ${what}` });
+      add(at, `give ${what}`);
     }
   }
-  if (spec.format === 'xml') problems.push(...xmlLayoutProblems(spec, fields));
-  return problems;
-}
-
-function xmlLayoutProblems(spec: InboundMappingSpec, fields: readonly InField[]): MappingProblem[] {
-  const problems: MappingProblem[] = [];
+  if (spec.format !== 'xml') return problems;
   if (spec.records === undefined) {
-    problems.push({
-      path: ['records'],
-      message:
-        'required for xml: the path of the elements that are one message each, below the root (e.g. Auftrag)',
-    });
+    add(
+      ['records'],
+      'required for xml: the path of the elements that are one message each, below the root (e.g. Auftrag)',
+    );
   }
   const perLine = fields.some((field) => field.perLine);
   if (perLine && spec.lines === undefined) {
-    problems.push({
-      path: ['lines'],
-      message:
-        'fields of lines are mapped: give the path of the line elements below a record (e.g. Positionen/Position)',
-    });
+    add(
+      ['lines'],
+      'fields of lines are mapped: give the path of the line elements below a record (e.g. Positionen/Position)',
+    );
   }
   if (!perLine && spec.lines !== undefined) {
-    problems.push({
-      path: ['lines'],
-      message: 'no field of a line is mapped; remove lines, or map fields of the lines',
-    });
+    add(['lines'], 'no field of a line is mapped; remove lines, or map fields of the lines');
   }
   return problems;
 }

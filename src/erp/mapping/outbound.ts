@@ -51,7 +51,7 @@ export interface OutboundMapping {
    * line columns the `columns` option may leave out); otherwise only when a field does.
    */
   rowPerLine: boolean;
-  /** Time zone of date-times written with a `date` pattern. */
+  /** Of date-times written with a `date` pattern. */
   timeZone: string;
 }
 
@@ -76,8 +76,7 @@ function sourceValue(field: OutField, record: unknown, line: unknown): unknown {
 /**
  * One field's value for a record (and one of its lines): the source or the constant, the
  * `default` when there is none, else through the value table (a value it lacks is kept), then
- * the date pattern and the decimals. What the file format still does (CSV's decimal comma,
- * quoting) comes after.
+ * the date pattern and the decimals; what the file format does (CSV's quoting) comes after.
  */
 export function fieldValue(
   mapping: OutboundMapping,
@@ -97,10 +96,7 @@ export function fieldValue(
   return value;
 }
 
-/**
- * What JSON and XML write for a value: with the field's decimal comma and fixed width. Throws
- * Unwritable for a value wider than the width.
- */
+/** What JSON and XML write for a value: with the field's decimal comma and fixed width. */
 export function finishedValue(field: OutField, value: unknown): unknown {
   const result = field.spec.decimalComma === true ? withDecimalComma(value) : value;
   if (field.width === undefined || isMissing(result) || isPlainObject(result)) return result;
@@ -168,11 +164,8 @@ export function outField(
 ): OutField {
   const source = spec.from === undefined ? undefined : parsePath(spec.from);
   const linesField = linesFieldOf(resource);
-  const perLine =
-    source !== undefined &&
-    source.length > 1 &&
-    source[0] === linesField &&
-    typeof source[1] === 'string';
+  const [first, second] = source ?? [];
+  const perLine = first !== undefined && first === linesField && typeof second === 'string';
   const numeric =
     spec.decimals !== undefined ||
     typeof spec.value === 'number' ||

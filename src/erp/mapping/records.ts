@@ -94,9 +94,8 @@ function fill(
     const cell = source.cell(field);
     const value = fieldValue(mapping, field, cell);
     if (value === undefined) continue;
-    if ('problem' in value)
-      problems.push({ ...cell.where, path: field.target, message: value.problem });
-    else put(field, value.value);
+    if ('value' in value) put(field, value.value);
+    else problems.push({ ...cell.where, path: field.target, message: value.problem });
   }
 }
 
@@ -114,10 +113,10 @@ function fieldAt(mapping: InboundMapping, path: readonly string[]): InField | un
 }
 
 /**
- * The message one record of the file becomes: header fields from the record, the fields of
- * each line into the message's list of lines (in the file's order; a line with no value adds
- * none, and a record without any has no list: a status row without a parcel sends no tracking). Lists a target names by
- * number (`trackingInfo.0.trackingCode`) are filled at that entry.
+ * The message one record of the file becomes: header fields from the record, the fields of each
+ * line into the message's list of lines, in the file's order (a line with no value adds none;
+ * a status row without a parcel sends no tracking). A target naming a list entry by number
+ * (`trackingInfo.0.trackingCode`) fills that entry.
  */
 export function mapRecord(mapping: InboundMapping, record: InputRecord): MappedMessage {
   const body = bareObject();
@@ -131,13 +130,8 @@ export function mapRecord(mapping: InboundMapping, record: InputRecord): MappedM
     const lines: Record<string, unknown>[] = [];
     for (const line of record.lines) {
       const entry = bareObject();
-      fill(
-        mapping,
-        perLine,
-        line,
-        (field, value) => setAt(entry, field.path.slice(1), value),
-        problems,
-      );
+      const put = (field: InField, value: unknown) => setAt(entry, field.path.slice(1), value);
+      fill(mapping, perLine, line, put, problems);
       if (Object.keys(entry).length === 0) continue;
       lines.push(entry);
       sources.push(line);

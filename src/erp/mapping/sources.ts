@@ -9,10 +9,8 @@ import { merged, shapeOf, type Shape } from './shape.js';
 
 /**
  * What an outbound record of a resource holds, which a mapping's sources name: the platform's
- * schema of the entity, what the enrichment adds, and its order lines.
- *
- * The order lines of the resources that have them: a CSV file writes one row per line (the
- * order's columns repeated), a mapping reads `<linesField>.x` once per line.
+ * schema of the entity, what the enrichment adds, and its order lines, which a CSV file writes
+ * a row each (the order's columns repeated) and a mapping reads as `<linesField>.x` per line.
  */
 const ORDER_LINES: Partial<Record<ResourceName, string>> = {
   singleOrder: 'orderedArticleLines',
@@ -20,7 +18,6 @@ const ORDER_LINES: Partial<Record<ResourceName, string>> = {
   erpOrder: 'erpOrderedArticleLines',
 };
 
-/** The list of a resource's records that a mapping may write one row (or entry) per item of. */
 export const linesFieldOf = (resource: ResourceName): string | undefined => ORDER_LINES[resource];
 
 /**
@@ -94,11 +91,7 @@ const leafOf = (leaf: Leaf): Shape => ({ kind: 'leaf', type: leaf.numeric ? 'num
 
 const shapes = new Map<ResourceName, Shape>();
 
-/**
- * What an outbound record of `resource` can hold: the platform's schema of the entity and what
- * the enrichment adds (the ERP's own keys, the patient block). A source path of a mapping must
- * lead somewhere in it.
- */
+/** What an outbound record of `resource` can hold, where a mapping's source path must lead. */
 export function sourceShape(resource: ResourceName): Shape {
   const known = shapes.get(resource);
   if (known !== undefined) return known;
