@@ -2,18 +2,15 @@ import { join } from 'node:path';
 import { RESOURCE_NAMES } from '../../../contract/index.js';
 import type { ArchivalEvent, OutboundRecord } from '../../adapter.js';
 import { recordBaseName, safeSegment } from './names.js';
-import type { Placement } from './placement.js';
+import type { OutboxFile, Placement } from './placement.js';
 
 /**
- * Archival events live in a tree of their own, `<outbox>/archived/<resource>/`, never beside the
- * record files: an ERP import that takes every `*.json` (or every `.done` marker) of a resource
- * folder would otherwise read an event as a record and overwrite the record with it. No resource
- * is named `archived`, so the folder cannot meet a resource's own.
+ * Archival events live in a tree of their own, `<outbox>/archived/<resource>/`: an ERP import
+ * that takes every `*.json` of a resource folder would read an event as a record and overwrite
+ * the record with it. No resource is named `archived`.
  */
-export const ARCHIVAL_FOLDER = 'archived';
-
 export const archivalFolderOf = (outbox: string, resource: string): string =>
-  join(outbox, ARCHIVAL_FOLDER, safeSegment(resource));
+  join(outbox, 'archived', safeSegment(resource));
 
 /** Every folder archival events may be written to (for the sweep of crash leftovers). */
 export const archivalFolders = (outbox: string): string[] =>
@@ -28,23 +25,13 @@ export const archivalFileName = (event: ArchivalEvent): string =>
   `${recordBaseName(event._id, event.version)}.archived.json`;
 
 /**
- * JSON whatever `erp.file.format` is: one small fixed-shape message, the same bytes on every
- * retry (the event is fixed in the ledger when first seen), so a repeat finds the file identical.
+ * Writes the events among `items` as JSON whatever `erp.file.format` is (the same bytes on every
+ * retry, so a repeat finds the file identical), a folder per resource; the placement of each.
  */
-export const archivalContent = (event: ArchivalEvent): Buffer =>
-  Buffer.from(`${JSON.stringify(event, null, 2)}\n`, 'utf8');
-
-/** Places files into one folder, as the adapter's writer does (placeAll). */
-export type PlaceIn = (
-  dir: string,
-  files: readonly { name: string; data: Uint8Array }[],
-) => Promise<Placement[]>;
-
-/** Writes the events among `items`, a folder per resource; the placement of each, by item. */
 export async function placeArchivalEvents(
   outbox: string,
   items: readonly OutboundRecord[],
-  place: PlaceIn,
+  place: (dir: string, files: readonly OutboxFile[]) => Promise<Placement[]>,
 ): Promise<Map<OutboundRecord, Placement>> {
   const results = new Map<OutboundRecord, Placement>();
   const byFolder = new Map<string, { item: OutboundRecord; event: ArchivalEvent }[]>();
@@ -56,7 +43,7 @@ export async function placeArchivalEvents(
   for (const [dir, events] of byFolder) {
     const files = events.map(({ event }) => ({
       name: archivalFileName(event),
-      data: archivalContent(event),
+      data: Buffer.from(`${JSON.stringify(event, null, 2)}\n`, 'utf8'),
     }));
     const placements = await place(dir, files);
     events.forEach(({ item }, n) => {

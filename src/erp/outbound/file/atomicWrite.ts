@@ -11,8 +11,7 @@ export type OutboxFs = Pick<
 
 export const nodeOutboxFs: OutboxFs = nodeFs;
 
-export type WriteResult =
-  { status: 'written' | 'identical'; path: string } | { status: 'conflict'; path: string };
+type WriteResult = { status: 'written' | 'identical' | 'conflict'; path: string };
 
 const TEMP_NAME = /^\..+\.tmp-[0-9a-f]{12}$/;
 
@@ -61,13 +60,11 @@ async function writeTemp(
 }
 
 /**
- * Puts `data` at `dir/name` with file mode `mode` so that a reader never sees half of it: a
- * hidden temp file in the same folder, fsynced, renamed. The rename is durable only once the
- * caller has fsynced the folder (`fsyncFolder`), which it does once for all the files it puts
- * there together. A file already there with the same bytes is a repeat after a crash
- * (`identical`); with other bytes it is left alone (`conflict`). `present` lists the folder's
- * names as read just before (one listing for many files, not one failed open each).
- * One writer per outbox is assumed (the daemon's writer lock), so check-then-rename does not race.
+ * Puts `data` at `dir/name` so that a reader never sees half of it: a hidden temp file in the
+ * same folder, fsynced, renamed; durable once the caller fsyncs the folder (`fsyncFolder`, once
+ * for all the files). A file already there with the same bytes is a repeat after a crash
+ * (`identical`), with others it is left alone (`conflict`); `present`: the folder's names as
+ * just listed. The daemon's writer lock keeps one writer per outbox: check-then-rename cannot race.
  */
 export async function renameIntoPlace(
   fs: OutboxFs,

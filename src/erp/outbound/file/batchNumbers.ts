@@ -8,10 +8,9 @@ const batchName = (resource: string): RegExp =>
   new RegExp(`^${safeSegment(resource)}_(\\d{${BATCH_DIGITS}})\\.`);
 
 /**
- * The highest batch number the outbox's file names carry, 0 when none. The database gives the
- * numbers out, but a restored backup of it remembers only those given out before the backup:
- * the next batches must still be numbered above every file already there, or their names would
- * sort before older ones (or meet them, and be taken for the same batch).
+ * The highest batch number the outbox's file names carry, 0 when none: a restored backup of the
+ * database remembers only the numbers given out before it, and the next batches must sort after
+ * (and never meet) every file already there.
  */
 export async function highestBatchIn(fs: OutboxFs, outbox: string): Promise<number> {
   let highest = 0;

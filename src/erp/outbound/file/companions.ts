@@ -9,10 +9,9 @@ export interface Folder {
 }
 
 /**
- * The binary companions of the records, beside them as `<_id>_<version>.<suffix>`, all placed
- * before any record file is written. A suffix equal to the record file's own extension gets
- * `.file.` in front, so the two never share a name. Per record: ok, or its first companion's
- * failure.
+ * The binary companions of the records, beside them as `<_id>_<version>.<suffix>` (`.file.<suffix>`
+ * where the record file has that extension), all placed before any record file is written. Per
+ * record: ok, or its first companion's failure.
  */
 export async function placeCompanions(
   folder: Folder,

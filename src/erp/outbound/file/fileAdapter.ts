@@ -21,11 +21,10 @@ import {
 import { batchFile, recordFile } from './render.js';
 
 /**
- * Most record files (json, xml) one hand-over writes: small enough that the first orders are
- * acknowledged while later ones are still written, and that the queue's lanes write several
- * hand-overs at once (four of 64 fill a pass of the queue); large enough that each folder fsync
- * covers many files. Order-cycle benchmark, 2,000 orders, one run each on a shared machine:
- * 500 a call 5.1 s, 100 3.7 s, 64 3.4 s, 50 3.5-4.2 s, 32 4.4 s.
+ * Most record files (json, xml) one hand-over writes: few enough that the first orders are
+ * acknowledged while later ones are written and the queue's lanes write side by side, enough
+ * that a folder fsync covers many. Order-cycle benchmark, 2,000 orders: 500 a call 5.1 s, 100
+ * 3.7 s, 64 3.4 s, 50 3.5-4.2 s, 32 4.4 s.
  */
 export const RECORD_FILES_PER_CALL = 64;
 
@@ -33,12 +32,9 @@ export const RECORD_FILES_PER_CALL = 64;
 const writer = createOutboxWriter();
 
 export interface FileAdapterDeps {
-  /** Accepted for the same wiring as the other adapters; file names never carry the time. */
+  /** The adapters' wiring; file names never carry the time. */
   clock: Clock;
-  /**
-   * A file system to write through in this thread, for a test to watch or break the writes.
-   * Without it the files are written on the outbox writer thread (outboxWriter.ts).
-   */
+  /** Writes through this in this thread (a test's); else on the writer thread (outboxWriter.ts). */
   fs?: OutboxFs;
 }
 
@@ -47,11 +43,7 @@ const toOutcome = (placement: Placement): DeliveryOutcome =>
 
 function byResource(batch: readonly OutboundRecord[]): Map<ResourceName, OutboundRecord[]> {
   const groups = new Map<ResourceName, OutboundRecord[]>();
-  for (const item of batch) {
-    const group = groups.get(item.resource) ?? [];
-    group.push(item);
-    groups.set(item.resource, group);
-  }
+  for (const item of batch) groups.set(item.resource, [...(groups.get(item.resource) ?? []), item]);
   return groups;
 }
 
@@ -82,10 +74,9 @@ function heldBack(
 }
 
 /**
- * One file per record, the files of the batch written side by side, after all their companions.
- * A record whose companion cannot be placed waits (or is rejected) without its own file; one
- * the format cannot say (an openTRANS ORDER without lines) is rejected before anything of it is
- * written.
+ * One file per record, written side by side after all their companions. A record whose
+ * companion cannot be placed waits (or is rejected) without its own file; one the format cannot
+ * say (an openTRANS ORDER without lines) is rejected before anything of it is written.
  */
 async function deliverEach(
   folder: Folder,
@@ -108,10 +99,9 @@ async function deliverEach(
 }
 
 /**
- * One file for the batch. A record the ERP's layout cannot say (a value wider than its width)
- * is rejected and left out before anything of it is written. Companions go first; if one must
- * wait, the whole batch waits, so that no file is written a retried record would be missing
- * from. A record whose companion conflicts is left out of the batch file (the same way on
+ * One file for the batch. A record the ERP's layout cannot say is rejected and left out before
+ * anything is written. Companions go first; if one must wait, the whole batch waits, so that no
+ * file lacks a retried record; a record whose companion conflicts is left out (the same way on
  * every retry, so the file stays the same).
  */
 async function deliverBatch(
@@ -121,10 +111,10 @@ async function deliverBatch(
   batch: number,
   options: FileAdapterOptions,
 ): Promise<Map<OutboundRecord, Placement>> {
-  const render = (records: readonly OutboundRecord[]) =>
+  const render = (items: readonly OutboundRecord[]) =>
     batchFile(
       resource,
-      records.map((item) => item.record),
+      items.map(({ record }) => record),
       batch,
       options,
     );
@@ -157,15 +147,6 @@ async function sweep(fs: OutboxFs, outbox: string): Promise<void> {
       hint: 'create the folder and give the daemon write permission to it',
       cause: error,
     });
-  }
-}
-
-/** A hidden file put into the outbox as a hand-over puts one, and removed: short of a record. */
-async function outboxWritable(fs: OutboxFs, outbox: string): Promise<void> {
-  try {
-    await folderWritable(fs, outbox, 'readyz');
-  } catch (error) {
-    throw new Error(`the outbox ${errorMessage(error)}`, { cause: error });
   }
 }
 
@@ -214,15 +195,18 @@ export async function createFileAdapter(
     return records.map((item) => toOutcome(results.get(item) ?? { status: 'ok' }));
   }
 
-  // Every format takes records in batches: one batch file (ndjson, csv), or one file each
-  // written in one go, so that the queue claims and completes them together.
+  // Every format takes records in batches (a batch file, or a file each written in one go).
   return {
     name: 'file',
     batches: true,
     ...(batchFile ? {} : { batchLimit: RECORD_FILES_PER_CALL }),
     deliver,
     ...(highestBatch === undefined ? {} : { highestBatch }),
-    probe: () => outboxWritable(fs, options.outbox),
+    // A hidden file put into the outbox as a hand-over puts one, and removed.
+    probe: () =>
+      folderWritable(fs, options.outbox, 'readyz').catch((error: unknown) => {
+        throw new Error(`the outbox ${errorMessage(error)}`, { cause: error });
+      }),
     close: () => Promise.resolve(),
   };
 }

@@ -13,7 +13,7 @@ export interface WriterReply {
 }
 
 /** Puts files into the outbox on a thread of its own: one message there and back per call. */
-export interface OutboxWriter {
+interface OutboxWriter {
   /** Starts the thread now, so that the first hand-over does not wait for it to boot. */
   start(): void;
   place(request: PlaceRequest): Promise<Placement[]>;
@@ -25,10 +25,9 @@ interface Pending {
 }
 
 /**
- * The thread's heap. Its garbage is small and short-lived (a request's buffers, the folder
- * listing); V8's default young generation let the thread add ~9 MB more to the process's peak
- * memory than the same writes in the main thread, a 1 MB one ~1 MB less (a test writing 10,240
- * files). The old generation caps a listing of a folder the ERP leaves full (~1M names).
+ * The thread's heap: its garbage is small and short-lived, and V8's default young generation
+ * added ~9 MB to the process's peak (a 1 MB one ~1 MB less, writing 10,240 files). The old
+ * generation holds a listing of a folder the ERP leaves full (~1M names).
  */
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 64 };
 

@@ -7,10 +7,9 @@ import { fsyncFolder, namesIn, renameIntoPlace, type OutboxFs } from './atomicWr
 const PERMANENT_CODES = new Set(['ENAMETOOLONG', 'EINVAL']);
 
 /**
- * Files written at once, each holding one file descriptor while it is written. An fsync keeps
- * one of Node's 4 file system threads waiting for the disk; 8 in flight keep all 4 busy. A raw
- * test on the benchmark machine wrote 764 small fsynced files/s one at a time, 1,000-6,000/s with
- * 4-16 in flight.
+ * Files written at once: an fsync keeps one of Node's 4 file system threads waiting for the
+ * disk, 8 in flight keep all 4 busy (764 small fsynced files/s one at a time, 1,000-6,000/s with
+ * 4-16 in flight, on the benchmark machine).
  */
 export const FILES_IN_FLIGHT = 8;
 
@@ -91,10 +90,10 @@ async function putOne(
 }
 
 /**
- * Renames the files into the folder, FILES_IN_FLIGHT at a time, after one listing of the folder
- * tells which of them may be there already, then fsyncs the folder once for
- * all of them: none is in place before that fsync, and if it fails none is (they are retried,
- * and then found identical). A failure of one file fails that file alone.
+ * Renames the files into the folder, FILES_IN_FLIGHT at a time, after one listing tells which
+ * may be there already, then fsyncs the folder once for all: none is in place before that
+ * fsync, and if it fails none is (they are retried, then found identical). A failure of one file
+ * fails that file alone.
  */
 async function putAll(
   fs: OutboxFs,
@@ -125,12 +124,10 @@ async function putAll(
 }
 
 /**
- * Puts files into the request's folder so that a reader never sees half of one; a file in place
- * is durable (data and folder fsynced). With `doneMarker`, then the `.done` marker of each file in
- * place, after that folder fsync, so no marker is seen before its file is durable: two folder
- * fsyncs for all the files, not two per file. A file already there with other bytes is never
- * overwritten: it is rejected with the file named, for a person to look at. One placement per
- * file, in order; it never throws (a failure is the placement of the files it concerns).
+ * Puts files into the request's folder so that a reader never sees half of one, each in place
+ * durable; with `doneMarker` then each one's `.done` marker, after that folder fsync (two folder
+ * fsyncs for all the files). A file already there with other bytes is never overwritten: it is
+ * rejected, named for a person to look at. One placement per file; it never throws.
  */
 export async function placeAll(fs: OutboxFs, request: PlaceRequest): Promise<Placement[]> {
   const placed = await putAll(fs, request, request.files, dataConflict);

@@ -7,11 +7,9 @@ import { renameIntoPlace, type OutboxFs } from './atomicWrite.js';
 const PROBE_BYTES = 4096;
 
 /**
- * Whether files can be put into `dir` the way the outbox puts them: a hidden temp file written
- * and synced, renamed (to a hidden name, which the ERP ignores as it ignores the outbox's temp
- * names), removed. Rejects naming the folder and what failed. An empty file would still be made
- * on a full disk (it needs no data block). The folder is not synced: nothing of the probe needs
- * to last, and /readyz runs it while the daemon writes.
+ * Whether files can be put into `dir` the way the outbox puts them: a hidden file written,
+ * synced, renamed, removed (a block of data: an empty file is made even on a full disk). The
+ * folder is not synced: nothing of the probe needs to last. Rejects naming the folder and why.
  */
 export async function folderWritable(fs: OutboxFs, dir: string, prefix: string): Promise<void> {
   const name = `.${prefix}-${randomBytes(6).toString('hex')}`;

@@ -14,21 +14,17 @@ export function recordFile(
   item: OutboundRecord,
   options: FileAdapterOptions,
 ): { file: OutboxFile & { data: Buffer } } | { refused: string } {
-  const { data, refused } = outboxFormat(item.resource, options).write(
-    item.resource,
-    [item.record],
-    options,
-  );
+  const { resource, record } = item;
+  const { data, refused } = outboxFormat(resource, options).write(resource, [record], options);
   const reason = refused.get(0);
   if (reason !== undefined) return { refused: reason };
   return { file: { name: `${recordBaseName(item.id, item.version)}.${options.format}`, data } };
 }
 
 /**
- * The batch file (ndjson, csv) of one resource's records handed over together as batch number
- * `batch`; undefined `batch` names it as a file whose number is given at the hand-over
- * (`article_##########.csv`), for a preview. `refused`: the records (by index) left out, each
- * with why the ERP's layout cannot say it.
+ * The batch file (ndjson, csv) of one resource's records handed over as batch `batch`; without
+ * one named `article_##########.csv`, for a preview. `refused`: the records (by index) left out,
+ * each with why the ERP's layout cannot say it.
  */
 export function batchFile(
   resource: ResourceName,

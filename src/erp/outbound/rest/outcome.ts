@@ -12,10 +12,7 @@ export interface Attempt {
   version: string;
   /** `POST http://erp.local/api/singleOrder`: no query, no user info. */
   label: string;
-  /**
-   * Credentials to hide, should the ERP echo them: in its answer and our reasons, which are
-   * free text, only those that cannot be part of words (scrubbedFromText).
-   */
+  /** Credentials to hide should the ERP echo them: those that cannot be part of words. */
   secrets: readonly string[];
   /** Values of the record sent (`valuesToScrub`): an ERP's answer may quote them in any form. */
   sentValues: readonly string[];
@@ -70,12 +67,8 @@ export function outcomeOfAnswer(attempt: Attempt, answer: ErpAnswer, now: Date):
     attempt.secrets,
   );
   if (verdict === 'permanent') {
-    return {
-      status: 'rejected',
-      reason,
-      httpStatus: answer.status,
-      body: body.slice(0, BODY_EXCERPT_CHARS),
-    };
+    const excerpt = body.slice(0, BODY_EXCERPT_CHARS);
+    return { status: 'rejected', reason, httpStatus: answer.status, body: excerpt };
   }
   const retryAfterMs = parseRetryAfter(answer.retryAfter, readableNow(answer.date, now));
   return { status: 'retry', reason, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };

@@ -48,10 +48,9 @@ export function requestBody(item: OutboundRecord): string {
 }
 
 /**
- * The request one record version makes, with the config key of its target (for a reason naming
- * it); or, without a request, its outcome: an archival event nobody asked for counts as handed
- * over, a URL the template cannot make is refused. Pure: the hand-over sends what this answers,
- * and `mapping preview` prints it.
+ * The request one record version makes, with the config key of its target; or its outcome: an
+ * archival event nobody asked for counts as handed over, a URL the template cannot make is
+ * refused. Pure: the hand-over sends what this answers, and `mapping preview` prints it.
  */
 export function erpRequestOf(
   options: RestAdapterOptions,
@@ -63,11 +62,8 @@ export function erpRequestOf(
   const { target, targetPath } = destinationOf(options, item);
   let url: URL;
   try {
-    url = expandUrl(options.baseUrl, target.template, {
-      resource: item.resource,
-      _id: item.id,
-      version: item.version,
-    });
+    const values = { resource: item.resource, _id: item.id, version: item.version };
+    url = expandUrl(options.baseUrl, target.template, values);
   } catch (error) {
     const what = `${item.resource} ${item.id} (version ${item.version})`;
     const reason = `${what}: no URL can be made from ${targetPath}.url (${errorMessage(error)}); fix the template`;
@@ -126,12 +122,7 @@ export function createRestAdapter(options: RestAdapterOptions, deps: RestAdapter
     let holding: Extract<DeliveryOutcome, { status: 'retry' }> | undefined;
     for (const item of records) {
       if (holding !== undefined) {
-        const wait = holding.retryAfterMs;
-        outcomes.push({
-          status: 'retry',
-          reason: NOT_SENT_REASON,
-          ...(wait === undefined ? {} : { retryAfterMs: wait }),
-        });
+        outcomes.push({ ...holding, reason: NOT_SENT_REASON });
         continue;
       }
       const outcome = await deliverOne(item);
