@@ -1,13 +1,11 @@
 import { exactNumber } from '../../shared/decimals.js';
 
 /**
- * How the ERP writes numbers: the one grammar a cell is read by, strict so that no value is
- * read as another (`1.000` as 1, `0x10` as 16). A number is an optional `-`, digits, and the
- * decimal separator with digits: `,` with the decimal comma (the `de` profile), else `.`. The
- * other character separates thousands in groups of three, where it cannot be read as the
- * decimal separator: beside one (`1.000,50`), or alone where the field's `number` pattern
- * groups thousands (`number: '#.##0'` reads `1.000` as 1000). Hexadecimal and exponent forms,
- * a `+`, and blanks or other characters inside are refused with the reason.
+ * How the ERP writes numbers: the one grammar a cell is read by, strict so that no value is read
+ * as another (`1.000` as 1, `0x10` as 16). An optional `-`, digits, and the decimal separator
+ * (`,` with the decimal comma, else `.`) with digits. The other character separates thousands in
+ * groups of three where it cannot be the decimal one: beside it (`1.000,50`), or alone where the
+ * field's `number` pattern groups thousands (`#.##0`). Other forms are refused with the reason.
  */
 export interface NumberGrammar {
   decimal: ',' | '.';
@@ -36,10 +34,9 @@ function patternParts(pattern: string, decimal: string): PatternParts | undefine
 }
 
 /**
- * Why `pattern` is no number pattern for a field whose decimal separator is the comma (or the
- * point), or undefined. A pattern is written with the ERP's own characters: `#` and `0` for
- * digits, a thousands separator between groups of three, and the decimal separator before the
- * decimals it takes at most: `#.##0,00` (decimal comma), `#,##0.00`, `0,000`, `#.##0`.
+ * Why `pattern` is no number pattern for a field of that decimal separator, or undefined: `#`
+ * and `0` for digits, a thousands separator between groups of three, the decimal separator
+ * before the decimals it takes at most (`#.##0,00`, `#,##0.00`, `0,000`).
  */
 export function numberPatternProblem(pattern: string, decimalComma: boolean): string | undefined {
   const decimal = decimalOf(decimalComma);
@@ -74,10 +71,8 @@ function groupedWhole(
   const groups = new RegExp(`^\\d{1,3}(?:\\${separator}\\d{3})+$`);
   if (!groups.test(whole)) {
     // Without a pattern, the separator may be the decimal one of an ERP written the other way.
-    const other =
-      separator === ','
-        ? 'a decimal comma, set decimalComma: true'
-        : 'a decimal point, set decimalComma: false';
+    const comma = separator === ',';
+    const other = `a decimal ${comma ? 'comma' : 'point'}, set decimalComma: ${String(comma)}`;
     const hint = grammar.grouping === undefined ? `; if the ERP writes ${other}` : '';
     return refused(
       text,

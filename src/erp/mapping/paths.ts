@@ -1,6 +1,6 @@
+import { nearestField } from '../../shared/nearest.js';
 import { bareObject } from '../../shared/objects.js';
 import type { Shape } from './shape.js';
-import { nearestField } from '../../shared/nearest.js';
 
 /** A step of a dot path: a field name, or a list entry by its number (from 0). */
 export type Segment = string | number;
@@ -13,8 +13,7 @@ export function parsePath(text: string): Segment[] {
 export const pathText = (path: readonly Segment[]): string => path.map(String).join('.');
 
 /** Where a path leads in a shape, and whether it goes through the lines (once per line). */
-export type Resolved =
-  { ok: true; shape: Shape; perLine: boolean } | { ok: false; message: string };
+type Resolved = { ok: true; shape: Shape; perLine: boolean } | { ok: false; message: string };
 
 /** Field names listed in a problem at most, so a wide entity does not flood the message. */
 const LISTED_FIELDS = 12;

@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { isDecimalText, unwrapped } from '../../contract/schemas/leaves.js';
 
 /**
- * What a record or a message can hold, as a mapping's paths and the message check walk it: which
- * keys an object may have, what lists hold, and the JSON type of a leaf. Built once per inbox
- * kind (and outbound resource), so that a message is checked in one pass over its values without
- * zod (which copies every object and builds an issue per fault).
+ * What a record or a message can hold, as a mapping's paths and the message check walk it: the
+ * keys of objects, what lists hold, the JSON type of a leaf. Built once per inbox kind, so that
+ * a message is checked in one pass without zod (which copies every object, an issue per fault).
  */
 export type JsonType = 'string' | 'number' | 'boolean';
 
@@ -108,7 +107,6 @@ export function merged(primary: Shape, extra: Shape): Shape {
 }
 
 /** Which shape a JSON value fits, for the message check and the pruning alike. */
-
 export type Received = JsonType | 'object' | 'array';
 
 export const receivedOf = (value: unknown): Received =>

@@ -26,7 +26,7 @@ export function reversed(
   return shared.size === 0 ? { ok: true, table: back } : { ok: false, shared: [...shared] };
 }
 
-/** `value` (a number, or decimal text) with `decimals` digits after the point, rounded half up on its digits; others unchanged. */
+/** A number or decimal text with `decimals` digits, rounded half up on its digits; others as they are. */
 export function withDecimals(value: unknown, decimals: number): unknown {
   const text = decimalTextOf(value);
   return text === undefined ? value : roundedHalfUp(text, decimals);

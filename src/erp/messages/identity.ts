@@ -6,11 +6,9 @@ import { ERP_STAMP } from './stamp.js';
 
 /**
  * What makes an ERP message the one it is (design.md, Wave 4): its kind, the business key of
- * what it is about (the kind's descriptor says which fields: an order's id or salesId, a
- * patient's customerId …) and what it says, as canonical JSON. Neither its file nor its line
- * counts: the same message again, under any name, is the same message.
+ * what it is about and what it says, as canonical JSON; neither its file nor its line: the same
+ * message again, under any name, is the same message.
  */
-
 type Body = Record<string, unknown>;
 
 /** The SHA-256 of what the message says: its canonical JSON, its stamp in its own field. */

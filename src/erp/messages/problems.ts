@@ -33,15 +33,9 @@ export function problemText(problem: Problem): string {
   return where.length === 0 ? problem.message : `${where.join(', ')}: ${problem.message}`;
 }
 
-export function uniqueProblems(problems: readonly Problem[]): Problem[] {
-  const seen = new Set<string>();
-  return problems.filter((problem) => {
-    const key = problemText(problem);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
+export const uniqueProblems = (problems: readonly Problem[]): Problem[] => [
+  ...new Map(problems.map((problem) => [problemText(problem), problem])).values(),
+];
 
 export type PathPart = string | number;
 

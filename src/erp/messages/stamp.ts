@@ -2,28 +2,19 @@ import { isIsoDateTime } from '../../contract/index.js';
 import type { Problem } from './problems.js';
 
 /**
- * The ERP's own stamp of a message is the field `erpTimestamp`, which every kind may carry (a
- * column of the ERP's layout mapped to it, or a field of a JSON message): when the ERP changed
- * what the message says, an ISO 8601 date-time with its zone. It orders the messages of one
- * entity; it is what the message says, so it counts in its content, and it is never written to
- * the platform.
+ * The ERP's own stamp of a message, `erpTimestamp`, which every kind may carry: when the ERP
+ * changed what the message says, an ISO 8601 date-time with its zone. It orders the messages of
+ * one entity and counts in their content; it is never written to the platform.
  */
 export const ERP_STAMP = 'erpTimestamp';
 
 type Body = Record<string, unknown>;
 
-/** A message apart from its stamp; `problem`: why the stamp it gave is none. */
-export interface Stamped {
-  body: Body;
-  stamp?: string;
-  problem?: Problem;
-}
-
 /**
  * The message without its stamp, and the stamp as one instant in UTC (so that two stamps compare
- * as text), or why the stamp is none.
+ * as text), or why the stamp it gave is none.
  */
-export function withoutStamp(message: Body): Stamped {
+export function withoutStamp(message: Body): { body: Body; stamp?: string; problem?: Problem } {
   if (!Object.hasOwn(message, ERP_STAMP)) return { body: message };
   const { [ERP_STAMP]: stamp, ...body } = message;
   if (typeof stamp === 'string' && isIsoDateTime(stamp)) {

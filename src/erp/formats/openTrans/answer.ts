@@ -13,15 +13,12 @@ export interface OrderRef {
 }
 
 export interface OpenTransOptions {
-  /**
-   * The tracking link of a shipment when the file has no TRACKING_TRACING_URL: `{shipmentId}`
-   * is replaced by the SHIPMENT_ID, URI-encoded. Without it only the code is sent.
-   */
+  /** ReadOptions.trackingLinkTemplate. */
   trackingLinkTemplate?: string | undefined;
   /**
-   * The order as the daemon's mirror holds it, or undefined when it holds none. Given, an
-   * answer naming an unknown order is refused, an order response's lines are compared with the
-   * order, and a dispatch notification that leaves lines of the order out is a part shipment.
+   * The order as the mirror holds it. Given, an answer naming an unknown order is refused, an
+   * order response's lines are compared with it, and a dispatch notification that leaves lines
+   * of it out is a part shipment.
    */
   orderOf?: OrderLookup | undefined;
 }
@@ -34,9 +31,9 @@ export interface OpenTransMessage {
   body: Record<string, unknown>;
 }
 
+/** `notes`: what the file says that is not written to the platform (logged, not lost). */
 export interface OpenTransAnswer {
   messages: OpenTransMessage[];
-  /** What the file says that is not written to the platform: to be logged, not lost. */
   notes: string[];
   /** What makes the file unusable although it is schema-valid: then nothing of it is sent. */
   problems: Problem[];
@@ -59,8 +56,7 @@ export function orderNamed(
   | { ok: true; ref: OrderRef; order: Record<string, unknown> | undefined }
   | { ok: false; problem: Problem } {
   const orderId = where.element.text.trim();
-  if (orderId === '')
-    return { ok: false, problem: problemAt(where, `"${orderId}" names no order`) };
+  if (orderId === '') return { ok: false, problem: problemAt(where, `"" names no order`) };
   const known = options.orderOf?.(orderId);
   if (options.orderOf !== undefined && known === undefined) {
     const message = `ORDER_ID ${orderId} names no single or direct order the daemon knows`;

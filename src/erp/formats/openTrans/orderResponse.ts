@@ -37,12 +37,9 @@ function differences(line: Record<string, unknown>, item: Confirmed): string[] {
   const unit = orderUnitCode(line.unit);
   if (item.unit !== undefined && item.unit !== unit) found.push(`unit ${unit} → ${item.unit}`);
   const article = line.articleCustomerNumber;
-  if (
-    typeof article === 'string' &&
-    item.supplierPid !== undefined &&
-    item.supplierPid !== article
-  ) {
-    found.push(`article ${article} → ${item.supplierPid}`);
+  const pid = item.supplierPid;
+  if (typeof article === 'string' && pid !== undefined && pid !== article) {
+    found.push(`article ${article} → ${pid}`);
   }
   return found;
 }
@@ -61,12 +58,8 @@ function lineNotes(
     .filter((item) => item.delivery !== undefined)
     .map((item) => `order ${orderId}, line ${item.lineItemId}: delivery ${item.delivery ?? ''}`);
   if (order === undefined) {
-    if (items.length > 0) {
-      notes.push(
-        `order ${orderId}: ${items.length} line(s) confirmed, not compared with the order`,
-      );
-    }
-    return notes;
+    const confirmed = `order ${orderId}: ${items.length} line(s) confirmed, not compared with the order`;
+    return items.length > 0 ? [...notes, confirmed] : notes;
   }
   const ordered = orderedLines(order);
   for (const item of items) {
@@ -111,9 +104,7 @@ export function orderResponseAnswer(root: XmlElement, options: OpenTransOptions)
   if (delivery !== undefined)
     notes.push(`order ${ref.orderId}: delivery confirmed for ${delivery}`);
   const list = locatedChild(document, 'ORDERRESPONSE_ITEM_LIST');
-  const items = (list ? located(list, 'ORDERRESPONSE_ITEM') : []).map((item) =>
-    confirmed(item.element),
-  );
+  const items = (list ? located(list, 'ORDERRESPONSE_ITEM') : []).map((i) => confirmed(i.element));
   notes.push(...lineNotes(ref.orderId, items, order));
   const salesId = textAt(info.element, 'SUPPLIER_ORDER_ID');
   if (salesId === undefined) {

@@ -5,11 +5,10 @@ import { XML_CHECK_MEMORY_MIB } from '../../messages/bounds.js';
 
 /**
  * The official openTRANS 2.1 schema check. The schemas (openTRANS 2.1, BMEcat 2005 and the two
- * W3C schemas they import) ship unchanged, with their licence headers, in `xsd/` beside this
- * file; the build copies them into dist. libxml2's xmllint, compiled to WebAssembly
- * (xmllint-wasm), checks a document in a worker thread against them: it has no network and
- * sees only the files handed to it, so neither a schema nor the document can make it read
- * anything else. Documents reach it only after `readXml` has refused every DOCTYPE.
+ * W3C schemas they import) ship unchanged in `xsd/` (the build copies them into dist). libxml2's
+ * xmllint in WebAssembly (xmllint-wasm) checks a document against them in a worker: it has no
+ * network and sees only the files handed to it, and a document reaches it only after `readXml`
+ * refused every DOCTYPE.
  */
 
 const XSD_FOLDER = new URL('./xsd/', import.meta.url);
@@ -21,11 +20,7 @@ const PAGES_PER_MIB = 16;
 /** Messages longer than this are cut: a problem report is read by a person. */
 const MAX_MESSAGE_CHARS = 300;
 
-export interface SchemaProblem {
-  /** The line xmllint names; undefined when it names none. */
-  line?: number;
-  message: string;
-}
+type SchemaProblem = { line?: number; message: string };
 
 interface Schemas {
   main: XMLFileInfo;

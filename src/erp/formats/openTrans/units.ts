@@ -40,10 +40,7 @@ export const UNIT_ONE = 'C62';
 /** What a unit is looked up by: its text without case, outer spaces or a closing dot. */
 const unitKey = (unit: string): string => unit.trim().toLowerCase().replace(/\.$/, '');
 
-/**
- * The value table the config may give (`erp.file.valueTables.openTransUnits`: platform unit →
- * BMEcat code), looked up before this file's table.
- */
+/** The value table (platform unit → BMEcat code) looked up before this file's. */
 export const OPENTRANS_UNITS_TABLE = 'openTransUnits';
 
 export type UnitTable = Readonly<Record<string, string | number | boolean>>;

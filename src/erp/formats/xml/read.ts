@@ -58,12 +58,11 @@ function inputOf(at: Located): InputLine {
 }
 
 /**
- * Elements in a namespace other than the root element's (or none, as a schema with unqualified
- * local elements writes them): a field names elements without their namespace, so such an
- * element would be read as the file's own (`<x:Status>` as `Status`). Each is a problem of
- * the file, by line and path.
+ * Elements in a namespace other than the root element's (or none): a field names elements
+ * without their namespace, so such an element would be read as the file's own (`<x:Status>` as
+ * `Status`). Each is a problem of the file, by line and path.
  */
-export function foreignElements(root: XmlElement): Problem[] {
+function foreignElements(root: XmlElement): Problem[] {
   const problems: Problem[] = [];
   const known = (namespace: string) => namespace === root.namespace || namespace === '';
   const shown = root.namespace === '' ? 'none' : root.namespace;
@@ -91,21 +90,17 @@ export function foreignElements(root: XmlElement): Problem[] {
 
 /**
  * The records of a mapped XML file: each element at `records` below the root is one message,
- * each element at `lines` below a record one of its lines. Fields name elements by path below
- * their record or line (`Kopf/Belegnr`), attributes as `@name`; namespaces do not count.
+ * each at `lines` below a record one of its lines. Fields name elements by path below their
+ * record or line (`Kopf/Belegnr`), attributes as `@name`.
  */
-export function xmlRecords(
-  root: XmlElement,
-  records: string,
-  lines: string | undefined,
-): InputRecord[] {
+function xmlRecords(root: XmlElement, records: string, lines: string | undefined): InputRecord[] {
   return elementsAt({ element: root, path: root.name }, records).map((record) => ({
     ...inputOf(record),
     lines: lines === undefined ? [] : elementsAt(record, lines).map(inputOf),
   }));
 }
 
-/** The records of an XML file, read only through parse.ts: no DOCTYPE, no entity, bounded. */
+/** The records of an XML file, read only through parse.ts (no DOCTYPE, no entity, bounded). */
 function xmlFileRecords(bytes: Uint8Array, mapping: InboundMapping): Records {
   const read = readXmlFile(bytes, 'an XML file');
   if (!read.ok) return read;
