@@ -35,11 +35,10 @@ export interface Inbox {
   scanOnce(): Promise<ScanReport>;
 }
 
-function errorPath(error: unknown): string | undefined {
-  return error instanceof Error && 'path' in error && typeof error.path === 'string'
+const errorPath = (error: unknown): string | undefined =>
+  error instanceof Error && 'path' in error && typeof error.path === 'string'
     ? error.path
     : undefined;
-}
 
 /** Runs one kind's part of a scan; a folder that fails it is a problem, not the end of the scan. */
 async function kindProblem(
@@ -60,14 +59,9 @@ async function prepareRoot(layout: InboxLayout): Promise<void> {
   try {
     await mkdir(layout.root, { recursive: true });
   } catch (error) {
-    throw new SetupError(
-      `ERP inbox ${layout.root} cannot be prepared: ${errorMessage(error)}`,
-      [],
-      {
-        hint: 'create the folder and give the daemon read and write permission to it',
-        cause: error,
-      },
-    );
+    const hint = 'create the folder and give the daemon read and write permission to it';
+    const message = `ERP inbox ${layout.root} cannot be prepared: ${errorMessage(error)}`;
+    throw new SetupError(message, [], { hint, cause: error });
   }
 }
 
@@ -96,72 +90,81 @@ function scanNews(layout: InboxLayout, kindFolders: readonly InboxFolder[]) {
   };
 }
 
-/** Takes a kind's complete regular files; reports the entries that are none, once. */
-async function takeKind(
-  ctx: { layout: InboxLayout; claims: Claims; odd: OddEntries },
-  kind: InboxFolder,
-  found: OddEntry[],
-): Promise<FileResult[]> {
-  const { files, others } = await entriesOf(ctx.layout.kind(kind));
-  found.push(...(await ctx.odd.fresh(kind, others)));
-  const taken: FileResult[] = [];
-  for (const file of files) taken.push(await ctx.claims.take(kind, file));
-  return taken;
+/** What a scan works with, made once per inbox. */
+interface Scanner {
+  layout: InboxLayout;
+  /** The kinds' folders and openTRANS's. */
+  folders: readonly InboxFolder[];
+  claims: Claims;
+  odd: OddEntries;
+  news: ReturnType<typeof scanNews>;
+  deps: InboxDeps;
 }
 
 /**
- * The file-drop inbox. Each scan first finishes files a crash or a failed hand-off left in
- * `.processing`, then takes complete files from every kind folder in name order.
+ * Finishes what a crash or a failed hand-off left in each folder's `.processing`, making the
+ * folders when missing; the folders that can be used, the others as problems.
  */
+async function recoverAll(s: Scanner, results: FileResult[], problems: FolderProblem[]) {
+  const usable: InboxFolder[] = [];
+  for (const kind of s.folders) {
+    const problem = await kindProblem(s.layout, kind, async () => {
+      await mkdir(s.layout.kind(kind), { recursive: true });
+      await mkdir(s.layout.processing(kind), { recursive: true });
+      results.push(...(await s.claims.recover(kind)));
+    });
+    if (problem) problems.push(problem);
+    else usable.push(kind);
+  }
+  return usable;
+}
+
+/** Takes each folder's complete regular files in name order; the entries that are none, once. */
+async function takeAll(
+  s: Scanner,
+  usable: readonly InboxFolder[],
+  results: FileResult[],
+  problems: FolderProblem[],
+): Promise<OddEntry[]> {
+  const odd: OddEntry[] = [];
+  for (const kind of usable) {
+    const problem = await kindProblem(s.layout, kind, async () => {
+      const { files, others } = await entriesOf(s.layout.kind(kind));
+      odd.push(...(await s.odd.fresh(kind, others)));
+      for (const file of files) results.push(await s.claims.take(kind, file));
+    });
+    if (problem) problems.push(problem);
+  }
+  return odd;
+}
+
+async function scan(s: Scanner): Promise<ScanReport> {
+  await prepareRoot(s.layout);
+  const results: FileResult[] = [];
+  const problems: FolderProblem[] = [];
+  const usable = await recoverAll(s, results, problems);
+  const unknown = await s.news.unknownEntries();
+  const odd = await takeAll(s, usable, results, problems);
+  s.claims.forgetGone();
+  const report = scanReport(results, unknown, problems, odd);
+  const { logger, count } = s.deps;
+  if (logger) logScan(logger, count, report, { unknown, folders: s.news.folderProblems(problems) });
+  return report;
+}
+
+/** The file-drop inbox; one scan at a time (a second call while one runs gets that one). */
 export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
   const layout = layoutOf(options.inbox);
-  const kindFolders: readonly InboxFolder[] = [...deps.kinds.names, OPENTRANS_FOLDER];
-  const ctx: HandleContext = {
-    ...readContext(options, deps),
-    options,
-    layout,
-    clock: deps.clock,
-    accept: deps.accept,
-  };
-  const taking = { layout, claims: claims(ctx), odd: new OddEntries(ctx) };
-  const news = scanNews(layout, kindFolders);
+  const folders = [...deps.kinds.names, OPENTRANS_FOLDER];
+  const { clock, accept } = deps;
+  const ctx: HandleContext = { ...readContext(options, deps), options, layout, clock, accept };
+  const claimed = claims(ctx);
+  const odd = new OddEntries(ctx);
+  const scanner = { layout, folders, claims: claimed, odd, news: scanNews(layout, folders), deps };
   let running: Promise<ScanReport> | undefined;
-
-  async function scan(): Promise<ScanReport> {
-    await prepareRoot(layout);
-    const results: FileResult[] = [];
-    const folders: FolderProblem[] = [];
-    const usable: InboxFolder[] = [];
-    for (const kind of kindFolders) {
-      // The kind's folders are made when missing; a kind whose folder is unusable is skipped.
-      const problem = await kindProblem(layout, kind, async () => {
-        await mkdir(layout.kind(kind), { recursive: true });
-        await mkdir(layout.processing(kind), { recursive: true });
-        results.push(...(await taking.claims.recover(kind)));
-      });
-      if (problem) folders.push(problem);
-      else usable.push(kind);
-    }
-    const unknown = await news.unknownEntries();
-    const found: OddEntry[] = [];
-    for (const kind of usable) {
-      const problem = await kindProblem(layout, kind, async () => {
-        results.push(...(await takeKind(taking, kind, found)));
-      });
-      if (problem) folders.push(problem);
-    }
-    taking.claims.forgetGone();
-    const report = scanReport(results, unknown, folders, found);
-    if (deps.logger) {
-      const fresh = { unknown, folders: news.folderProblems(folders) };
-      logScan(deps.logger, deps.count, report, fresh);
-    }
-    return report;
-  }
-
   return {
     scanOnce() {
-      running ??= scan().finally(() => {
+      running ??= scan(scanner).finally(() => {
         running = undefined;
       });
       return running;
