@@ -5,6 +5,7 @@
  * into a date (`2026-03-04`) or, with a time, an instant (`2026-03-04T08:15:00.000Z`).
  */
 
+import { isoDay, wallClockIn as wallClock, type WallClock } from '../../shared/timeZone.js';
 import type { ClockChange } from './spec.js';
 
 const TOKEN = /yyyy|MM|dd|HH|mm|ss/g;
@@ -12,8 +13,8 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
-type Token = 'yyyy' | 'MM' | 'dd' | 'HH' | 'mm' | 'ss';
-type Parts = Record<Token, number>;
+type Token = keyof WallClock;
+type Parts = WallClock;
 
 /** Why `pattern` is no date pattern, or undefined. */
 export function datePatternProblem(pattern: string): string | undefined {
@@ -34,42 +35,6 @@ function fill(pattern: string, parts: Parts): string {
   return pattern.replace(TOKEN, (token) =>
     token === 'yyyy' ? String(parts.yyyy).padStart(4, '0') : twoDigits(parts[token as Token]),
   );
-}
-
-/** One formatter per time zone: making one costs far more than using it. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterIn(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** The wall clock of `instant` in `timeZone`. */
-function wallClock(instant: Date, timeZone: string): Parts {
-  const parts = formatterIn(timeZone).formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return {
-    yyyy: part('year'),
-    MM: part('month'),
-    dd: part('day'),
-    HH: part('hour'),
-    mm: part('minute'),
-    ss: part('second'),
-  };
 }
 
 const utcOf = (p: Parts) => Date.UTC(p.yyyy, p.MM - 1, p.dd, p.HH, p.mm, p.ss);
@@ -202,10 +167,6 @@ export function parseDate(
   const outside = order.some((t) => parts[t] < LIMITS[t][0] || parts[t] > LIMITS[t][1]);
   const day = new Date(Date.UTC(parts.yyyy, parts.MM - 1, parts.dd));
   if (outside || day.getUTCDate() !== parts.dd) return wrong;
-  if (!order.includes('HH')) {
-    return {
-      value: `${String(parts.yyyy).padStart(4, '0')}-${twoDigits(parts.MM)}-${twoDigits(parts.dd)}`,
-    };
-  }
+  if (!order.includes('HH')) return { value: isoDay(parts) };
   return instantOf(text, parts, timeZone, clockChange);
 }

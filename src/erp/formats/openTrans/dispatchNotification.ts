@@ -3,6 +3,7 @@
  * ERP order that carries its delivery feedback (erpOrder.ts).
  */
 import { ORDER_STATUS } from '../../../contract/index.js';
+import { withoutUndefined } from '../../../shared/objects.js';
 import type { Problem } from '../../messages/problems.js';
 import {
   childNamed,
@@ -63,10 +64,7 @@ function trackingOf(info: XmlElement, template: string | undefined): Shipment['t
       ? template.replaceAll('{shipmentId}', encodeURIComponent(code))
       : undefined);
   if (code === undefined && link === undefined) return undefined;
-  return {
-    ...(code === undefined ? {} : { trackingCode: code }),
-    ...(link === undefined ? {} : { trackingLink: link }),
-  };
+  return withoutUndefined({ trackingCode: code, trackingLink: link });
 }
 
 /** The platform takes a date-time; an openTRANS date alone is taken as that day's start (UTC). */
@@ -77,14 +75,10 @@ function dateTime(value: string | undefined): string | undefined {
 }
 
 function shipmentOf(info: XmlElement, options: OpenTransOptions): Shipment {
-  const delivery = childNamed(info, 'DELIVERY_DATE');
-  return {
-    tracking: trackingOf(info, options.trackingLinkTemplate),
-    outboundDate: dateTime(
-      textAt(info, 'DISPATCHNOTIFICATION_DATE') ??
-        (delivery && textAt(delivery, 'DELIVERY_START_DATE')),
-    ),
-  };
+  const date =
+    textAt(info, 'DISPATCHNOTIFICATION_DATE') ??
+    textAt(info, 'DELIVERY_DATE', 'DELIVERY_START_DATE');
+  return { tracking: trackingOf(info, options.trackingLinkTemplate), outboundDate: dateTime(date) };
 }
 
 /** Why the notification ships only part of the order, or undefined when it ships all of it. */

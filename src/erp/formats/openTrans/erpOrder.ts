@@ -51,11 +51,9 @@ export function typed(
 /** The delivery party of the header: the patient, named as our ORDER named it. */
 export function deliveryParty(info: XmlElement): XmlElement | undefined {
   const parties = childNamed(info, 'PARTIES');
-  return parties
-    ? childrenNamed(parties, 'PARTY').find((party) =>
-        childrenNamed(party, 'PARTY_ROLE').some((role) => role.text.trim() === 'delivery'),
-      )
-    : undefined;
+  const isDelivery = (party: XmlElement) =>
+    childrenNamed(party, 'PARTY_ROLE').some((role) => role.text.trim() === 'delivery');
+  return parties && childrenNamed(parties, 'PARTY').find(isDelivery);
 }
 
 function patientOf(party: XmlElement | undefined, order: Record<string, unknown> | undefined) {
