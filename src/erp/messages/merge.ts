@@ -71,24 +71,6 @@ const shown = (value: unknown): string => {
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 };
 
-function refused(
-  kind: InboxKind,
-  key: string,
-  group: readonly RowMessage[],
-  noun: string,
-  why: (rows: string) => { path: string; message: string },
-): Problem[] {
-  const rows = group.flatMap((message) => message.rows).sort((a, b) => a - b);
-  const { path, message } = why(listed(noun, rows));
-  return group.flatMap((read) =>
-    read.places.map((place) => ({
-      ...place,
-      path,
-      message: `${message}; none of them is taken (they are one ${kind.name} message, ${key})`,
-    })),
-  );
-}
-
 /** The rows of one key as one message (a row alone as it is), or why they are refused together. */
 function mergeGroup(
   kind: InboxKind,
@@ -99,41 +81,41 @@ function mergeGroup(
 ): RowMessage | Problem[] {
   const [only] = group;
   if (group.length === 1 && only !== undefined) return only;
-  let merged: Merge = { ok: true, value: bareObject() };
-  const stamped = group.flatMap((read) => (read.stamp === undefined ? [] : [read.stamp]));
-  const stamps = [...new Set(stamped)];
+  const rows = group.flatMap((read) => read.rows).sort((a, b) => a - b);
+  const refuse = (path: string, says: (rows: string) => string): Problem[] => {
+    const message = `${says(listed(noun, rows))}; none of them is taken (they are one ${kind.name} message, ${key})`;
+    return group.flatMap((read) => read.places.map((place) => ({ ...place, path, message })));
+  };
+  const stamps = [...new Set(group.flatMap((read) => read.stamp ?? []))];
   if (stamps.length > 1) {
-    return refused(kind, key, group, noun, (rows) => ({
-      path: ERP_STAMP,
-      message: `${rows} say two values of ${ERP_STAMP}: ${shown(stamps[0])} and ${shown(stamps[1])}; make them agree`,
-    }));
+    const [one, other] = stamps.map(shown);
+    return refuse(
+      ERP_STAMP,
+      (rows) => `${rows} say two values of ${ERP_STAMP}: ${one} and ${other}; make them agree`,
+    );
   }
-  for (const read of group) {
-    if (!merged.ok) break;
-    merged = mergeValue(merged.value, read.body, '');
-  }
+  let merged: Merge = { ok: true, value: bareObject() };
+  for (const read of group) if (merged.ok) merged = mergeValue(merged.value, read.body, '');
   if (!merged.ok) {
-    const { path, values } = merged;
-    return refused(kind, key, group, noun, (rows) => ({
+    const { path } = merged;
+    const [one, other] = merged.values.map(shown);
+    return refuse(
       path,
-      message: `${rows} say two values of ${path}: ${shown(values[0])} and ${shown(values[1])}; make them agree, or leave the field empty in all but one`,
-    }));
+      (rows) =>
+        `${rows} say two values of ${path}: ${one} and ${other}; make them agree, or leave the field empty in all but one`,
+    );
   }
   const body = merged.value as Body;
-  const problems = check(body);
-  if (problems.length > 0) {
-    return refused(kind, key, group, noun, (rows) => ({
-      path: problems[0]?.path ?? '',
-      message: `${rows} together are no valid message: ${problems[0]?.message ?? ''}`,
-    }));
+  const [problem] = check(body);
+  if (problem !== undefined) {
+    return refuse(
+      problem.path ?? '',
+      (rows) => `${rows} together are no valid message: ${problem.message}`,
+    );
   }
   const [stamp] = stamps;
-  return {
-    body,
-    ...(stamp === undefined ? {} : { stamp }),
-    rows: group.flatMap((read) => read.rows).sort((a, b) => a - b),
-    places: group.flatMap((read) => read.places),
-  };
+  const places = group.flatMap((read) => read.places);
+  return { body, ...(stamp === undefined ? {} : { stamp }), rows, places };
 }
 
 /**

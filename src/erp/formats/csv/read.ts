@@ -6,6 +6,7 @@ import {
   type InboundMapping,
   type InField,
   type InputLine,
+  type InputRecord,
 } from '../../mapping/index.js';
 import { duplicateColumns } from './header.js';
 import type { Problem } from '../../messages/problems.js';
@@ -63,16 +64,14 @@ function columnIndexes(
       continue;
     }
     const index = names.indexOf(from);
-    if (index !== -1) indexes.set(field, index);
-    else {
-      const near = nearestField(from, names);
-      const guess = near === undefined ? '' : ` (did you mean "${near}"?)`;
-      problems.push({
-        line: 1,
-        path: field.target,
-        message: `the header has no column "${from}"${guess}; its columns: ${names.join(', ')}`,
-      });
+    if (index !== -1) {
+      indexes.set(field, index);
+      continue;
     }
+    const near = nearestField(from, names);
+    const guess = near === undefined ? '' : ` (did you mean "${near}"?)`;
+    const message = `the header has no column "${from}"${guess}; its columns: ${names.join(', ')}`;
+    problems.push({ line: 1, path: field.target, message });
   }
   return problems.length > 0 ? problems : indexes;
 }
@@ -107,10 +106,8 @@ export function csvRecords(
   if (byName) {
     const listed = new Set(given.fields.map((field) => field.spec.from));
     const named = given.spec.columns === 'named';
-    const twice = duplicateColumns(
-      first.cells,
-      (name) => listed.has(name) || (named && name !== ''),
-    );
+    const isRead = (name: string) => listed.has(name) || (named && name !== '');
+    const twice = duplicateColumns(first.cells, isRead);
     if (twice.length > 0) {
       const problems = twice.map((problem) => ({ line: first.line, ...problem }));
       return { ok: false, reason: 'the header names a column more than once', problems };
@@ -126,20 +123,18 @@ export function csvRecords(
   const width = first.cells.length;
   const needed = Math.max(0, ...indexes.values()) + 1;
   const badRows: Problem[] = [];
-  const good: { row: Row; line: InputLine }[] = [];
+  const records: InputRecord[] = [];
   for (const row of data) {
-    if (row.cells.length !== width || row.cells.length < needed) {
-      const against = byName ? `the header has ${width}` : `the first row has ${width}`;
-      const wanted =
-        !byName && row.cells.length < needed ? `; the mapping reads column ${needed}` : '';
-      badRows.push({
-        line: row.line,
-        message: `the row has ${row.cells.length} columns, ${against}${wanted}`,
-      });
-    } else good.push({ row, line: lineOf(row, indexes, byName) });
+    const { length } = row.cells;
+    if (length === width && length >= needed) {
+      const line = lineOf(row, indexes, byName);
+      records.push({ ...line, lines: mapping.linesField === undefined ? [] : [line] });
+      continue;
+    }
+    const against = byName ? `the header has ${width}` : `the first row has ${width}`;
+    const wanted = !byName && length < needed ? `; the mapping reads column ${needed}` : '';
+    badRows.push({ line: row.line, message: `the row has ${length} columns, ${against}${wanted}` });
   }
-  const lines = (line: InputLine) => (mapping.linesField === undefined ? [] : [line]);
-  const records = good.map(({ line }) => ({ ...line, lines: lines(line) }));
   return { ok: true, records, badRows, mapping };
 }
 
