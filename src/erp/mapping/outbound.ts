@@ -108,15 +108,24 @@ const linesOf = (mapping: OutboundMapping, record: Record<string, unknown>): unk
   return Array.isArray(lines) ? lines.filter(isPlainObject) : [];
 };
 
-/** The record's rows: per field its value, one row per order line (or one for the record). */
-export function outboundRows(
+/** `row` of each of the record's rows: one per order line, or one for the record. */
+function eachRow<T>(
   mapping: OutboundMapping,
   record: Record<string, unknown>,
-): unknown[][] {
+  row: (line: unknown) => T,
+): T[] {
   const lines = mapping.rowPerLine ? linesOf(mapping, record) : [];
-  const row = (line: unknown) => mapping.fields.map((f) => fieldValue(mapping, f, record, line));
   return lines.length === 0 ? [row(undefined)] : lines.map(row);
 }
+
+/** The record's rows: per field its value. */
+export const outboundRows = (
+  mapping: OutboundMapping,
+  record: Record<string, unknown>,
+): unknown[][] =>
+  eachRow(mapping, record, (line) =>
+    mapping.fields.map((f) => fieldValue(mapping, f, record, line)),
+  );
 
 function objectOf(
   mapping: OutboundMapping,
@@ -132,12 +141,9 @@ function objectOf(
   return result;
 }
 
-/** One row as an object: targets as (dot path) keys, as JSON rows and ndjson lines write it. */
-export function rowObjects(mapping: OutboundMapping, record: Record<string, unknown>): unknown[] {
-  const lines = mapping.rowPerLine ? linesOf(mapping, record) : [];
-  const row = (line: unknown) => objectOf(mapping, mapping.fields, record, line);
-  return lines.length === 0 ? [row(undefined)] : lines.map(row);
-}
+/** Each row as an object: targets as (dot path) keys, as JSON rows and ndjson lines write it. */
+export const rowObjects = (mapping: OutboundMapping, record: Record<string, unknown>): unknown[] =>
+  eachRow(mapping, record, (line) => objectOf(mapping, mapping.fields, record, line));
 
 /** The record as one object; the fields read from lines go into a list under `linesAs`. */
 export function nestedObject(

@@ -1,22 +1,18 @@
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import type { ResourceName } from '../../../contract/index.js';
 import { plainNumber } from '../../../shared/decimals.js';
 import { isPlainObject } from '../../../shared/objects.js';
 // Why an order cannot be written as a schema-valid ORDER: it is rejected with this.
 import { Unwritable } from '../../mapping/values.js';
-import type { ResourceName } from '../../../contract/index.js';
-import {
-  firstFile,
-  writeEach,
-  type OpenTransParties,
-  type WriteOptions,
-  type Written,
-} from '../format.js';
+import { firstFile, writeEach, type OpenTransParties, type WriteOptions } from '../format.js';
 import { OPENTRANS_UNITS_TABLE, UNIT_ONE, unitCode, type UnitTable } from './units.js';
 import { XML_OPTIONS, xmlbuilder } from '../xml/write.js';
 
 export const OPENTRANS_NAMESPACE = 'http://www.opentrans.org/XMLSchema/2.1';
 export const BMECAT_NAMESPACE = 'http://www.bmecat.org/bmecat/2005';
 const XMLNS = 'http://www.w3.org/2000/xmlns/';
+
+type Order = Record<string, unknown>;
 
 /** Where the enrichment puts the patient's ERP customer number on an order. */
 export const PATIENT_CUSTOMER_ID_FIELD = 'patientCustomerId';
@@ -53,9 +49,7 @@ const ID_CHARS = 250;
 const LINE_ID_CHARS = 50;
 
 /** What is written besides the elements: the header remarks that keep cut values whole. */
-interface Build {
-  remarks: string[];
-}
+type Build = { remarks: string[] };
 
 const characters = (value: string) => [...value];
 
@@ -107,9 +101,8 @@ function quantity(value: unknown, lineItemId: string): string {
   if (value === undefined || value === null) return '0';
   if (typeof value === 'string' && DECIMAL.test(value)) return value;
   if (typeof value === 'number' && Number.isFinite(value)) return plainNumber(value);
-  throw new Unwritable(
-    `line ${lineItemId}: quantity ${JSON.stringify(value)} is not a decimal number`,
-  );
+  const shown = JSON.stringify(value);
+  throw new Unwritable(`line ${lineItemId}: quantity ${shown} is not a decimal number`);
 }
 
 function productId(product: XMLBuilder, name: 'SUPPLIER_PID' | 'BUYER_PID', value: string): void {
@@ -118,7 +111,7 @@ function productId(product: XMLBuilder, name: 'SUPPLIER_PID' | 'BUYER_PID', valu
 }
 
 /** The delivery party's id: the ERP customer number where known, else the platform's patientId. */
-function deliveryId(order: Record<string, unknown>): { type: string; id: string } {
+function deliveryId(order: Order): { type: string; id: string } {
   const customerId = text(order[PATIENT_CUSTOMER_ID_FIELD]);
   if (customerId !== undefined) return { type: 'supplier_specific', id: customerId };
   const patientId = text(order.patientId);
@@ -127,7 +120,7 @@ function deliveryId(order: Record<string, unknown>): { type: string; id: string 
   return { type: 'buyer_specific', id: patientId };
 }
 
-function deliveryParty(parties: XMLBuilder, order: Record<string, unknown>, build: Build): void {
+function deliveryParty(parties: XMLBuilder, order: Order, build: Build): void {
   const party = parties.ele('PARTY');
   const partyId = (type: string, what: string, id: string | undefined) => {
     if (id !== undefined) bmecat(party, 'PARTY_ID', { type }).txt(bounded(what, id, ID_CHARS));
@@ -150,7 +143,7 @@ function tradingParty(parties: XMLBuilder, id: string, role: 'buyer' | 'supplier
 }
 
 /** Who buys, who supplies and where it goes, by the ids of the PARTIES above. */
-function partiesReference(info: XMLBuilder, order: Record<string, unknown>, ids: OpenTransParties) {
+function partiesReference(info: XMLBuilder, order: Order, ids: OpenTransParties) {
   const reference = info.ele('ORDER_PARTIES_REFERENCE');
   bmecat(reference, 'BUYER_IDREF', { type: 'supplier_specific' }).txt(ids.buyerId);
   bmecat(reference, 'SUPPLIER_IDREF', { type: 'supplier_specific' }).txt(ids.supplierId);
@@ -162,7 +155,7 @@ function partiesReference(info: XMLBuilder, order: Record<string, unknown>, ids:
 }
 
 /** ORDER_DATE, required: when the order was made, else its version stamp (always there). */
-function orderDate(order: Record<string, unknown>): string {
+function orderDate(order: Order): string {
   const date = [order.creationDate, order.createdAt, order.timestamp]
     .map(dateTime)
     .find((value) => value !== undefined);
@@ -171,7 +164,7 @@ function orderDate(order: Record<string, unknown>): string {
 }
 
 /** The wished delivery day, as a fixed one-day window; a date naming no day is left out. */
-function deliveryDate(info: XMLBuilder, order: Record<string, unknown>): void {
+function deliveryDate(info: XMLBuilder, order: Order): void {
   const date = dateTime(order.deliveryDate);
   if (date === undefined) return;
   const window = info.ele('DELIVERY_DATE', { type: 'fixed' });
@@ -203,7 +196,7 @@ function orderUnit(item: XMLBuilder, unit: unknown, own: UnitTable): void {
  * line by this id, so the reader of answers takes it from here too.
  */
 export function orderLineItems(
-  order: Record<string, unknown>,
+  order: Order,
 ): { lineItemId: string; line: Record<string, unknown> }[] {
   const lines = Array.isArray(order.orderedArticleLines) ? order.orderedArticleLines : [];
   return lines
@@ -237,11 +230,7 @@ function orderItem(
  * the config (`openTransParties`); no prices are written: the platform knows none.
  * `units` (the value table `openTransUnits`) maps units before the built-in table does.
  */
-export function openTransOrder(
-  order: Record<string, unknown>,
-  ids: OpenTransParties,
-  units: UnitTable = {},
-): Buffer {
+export function openTransOrder(order: Order, ids: OpenTransParties, units: UnitTable = {}): Buffer {
   const items = orderLineItems(order);
   if (items.length === 0) {
     throw new Unwritable(
@@ -279,12 +268,8 @@ export function openTransOrder(
 }
 
 /** The file of one order (orders openTRANS has a document for: OPENTRANS_ORDERS). */
-export function openTransFile(
-  _resource: ResourceName,
-  records: readonly Record<string, unknown>[],
-  options: WriteOptions,
-): Written {
-  const units = options.valueTables[OPENTRANS_UNITS_TABLE];
-  const parties = options.openTransParties;
-  return writeEach(records, (order) => [openTransOrder(order, parties, units)], firstFile);
+export function openTransFile(_: ResourceName, orders: readonly Order[], options: WriteOptions) {
+  const { openTransParties: parties, valueTables } = options;
+  const units = valueTables[OPENTRANS_UNITS_TABLE];
+  return writeEach(orders, (order) => [openTransOrder(order, parties, units)], firstFile);
 }
