@@ -30,14 +30,9 @@ type MappedText = { ok: true; text: string } | { ok: false; reason: string; prob
 
 /** Line and column (both from 1, the column in bytes) of the byte at `offset`. */
 function position(bytes: Uint8Array, offset: number): { line: number; column: string } {
-  let line = 1;
-  let start = 0;
-  for (let at = 0; at < offset; at += 1) {
-    if (bytes[at] === 0x0a) {
-      line += 1;
-      start = at + 1;
-    }
-  }
+  const before = bytes.subarray(0, offset);
+  const start = before.lastIndexOf(0x0a) + 1;
+  const line = before.reduce((lines, byte) => (byte === 0x0a ? lines + 1 : lines), 1);
   return { line, column: String(offset - start + 1) };
 }
 

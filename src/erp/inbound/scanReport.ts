@@ -38,7 +38,7 @@ export type FileResult = { kind: InboxFolder; file: string } &
     | { status: 'failed'; reason: string }
   );
 
-export type FileStatus = FileResult['status'];
+type FileStatus = FileResult['status'];
 
 /** A kind folder the scan could not use (a plain file in its place, no permission): skipped. */
 export interface FolderProblem {
@@ -172,13 +172,6 @@ function countFile(count: CountInbound, result: FileResult): void {
   }
 }
 
-export interface ScanNews {
-  /** Unknown root entries not named before. */
-  unknown: string[];
-  /** Kind folder problems not reported before. */
-  folders: FolderProblem[];
-}
-
 /**
  * Logs a scan: each file that was taken (rejected ones at warn, with the reason), one summary
  * line, and unknown entries and unusable kind folders the first time they appear, so that a
@@ -188,7 +181,8 @@ export function logScan(
   logger: Logger,
   count: CountInbound | undefined,
   report: ScanReport,
-  news: ScanNews,
+  /** Unknown root entries and folder problems not reported before. */
+  news: { unknown: string[]; folders: FolderProblem[] },
 ): void {
   for (const result of report.files) {
     logFile(logger, result);

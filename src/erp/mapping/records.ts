@@ -22,7 +22,7 @@ export interface Where {
 export interface Cell {
   text: string | undefined;
   where: Where;
-  problem?: string;
+  problem?: string | undefined;
 }
 
 /** One line of an order in the file: a CSV row, an XML line element. */

@@ -51,8 +51,7 @@ function inputOf(at: Located): InputLine {
     where,
     cell(field) {
       const { text, where: found, problem } = cellAt(at, field);
-      const place = { line: found.element.line, element: found.path };
-      return problem === undefined ? { text, where: place } : { text, where: place, problem };
+      return { text, where: { line: found.element.line, element: found.path }, problem };
     },
   };
 }

@@ -10,14 +10,7 @@ import { isBatchFormat } from '../../formats/index.js';
 import type { FileAdapterOptions } from './options.js';
 import { createOutboxWriter } from './outboxWriter.js';
 import { folderWritable } from './probe.js';
-import {
-  folderOf,
-  OK,
-  placeAll,
-  type OutboxFile,
-  type Placement,
-  type PlaceRequest,
-} from './placement.js';
+import { folderOf, OK, placeAll, type OutboxFile, type Placement } from './placement.js';
 import { batchFile, recordFile } from './render.js';
 
 /**
@@ -58,19 +51,14 @@ function heldBack(
   records: readonly OutboundRecord[],
   results: ReadonlyMap<OutboundRecord, Placement>,
 ): { ready: OutboundRecord[]; waiting: [OutboundRecord, Placement][] } {
-  const retried = new Map<string, Placement>();
-  for (const [item, placement] of results) {
-    if (placement.status === 'retry') retried.set(recordKey(item), placement);
-  }
-  const ready: OutboundRecord[] = [];
-  const waiting: [OutboundRecord, Placement][] = [];
-  for (const item of records) {
-    if (item.archival === undefined) continue;
+  const retries = [...results].filter(([, placement]) => placement.status === 'retry');
+  const retried = new Map(retries.map(([item, placement]) => [recordKey(item), placement]));
+  const events = records.filter((item) => item.archival !== undefined);
+  const waiting = events.flatMap((item): [OutboundRecord, Placement][] => {
     const retry = retried.get(recordKey(item));
-    if (retry === undefined) ready.push(item);
-    else waiting.push([item, retry]);
-  }
-  return { ready, waiting };
+    return retry === undefined ? [] : [[item, retry]];
+  });
+  return { ready: events.filter((item) => !retried.has(recordKey(item))), waiting };
 }
 
 /**
@@ -165,10 +153,12 @@ export async function createFileAdapter(
   // is not read through for it.
   const highestBatch = batchFile ? await highestBatchIn(fs, options.outbox) : undefined;
   if (deps.fs === undefined) writer.start();
-  const place = (request: PlaceRequest) =>
-    deps.fs === undefined ? writer.place(request) : placeAll(deps.fs, request);
-
   const { doneMarker, fileMode } = options;
+  const place = (dir: string, files: readonly OutboxFile[]) => {
+    const request = { dir, doneMarker, fileMode, files };
+    return deps.fs === undefined ? writer.place(request) : placeAll(deps.fs, request);
+  };
+
   async function deliver(records: readonly OutboundRecord[], batch: number) {
     const results = new Map<OutboundRecord, Placement>();
     const versions = records.filter((item) => item.archival === undefined);
@@ -179,7 +169,7 @@ export async function createFileAdapter(
         continue;
       }
       const dir = folderOf(options.outbox, resource);
-      const folder: Folder = { dir, place: (files) => place({ dir, doneMarker, fileMode, files }) };
+      const folder: Folder = { dir, place: (files) => place(dir, files) };
       const placed = batchFile
         ? await deliverBatch(folder, resource, items, batch, options)
         : await deliverEach(folder, items, options);
@@ -188,9 +178,7 @@ export async function createFileAdapter(
     // Archival events after the versions, each its own JSON file (never in a batch file); one
     // whose record's version in this call did not get through waits with it.
     const events = heldBack(records, results);
-    const placed = await placeArchivalEvents(options.outbox, events.ready, (dir, files) =>
-      place({ dir, doneMarker, fileMode, files }),
-    );
+    const placed = await placeArchivalEvents(options.outbox, events.ready, place);
     for (const [item, placement] of [...placed, ...events.waiting]) results.set(item, placement);
     return records.map((item) => toOutcome(results.get(item) ?? { status: 'ok' }));
   }
