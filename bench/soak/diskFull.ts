@@ -313,7 +313,7 @@ function outboxFiles(folder: string): string[] {
 
 /**
  * "singleOrder/<id>": the record a file holds. A name is `<id>_<version>.<ext>` (the id's own
- * "_" escaped, src/erp/file/names.ts), so a record's later versions and companions count once.
+ * "_" escaped, src/erp/outbound/file/names.ts), so a record's later versions and companions count once.
  */
 function recordOf(file: string): string {
   const name = basename(file);

@@ -109,7 +109,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 }
 
 /**
- * `erp.file.inboxMapping` against the kinds' messages (erp/inbox/mappings.ts). Read from its
+ * `erp.file.inboxMapping` against the kinds' messages (erp/messages/layouts.ts). Read from its
  * own keys, so that its problems are listed even when other keys have some.
  */
 function inboxProblems(raw: unknown, kinds: InboxKinds): Problem[] {

@@ -109,7 +109,7 @@ function replaced(value: unknown, names: readonly [string, string][]): unknown {
  * A log line with the ERP's file names it names in its fields (NAME_FIELDS, the last step of
  * PATH_FIELDS, `messageName`) reduced to their labels wherever the line holds them: in those
  * fields, in paths and in the message. One place for every line, so a file name reaches the
- * log collector from no line that names it as a file (src/erp/inbox/scanLog.ts logs them so).
+ * log collector from no line that names it as a file (src/erp/inbound/scanReport.ts logs them so).
  */
 export function labelFileNames(line: Record<string, unknown>): Record<string, unknown> {
   const names = namesOf(line);

@@ -7,12 +7,12 @@ import type { Plan, PlanView } from './plan.js';
 /**
  * Everything about one kind of message the ERP sends back (its inbox folder, `POST /erp/<kind>`),
  * in the kind's own file under kinds/. The mechanisms are given what they need of it as data by
- * the composition root: erp/inbox the name, schema and default layout, the queue the handler.
+ * the composition root: erp/messages the name, schema and default layout, the queue the handler.
  */
 export interface PushBackKind<Name extends string = string> {
   /** The kind's one spelling: its inbox folder, its route, its job kind in the queue table. */
   readonly name: Name;
-  /** What a message may carry, checked by erp/inbox before anything is stored. */
+  /** What a message may carry, checked by erp/messages before anything is stored. */
   readonly inbox: InboxSchema;
   /**
    * How the kind's folder reads a CSV file when `erp.file.inboxMapping.<kind>` does not say: a
@@ -26,7 +26,7 @@ export interface PushBackKind<Name extends string = string> {
    * `singleOrder:salesId:<salesId>`), from the message alone. With the kind and the content it
    * is what a message is (a repeat is the same three again, whatever file or request brings
    * it); the rows of one key in one file are one message; a message older than the last one
-   * handled for its key is overtaken (erp/inbox/identity.ts).
+   * handled for its key is overtaken (erp/messages/identity.ts).
    */
   businessKey(body: Body): string;
   /**

@@ -7,7 +7,7 @@ export interface InboxMessageRow {
   kind: string;
   source: 'file' | 'http';
   name: string;
-  /** What the message says (erp/inbox/identity.ts): its identity with kind and entity. */
+  /** What the message says (erp/messages/identity.ts): its identity with kind and entity. */
   sha256: string;
   body: string;
   /** The business key of what it is about (`singleOrder:<id>`, `patient:<customerId>` …). */

@@ -18,7 +18,7 @@ export interface KeptMessage extends InboxMessageKey {
   error: string | undefined;
   /** The business key of what it is about; undefined for a message kept before identity. */
   entity: string | undefined;
-  /** What it says (erp/inbox/identity.ts); undefined where it was not kept. */
+  /** What it says (erp/messages/identity.ts); undefined where it was not kept. */
   content: string | undefined;
   /** The ERP's stamp. */
   stamp: string | undefined;

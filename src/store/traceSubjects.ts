@@ -202,7 +202,7 @@ function subjectsOfMessage(store: Store, name: string): TraceSubject[] {
   return [...subjects.values()];
 }
 
-/** `<resource>_<ten digits>.<csv|ndjson>`: an outbox batch file (erp/file/names.ts). */
+/** `<resource>_<ten digits>.<csv|ndjson>`: an outbox batch file (erp/outbound/file/names.ts). */
 const BATCH_FILE = /^[A-Za-z0-9.~-]+_(\d{10})\.(?:csv|ndjson)$/;
 
 /**

@@ -60,7 +60,7 @@ function messageOf(
 
 /**
  * A file's messages from its rows, read in a mapping's layout or a format's own: the good rows
- * one message per business key (merge.ts), each named by its rows (`<file>#2,5`); a row with a
+ * one message per business key (messages/merge.ts), each named by its rows (`<file>#2,5`); a row with a
  * problem is a bad row, and leaves out the other rows of its key. The file is refused whole when
  * no row can be taken, or with `csvAllOrNothing` when any is bad; `badRows`: those its format
  * could not read at all.

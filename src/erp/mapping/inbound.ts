@@ -241,7 +241,7 @@ export function withNamedColumns(
   const problems: ColumnProblem[] = [];
   for (const column of header) {
     if (listed.has(column)) continue;
-    // A column named twice is refused before (csvHeader.ts).
+    // A column named twice is refused before (formats/csv/header.ts).
     if (column === '') problems.push({ message: 'a column has no name; name it in the header' });
     else if (Object.hasOwn(fields, column)) {
       problems.push({ column, message: `${column} is read from another column already` });

@@ -189,7 +189,7 @@ export interface OutboundContext {
   timeZone: string;
 }
 
-/** Builds the mapping of `spec` without checking it (the config check has: see check.ts). */
+/** Builds the mapping of `spec` without checking it (the config check has: checks.ts). */
 export function outboundMapping(
   resource: ResourceName,
   spec: OutboundMappingSpec,

@@ -1,6 +1,6 @@
 /**
  * The official openTRANS 2.1 schema check for tests: the schemas the daemon ships in
- * src/erp/inbox/openTrans/xsd (the consortium's files, unchanged: `OFFICIAL_SCHEMAS` pins their
+ * src/erp/formats/openTrans/xsd (the consortium's files, unchanged: `OFFICIAL_SCHEMAS` pins their
  * SHA-256), run through libxml2's xmllint compiled to WebAssembly (xmllint-wasm), so CI needs
  * no system package. This replaces a hand-written stand-in of the ORDER elements, which had
  * taken the invalid `X…` unit codes for valid ones.

@@ -21,7 +21,7 @@ const delivery = (line: string, parcel: string) => ({
   trackingInfo: [{ trackingCode: parcel }],
 });
 
-/** issue 36, item 2: one business key, one message per file (src/erp/inbox/merge.ts). */
+/** issue 36, item 2: one business key, one message per file (src/erp/messages/merge.ts). */
 describe('the rows of one business key in one file', () => {
   it('are one message: lists joined, an entry the same in every field once, objects merged', () => {
     const merged = mergeByKey(

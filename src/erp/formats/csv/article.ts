@@ -47,7 +47,7 @@ function columnOf(header: string, article: Shape): Column | Problem {
     if (shape !== undefined)
       return { path: ['packagingUnits', Number(unit[1]) - 1, unit[2]], shape };
   }
-  // Every kind may carry the ERP's stamp (stamp.ts); it is no article field.
+  // Every kind may carry the ERP's stamp (messages/stamp.ts); it is no article field.
   if (header === ERP_STAMP) return { path: [ERP_STAMP], shape: { kind: 'leaf', type: 'string' } };
   const parts = header.split('.');
   const shape = fieldShape(article, parts);

@@ -90,7 +90,7 @@ function lineOf(row: Row, indexes: ReadonlyMap<InField, number>, byName: boolean
 
 /**
  * The records of a mapped CSV file: one per row, which is also its one line when fields of order
- * lines are mapped (the rows of one order become one message: merge.ts). A row whose number of
+ * lines are mapped (the rows of one order become one message: messages/merge.ts). A row whose number of
  * columns differs from the header's (or the first row's), or lacks one the mapping reads, is bad.
  */
 export function csvRecords(

@@ -12,7 +12,7 @@ import {
 /**
  * The one way XML from the ERP is read, every file hostile until shown otherwise: a DOCTYPE is
  * refused whatever it holds, so no external entity or DTD is read (XXE) and no entity expanded
- * (billion laughs); depth, element count and attributes are bounded (bounds.ts); namespaces are
+ * (billion laughs); depth, element count and attributes are bounded (messages/bounds.ts); namespaces are
  * resolved, so an element is known by its namespace and local name, never by a chosen prefix.
  * saxes parses strictly and never resolves anything outside the text it is given.
  */
