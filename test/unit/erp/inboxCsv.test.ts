@@ -97,6 +97,24 @@ describe('inbox: article CSV', () => {
     expect(await readdir(join(dir, '.error', 'article'))).toContain('articles.csv');
   });
 
+  it('with csvAllOrNothing also rejects the whole file when rows of one article disagree, as a mapped file does', async () => {
+    const twice = [
+      'customerNumber;name;packagingUnit1.quantity;packagingUnit1.unit',
+      '100-200;Kompresse;1;Stück',
+      '100-200;Pflaster;1;Stück',
+      '100-300;Binde;1;Stück',
+    ].join('\n');
+    const result = await scan(twice, { csvAllOrNothing: true });
+    expect(result.counts.rejected).toBe(1);
+    expect(recorder.messages).toEqual([]);
+    const { reason, problems } = await report();
+    expect(reason).toBe('rows with problems; csvAllOrNothing rejects the whole file');
+    expect(problems.map((p) => [p.row, p.path])).toEqual([
+      [2, 'name'],
+      [3, 'name'],
+    ]);
+  });
+
   it('rejects a header with a column that is no article field', async () => {
     const result = await scan('customerNumber;nmae\n1;x\n');
     expect(result.counts.rejected).toBe(1);
