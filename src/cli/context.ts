@@ -3,11 +3,12 @@ import { resolve } from 'node:path';
 import { createApp, type App, type AppDeps } from '../app/app.js';
 import { takeWriterLock } from '../app/writerLock.js';
 import { loadConfig, type Config, type LoadedConfig } from '../config/index.js';
-import { systemClock } from '../shared/clock.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { PermanentError, SetupError } from '../shared/errors.js';
 import { removeStaleDryRuns } from '../housekeeping/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { CliExit, EXIT } from './exit.js';
+import { clockOf } from './testClock.js';
 import type { ConfigOption } from './options.js';
 
 /** Config warnings go to stderr, one line each, beside the command's own output. */
@@ -155,10 +156,12 @@ export function loadedConfigOf(options: ConfigOption): LoadedConfig {
   return loaded;
 }
 
-/** What the daemon is built with from the command line: the system's clock, env and terminal. */
+let processClock: Clock | undefined;
+
+/** What the daemon is built with from the command line: the process's clock, env and terminal. */
 export function appDeps(source: string): AppDeps {
   return {
-    clock: systemClock,
+    clock: (processClock ??= clockOf(process.env, process)),
     env: process.env,
     configPath: source,
     isTerminal: process.stdout.isTTY === true,

@@ -1,5 +1,5 @@
 import { contractFor, type OpenPaths, type Variant } from '../contract/index.js';
-import { systemClock, type Clock } from '../shared/clock.js';
+import { OffsetClock, systemClock, type Clock } from '../shared/clock.js';
 import type { SimContext } from './api/context.js';
 import { FaultSet } from './faults.js';
 import { DEFAULT_KEYS, tenantsOf, type ApiKeyEntry } from './keys.js';
@@ -7,7 +7,6 @@ import { DEFAULT_LOOP_SUPPRESSION, type LoopSuppression } from './loopSuppressio
 import { RequestLog } from './requestLog.js';
 import { Router } from './routing.js';
 import { generateSeed, type SeedSizes } from './seed/index.js';
-import { SimClock } from './simClock.js';
 import { RecordStore } from './store/recordStore.js';
 
 export interface SimulatorStateOptions {
@@ -23,7 +22,7 @@ export interface SimulatorStateOptions {
 
 /** Everything the simulator holds: records, keys, clock, faults and the request log. */
 export interface SimulatorState extends SimContext {
-  clock: SimClock;
+  clock: OffsetClock;
   keys: ReadonlyMap<string, ApiKeyEntry>;
   tenants: readonly string[];
   faults: FaultSet;
@@ -39,7 +38,7 @@ export function createState(options: SimulatorStateOptions): SimulatorState {
   const seed = options.seed ?? DEFAULT_SEED;
   const keys = options.keys ?? DEFAULT_KEYS;
   const contract = contractFor(options.variant, options.paths);
-  const clock = new SimClock(options.clock ?? systemClock);
+  const clock = new OffsetClock(options.clock ?? systemClock);
   const store = new RecordStore();
   const tenants = tenantsOf(keys);
   const reseed = (): void => {

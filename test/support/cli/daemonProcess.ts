@@ -1,5 +1,6 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import { spawn } from 'node:child_process';
+import type { ClockAnswer, ClockMessage } from '../../../src/cli/testClock.js';
+import { TEST_CLOCK_ENV } from '../../../src/cli/testClock.js';
 import { builtCli } from '../cli.js';
 import { WAIT_MS } from '../eventually.js';
 
@@ -19,6 +20,18 @@ export interface DaemonProcess {
   exited: Promise<number | string>;
   signal(name: NodeJS.Signals): void;
   pid: number;
+  /**
+   * Moves the daemon's clock on by `ms` (started with `clock: true`); resolves with its time
+   * once it moved.
+   */
+  advanceClock(ms: number): Promise<string>;
+}
+
+export interface DaemonProcessOptions {
+  nodeArgs?: readonly string[];
+  env?: Record<string, string>;
+  /** The daemon's clock is one the test moves (advanceClock), over an IPC channel. */
+  clock?: boolean;
 }
 
 function parsedLines(text: string): LogLine[] {
@@ -42,28 +55,31 @@ function matches(line: LogLine, msg: string, match: Record<string, unknown>): bo
 export function startDaemonProcess(
   configPath: string,
   cwd: string,
-  extra: { nodeArgs?: readonly string[]; env?: Record<string, string> } = {},
+  extra: DaemonProcessOptions = {},
 ): DaemonProcess {
-  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
+  const clock = extra.clock === true ? { [TEST_CLOCK_ENV]: 'ipc' } : {};
+  const child = spawn(
     process.execPath,
     [...(extra.nodeArgs ?? []), builtCli(), 'run', '-c', configPath],
     {
       cwd,
-      env: { PATH: process.env['PATH'] ?? '', ...extra.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env['PATH'] ?? '', ...clock, ...extra.env },
+      stdio: ['ignore', 'pipe', 'pipe', ...(extra.clock === true ? (['ipc'] as const) : [])],
     },
   );
+  const { stdout, stderr } = child;
+  if (stdout === null || stderr === null) throw new Error('the daemon process has no pipes');
   let out = '';
   let err = '';
   let ended = false;
   // Checked on every chunk, so a test acts the moment a line appears (no polling gap).
   const waiters = new Set<() => void>();
   const notify = () => [...waiters].forEach((check) => check());
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+  stdout.setEncoding('utf8').on('data', (chunk: string) => {
     out += chunk;
     notify();
   });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const exited = new Promise<number | string>((resolve) =>
     child.on('close', (code, signal) => {
       ended = true;
@@ -81,6 +97,24 @@ export function startDaemonProcess(
     exited,
     signal: (name) => void child.kill(name),
     pid,
+    advanceClock(ms) {
+      if (extra.clock !== true) throw new Error('the daemon was started without clock: true');
+      return new Promise<string>((resolve, reject) => {
+        const answered = (message: unknown) => {
+          const now = (message as Partial<ClockAnswer> | null)?.clock?.now;
+          if (now === undefined) return;
+          child.off('message', answered);
+          resolve(now);
+        };
+        child.on('message', answered);
+        const message: ClockMessage = { clock: { advanceMs: ms } };
+        child.send(message, (error) => {
+          if (error === null) return;
+          child.off('message', answered);
+          reject(error);
+        });
+      });
+    },
     waitForLog(msg, match = {}) {
       return new Promise<LogLine>((resolve, reject) => {
         const done = () => {

@@ -2,14 +2,19 @@ import { afterAll, beforeAll } from 'vitest';
 import type { SimulatorOptions } from '../../../src/simulator/index.js';
 import { startTestSimulator, type TestSimulator } from '../simulator.js';
 import { cliFolder, SIM_KEYS, type CliFolder } from './cliFolder.js';
-import { killIfRunning, startDaemonProcess, type DaemonProcess } from './daemonProcess.js';
+import {
+  killIfRunning,
+  startDaemonProcess,
+  type DaemonProcess,
+  type DaemonProcessOptions,
+} from './daemonProcess.js';
 
 /** A simulator, a CLI folder for it, and the daemons a test starts on that folder's config. */
 export interface DaemonRig {
   sim: TestSimulator;
   f: CliFolder;
   /** `homecare-sync run` on the folder's config; one still running after the tests is killed. */
-  start: () => DaemonProcess;
+  start: (options?: DaemonProcessOptions) => DaemonProcess;
   /** Every daemon `start` started, the first first. */
   daemons: readonly DaemonProcess[];
 }
@@ -37,8 +42,8 @@ export function useDaemonRig(options: DaemonRigOptions = {}): () => DaemonRig {
     const sim = await startTestSimulator({ keys: SIM_KEYS, ...options.simulator });
     const { config = {} } = options;
     const f = cliFolder(sim.url, typeof config === 'function' ? config() : config);
-    const start = () => {
-      const daemon = startDaemonProcess(f.configPath, f.folder);
+    const start = (extra?: DaemonProcessOptions) => {
+      const daemon = startDaemonProcess(f.configPath, f.folder, extra);
       daemons.push(daemon);
       return daemon;
     };
