@@ -15,10 +15,15 @@ export interface AlertCounts {
   rejectedFiles?: readonly NamedEvent[];
 }
 
-function check(readiness: Readiness, name: string, what: string): Condition {
+/** A state from a readiness check: what is wrong while it fails, what came back once it passes. */
+function check(
+  readiness: Readiness,
+  name: string,
+  what: { down: string; back: string },
+): Condition {
   const result = readiness.checks[name];
   const active = result !== undefined && !result.ok;
-  return { active, summary: active ? `${what}: ${result.problem ?? 'failing'}` : `${what} again` };
+  return { active, summary: active ? `${what.down}: ${result.problem ?? 'failing'}` : what.back };
 }
 
 /**
@@ -36,10 +41,22 @@ export function conditionsOf(
   const recentRejection =
     counts.lastRejectedAt !== undefined && now - counts.lastRejectedAt < quietMs;
   return {
-    platformUnreachable: check(readiness, 'platform', 'the platform is unreachable'),
-    erpUnreachable: check(readiness, 'erp', 'the ERP is unreachable'),
-    diskFull: check(readiness, 'storage', 'the disk is full'),
-    checkpointStuck: check(readiness, 'pulls', 'pulls are behind their schedule'),
+    platformUnreachable: check(readiness, 'platform', {
+      down: 'the platform is unreachable',
+      back: 'the platform is reachable again',
+    }),
+    erpUnreachable: check(readiness, 'erp', {
+      down: 'the ERP is unreachable',
+      back: 'the ERP is reachable again',
+    }),
+    diskFull: check(readiness, 'storage', {
+      down: 'the disk is full',
+      back: 'the database can be written again',
+    }),
+    checkpointStuck: check(readiness, 'pulls', {
+      down: 'pulls are behind their schedule',
+      back: 'pulls are on schedule again',
+    }),
     deadLetter: {
       active: open > 0,
       summary:

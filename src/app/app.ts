@@ -14,7 +14,12 @@ import { createInbox, type CountInbound, type Inbox } from '../erp/inbound/index
 import { droppedFieldsLog, inboxKinds, type InboundRules } from '../erp/messages/index.js';
 import type { Metrics } from '../http/metrics.js';
 import { createLogger, type Logger } from '../log/index.js';
-import { createPlatformClient, type PlatformClient } from '../platform/index.js';
+import {
+  createPlatformClient,
+  outageLog,
+  platformFailures,
+  type PlatformClient,
+} from '../platform/index.js';
 import { createQueueWorker, type Handler, type QueueWorker } from '../queue/index.js';
 import { createHandlers, PUSH_BACK_KINDS } from '../pushback/index.js';
 import type { Clock } from '../shared/clock.js';
@@ -99,6 +104,11 @@ export interface App {
   inbound: ReturnType<typeof httpInbound>;
   /** ERP messages refused so far (files set aside, requests answered 400), for the alerts. */
   refusals: Refusals;
+  /**
+   * The platform's reach as a state in the log (platform/outageLog.ts): told when the breaker
+   * opens or closes; call it now and then for the summary while the outage lasts.
+   */
+  outageLog: () => void;
   close(): Promise<void>;
 }
 
@@ -162,6 +172,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     logger.info({ removed: removedCopies }, 'removed the database copies killed dry runs left');
   }
   const store = openStore({ path: config.storage.path, clock });
+  let tellOutage = (): void => undefined;
   const client = createPlatformClient({
     baseUrl: config.platform.baseUrl,
     apiKey: config.platform.apiKey,
@@ -173,7 +184,11 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     ...(config.platform.caFile === undefined ? {} : { caFile: config.platform.caFile }),
     clock,
     env: deps.env,
+    outageChanged: () => tellOutage(),
   });
+  tellOutage = outageLog(logger, clock, () => client.outage());
+  // One state per kind of platform outage, for the lists and the jobs that meet it alike.
+  const failures = platformFailures(logger, () => clock.now().getTime());
   const adapter = deps.dryRun?.adapter ?? (await createAdapter(config, clock, logger));
   const metrics = await endpointMetrics(config, version, store);
   const resources = effectiveResourceSettings(config, contract);
@@ -195,6 +210,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     concurrency: config.queue.concurrency,
     retry: config.retry,
     random,
+    failures,
     ...(metrics === undefined ? {} : { observer: metrics }),
   });
   const runner = createPullRunner(
@@ -204,6 +220,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
       clock,
       settings: { ...config.sync, batchSize: config.sync.batchSize },
       progress: pullProgress({ clock, logger, terminal: deps.progressTerminal }),
+      failures,
     },
     daemonPullTargets(config, contract),
     logger,
@@ -250,6 +267,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     configPath: deps.configPath,
     inbound: httpInbound(kinds, accept, countInbound, inbound),
     refusals,
+    outageLog: () => tellOutage(),
     async close() {
       await adapter.close();
       await client.close();

@@ -11,7 +11,7 @@ import { inboxOf } from '../readModels/index.js';
 import { numberBatchesAboveOutbox } from './adapter.js';
 import { rederiveAfterRestore } from './restored.js';
 import { STORE_FULL } from '../store/index.js';
-import { STATE_RELOG_MS, stateLog } from '../log/index.js';
+import { stateLog } from '../log/index.js';
 import { takeWriterLock, type WriterLock } from './writerLock.js';
 
 export interface DaemonOptions {
@@ -134,39 +134,13 @@ function roomLog(app: App): () => void {
 }
 
 /**
- * The platform's reach as a state (the platform-wide breaker: no connection could be made): a
- * warning when it starts, again every STATE_RELOG_MS, info when it is back. Pulls and jobs
- * that fail meanwhile wait and go on by themselves, logging only at debug.
- */
-export function outageLog(app: App): () => void {
-  return stateLog({
-    logger: app.logger,
-    level: 'warn',
-    relogMs: STATE_RELOG_MS,
-    now: () => app.clock.now().getTime(),
-    current: () => {
-      const outage = app.client.outage();
-      if (outage === undefined) return undefined;
-      return { since: new Date(outage.since).toISOString(), problem: outage.reason };
-    },
-    lines: {
-      down: ({ since, problem }, again) =>
-        `${again ? 'still: ' : ''}the platform cannot be reached (since ${since}): ${problem}; pulls and writes wait and go on by themselves once it is back`,
-      back: (since) =>
-        `the platform can be reached again (unreachable since ${since}); the work goes on`,
-    },
-    fields: { code: 'PLATFORM_UNREACHABLE' },
-  });
-}
-
-/**
  * Every WATCH_MS: stops the daemon when its database was deleted or replaced under it, puts
  * back to pending the jobs whose outcome could not be written (a full disk; they run again), and
- * logs the full disk's and the platform's reach as states (roomLog, outageLog).
+ * logs the full disk's and the platform's reach as states (roomLog, App.outageLog): the
+ * outage's summary while it lasts (its start and end are told as they happen).
  */
 function watchDatabase(app: App, lock: WriterLock, stopOnItsOwn: () => void): NodeJS.Timeout {
   const logRoom = roomLog(app);
-  const logOutage = outageLog(app);
   return setInterval(() => {
     if (!lock.stillInPlace()) {
       app.logger.fatal(
@@ -184,7 +158,7 @@ function watchDatabase(app: App, lock: WriterLock, stopOnItsOwn: () => void): No
       );
     }
     logRoom();
-    logOutage();
+    app.outageLog();
   }, WATCH_MS);
 }
 
@@ -265,6 +239,7 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
     .map((entry) => ({ ...entry, run: trackedRun(entry.run) }));
   const scheduler: Scheduler = startScheduler(entries, app.config.sync.jitterSeconds, logger, {
     timezone: app.config.timezone,
+    skipped: (task, why) => app.metrics?.tickSkipped(task, why),
   });
   let stopStopped: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stopStopped = resolve));

@@ -22,6 +22,12 @@ import {
 } from '../store/index.js';
 import type { App } from './app.js';
 
+/** The later of two ISO times, either of which may be missing. */
+function later(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return Date.parse(a) >= Date.parse(b) ? a : b;
+}
+
 export interface DaemonHealth {
   /** Liveness: the process runs and its database answers. */
   live: () => CheckResult;
@@ -35,26 +41,36 @@ export interface DaemonHealth {
 
 /**
  * The daemon's health for `/healthz` and `/readyz`. The platform and the ERP are probed at most
- * every `http.readyCheckSeconds`: an authorised GET /region (every variant has it, no
- * parameters, a short list) and the ERP adapter's probe: a file made and removed in the
+ * every `http.readyCheckSeconds`: the client's probe (an authorised GET /region over a
+ * connection of its own) and the ERP adapter's probe: a file made and removed in the
  * outbox, or a HEAD to the REST ERP over the adapter's own connections.
  */
 export function daemonHealth(app: App, startedAt: Date): DaemonHealth {
   const { http, timezone } = app.config;
   const intervalMs = http.readyCheckSeconds * 1000;
-  const platform = new CachedProbe(
-    async () => void (await app.client.send('region', 'list')),
-    intervalMs,
-    app.clock,
-  );
+  const platform = new CachedProbe(() => app.client.probe(), intervalMs, app.clock);
   const erp = new CachedProbe(() => app.adapter.probe(), intervalMs, app.clock);
+  // When the platform answered again after it failed: pulls are late from then only.
+  let platformDown = false;
+  let platformBackAt: string | undefined;
+  const platformCheck = (): CheckResult => {
+    const result = platform.status();
+    if (!result.ok) platformDown = true;
+    else if (platformDown) {
+      platformDown = false;
+      platformBackAt = app.clock.now().toISOString();
+    }
+    return result;
+  };
   const database = (): CheckResult =>
     databaseAnswers(app.store) ? { ok: true } : { ok: false, problem: 'does not answer' };
   const storage = (): CheckResult => roomCheck(app.store.room);
 
   /**
    * A resource an operator paused is left out; once resumed, it counts from the resume (its
-   * last pull is as old as the pause).
+   * last pull is as old as the pause). After a platform outage every resource counts from when
+   * the platform answered again: its pulls could not be made before (the outage has its own
+   * alert), and are late only if they do not catch up then.
    */
   function pulls(): CheckResult {
     const enabled = app.resources.filter((r) => r.enabled && !isPullPaused(app.store, r.resource));
@@ -66,12 +82,15 @@ export function daemonHealth(app: App, startedAt: Date): DaemonHealth {
       startedAt,
       timeZone: timezone,
       toleratedIntervals: http.readyToleratedIntervals,
-      resources: enabled.map((r) => ({
-        resource: r.resource,
-        schedule: r.schedule,
-        lastSuccessAt: last[r.resource],
-        ...(resumed[r.resource] === undefined ? {} : { countFrom: resumed[r.resource] }),
-      })),
+      resources: enabled.map((r) => {
+        const countFrom = later(resumed[r.resource], platformBackAt);
+        return {
+          resource: r.resource,
+          schedule: r.schedule,
+          lastSuccessAt: last[r.resource],
+          ...(countFrom === undefined ? {} : { countFrom }),
+        };
+      }),
     });
   }
 
@@ -100,7 +119,7 @@ export function daemonHealth(app: App, startedAt: Date): DaemonHealth {
       return readinessOf({
         database: db,
         storage: storage(),
-        platform: platform.status(),
+        platform: platformCheck(),
         erp: erp.status(),
         pulls: pulls(),
         delivery: delivery(),

@@ -79,6 +79,11 @@ const COUNTERS = {
     help: 'Messages from the ERP by kind, source (file, http) and result (accepted, repeat, overtaken, rejected)',
     labelNames: ['kind', 'source', 'result'],
   },
+  skippedTicks: {
+    name: 'homecare_sync_schedule_ticks_skipped_total',
+    help: 'Ticks of a schedule that started no run, by task (pull <resource>, reconcile, …) and reason (overlap: its last run still went; missed: the process was busy at that time)',
+    labelNames: ['task', 'reason'],
+  },
   refusedRequests: {
     name: 'homecare_sync_http_refused_total',
     help: 'Requests the endpoint refused, by HTTP status and matched route (unmatched, connection: beyond the connection budget)',
@@ -208,6 +213,11 @@ export class Metrics {
     messages = 1,
   ): void {
     this.counters.inboundMessages.inc(labels, messages);
+  }
+
+  /** A tick of a schedule that started no run (the scheduler's `skipped`). */
+  tickSkipped(task: string, reason: string): void {
+    this.counters.skippedTicks.inc({ task, reason });
   }
 
   /** A request the endpoint refused (401, 400, 404, 409, 413, 415, 503 beyond the budget). */

@@ -26,6 +26,8 @@ export interface WaitLogSpec {
   relogMs?: number;
   /** The field every line of a state names its cause by (`cause` unless named). */
   causeField?: string;
+  /** Hears a cause's state end (its line at info said), at `spec.now()`. */
+  ended?: (cause: string) => void;
 }
 
 export interface WaitLog {
@@ -82,6 +84,7 @@ export function waitLog(spec: WaitLogSpec): WaitLog {
   function end(cause: string, state: State): void {
     state.tell(undefined);
     states.delete(cause);
+    spec.ended?.(cause);
   }
 
   function leave(member: string, staying?: string): void {

@@ -26,12 +26,13 @@ export interface Outage {
 
 /**
  * One circuit breaker. A request that failed for good (its own retries spent) opens it: for
- * BREAKER_PAUSE_MS every request it guards fails at once, without spending its retries. The
- * first request after the pause is sent; a success closes it.
+ * BREAKER_PAUSE_MS, or as long as the platform's `Retry-After` asked when that is longer, every
+ * request it guards fails at once, without spending its retries. The first request after the
+ * pause is sent; a success closes it.
  */
 class Breaker {
   private openUntil = 0;
-  private lastFailure = '';
+  private lastFailure: unknown;
   /** Set by the first failure after a success, cleared by the next success. */
   down: Outage | undefined;
 
@@ -43,8 +44,10 @@ class Breaker {
     const id = context.id === undefined ? '' : ` ${context.id}`;
     const until = new Date(this.openUntil).toISOString();
     throw new TransientError(
-      `${context.label} (${context.resource}${id}) not sent: ${this.refusal.why} (${this.lastFailure}); requests resume at ${until}`,
+      `${context.label} (${context.resource}${id}) not sent: ${this.refusal.why} (${errorMessage(this.lastFailure)}); requests resume at ${until}`,
       {
+        // What opened it: the kind of outage the refusal belongs to.
+        cause: this.lastFailure,
         resource: context.resource,
         ...(context.id === undefined ? {} : { id: context.id }),
         code: this.refusal.code,
@@ -57,9 +60,10 @@ class Breaker {
   }
 
   open(error: unknown, now: number): void {
-    this.openUntil = now + BREAKER_PAUSE_MS;
-    this.lastFailure = errorMessage(error);
-    this.down = { since: this.down?.since ?? now, reason: this.lastFailure };
+    const asked = error instanceof TransientError && !error.ownWait ? error.retryAfterMs : 0;
+    this.openUntil = now + Math.max(BREAKER_PAUSE_MS, asked ?? 0);
+    this.lastFailure = error;
+    this.down = { since: this.down?.since ?? now, reason: errorMessage(error) };
   }
 
   close(): void {
@@ -98,7 +102,11 @@ export class Breakers {
   private readonly platform = new Breaker(PLATFORM_REFUSAL);
   private readonly lists = new Map<ResourceName, Breaker>();
 
-  constructor(private readonly clock: Clock) {}
+  /** `outageChanged` hears the platform's outage start and end, as they happen. */
+  constructor(
+    private readonly clock: Clock,
+    private readonly outageChanged: () => void = () => undefined,
+  ) {}
 
   /** Whether the platform is unreachable now: since when, and why (the daemon logs it). */
   outage(): Outage | undefined {
@@ -116,15 +124,19 @@ export class Breakers {
   /** Notes how a request ended after its retries (`undefined`: it succeeded). */
   settled(request: PreparedRequest, error: unknown): void {
     const { resource } = request.context;
+    const wasDown = this.platform.down !== undefined;
     if (error === undefined) {
       this.platform.close();
       if (isList(request)) this.lists.get(resource)?.close();
+      if (wasDown) this.outageChanged();
       return;
     }
     if (!(error instanceof TransientError)) return;
     const now = this.clock.now().getTime();
-    if (error.code === UNREACHABLE_CODE) this.platform.open(error, now);
-    else if (isList(request)) this.listBreaker(resource).open(error, now);
+    if (error.code === UNREACHABLE_CODE) {
+      this.platform.open(error, now);
+      if (!wasDown) this.outageChanged();
+    } else if (isList(request)) this.listBreaker(resource).open(error, now);
   }
 
   private listBreaker(resource: ResourceName): Breaker {

@@ -43,6 +43,8 @@ export interface PlatformClientOptions {
   random?: () => number;
   /** Where proxy settings come from (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); none when omitted. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Hears the platform's outage (`outage()`) start and end, as they happen. */
+  outageChanged?: () => void;
 }
 
 /** The generic core every typed method is built on. */
@@ -83,6 +85,12 @@ export interface PlatformCore {
   skewMs(): number;
   /** Whether no connection to the platform can be made now: since when, and why. */
   outage(): Outage | undefined;
+  /**
+   * Asks the platform whether it answers (GET /region: every variant has it, no parameters, a
+   * short list), over a connection of its own: a backlog of requests, or lists waiting out
+   * their time-outs on every pooled connection, never delay the answer of a health check.
+   */
+  probe(): Promise<void>;
   /** How far the platform's clock has stepped back since this process first saw it. */
   steppedBackMs(): number;
   /** Closes the keep-alive sockets, once the requests in flight have ended. */
@@ -187,12 +195,16 @@ async function* recordsOf(items: AsyncIterable<ListEntry>): AsyncGenerator<Platf
 export function createPlatformCore(options: PlatformClientOptions): PlatformCore {
   const contract = contractFor(options.variant, options.paths);
   const platformClock = new PlatformClock(options.clock);
-  const dispatcher = createDispatcher({
-    concurrency: options.concurrency,
-    timeoutMs: options.timeoutMs,
-    env: options.env ?? {},
-    ...(options.caFile === undefined ? {} : { caFile: options.caFile }),
-  });
+  const dispatcherOf = (concurrency: number) =>
+    createDispatcher({
+      concurrency,
+      timeoutMs: options.timeoutMs,
+      env: options.env ?? {},
+      ...(options.caFile === undefined ? {} : { caFile: options.caFile }),
+    });
+  const dispatcher = dispatcherOf(options.concurrency);
+  // Made at the first probe: sync --once and the CLI's other commands never probe.
+  let probes: Transport | undefined;
   const transport: Transport = {
     baseUrl: new URL(options.baseUrl),
     apiKey: options.apiKey,
@@ -204,7 +216,7 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
     policy: options.retry ?? DEFAULT_READ_RETRY,
     sleep: options.sleep ?? realSleep,
     random: options.random ?? Math.random,
-    breakers: new Breakers(options.clock),
+    breakers: new Breakers(options.clock, options.outageChanged),
   };
   const prepareFor = (resource: ResourceName, kind: OperationKind, request: SendRequest = {}) =>
     prepare(contract, options.apiKey, resource, kind, request);
@@ -239,8 +251,17 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
     platformNow: () => platformClock.platformNow(),
     skewMs: () => platformClock.skewMs(),
     outage: () => reader.breakers.outage(),
+    probe: async () => {
+      probes ??= { ...transport, dispatcher: dispatcherOf(1) };
+      const prepared = prepareFor('region', 'list');
+      await exchange(probes, reader, prepared, (r) => readJson(r, prepared.context));
+    },
     steppedBackMs: () => platformClock.steppedBackMs(),
-    close: () => dispatcher.close(),
-    destroy: () => dispatcher.destroy(),
+    close: async () => {
+      await Promise.all([dispatcher.close(), probes?.dispatcher.close()]);
+    },
+    destroy: async () => {
+      await Promise.all([dispatcher.destroy(), probes?.dispatcher.destroy()]);
+    },
   };
 }

@@ -13,6 +13,8 @@ export interface RequestContext {
   id: string | undefined;
   /** Removed from every excerpt, in case the platform echoes it. */
   secret: string;
+  /** When its latest try was sent (epoch ms): set by each try, carried by its transient errors. */
+  sentAt?: number;
 }
 
 const EXCERPT_CHARS = 500;
@@ -35,6 +37,10 @@ function where(context: RequestContext) {
   return { resource: context.resource, ...(context.id === undefined ? {} : { id: context.id }) };
 }
 
+function sentAt(context: RequestContext) {
+  return context.sentAt === undefined ? {} : { sentAt: context.sentAt };
+}
+
 export function statusError(
   context: RequestContext,
   status: number,
@@ -49,6 +55,7 @@ export function statusError(
   if (!transient) return new PermanentError(message, { ...details, code: `HTTP_${status}` });
   return new TransientError(message, {
     ...details,
+    ...sentAt(context),
     code: `HTTP_${status}`,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
@@ -84,6 +91,7 @@ export function networkError(context: RequestContext, cause: unknown): Transient
   const unreachable = cannotConnect(code, errorMessage(cause));
   return new TransientError(`${subject(context)} failed (${code}: ${what}); ${hint}`, {
     ...where(context),
+    ...sentAt(context),
     code: unreachable ? UNREACHABLE_CODE : 'NETWORK',
     hint,
     cause,
@@ -179,7 +187,7 @@ export function listEndedEarlyError(
     'the platform or a proxy in between cut the connection; it will be retried (if it keeps happening, look at the proxy and the platform, not at the data)';
   return new TransientError(
     `${subject(context)}: the list ended early (connection closed after ${bytes} bytes); ${hint}`,
-    { ...where(context), code: 'TRUNCATED_BODY', status, hint, cause },
+    { ...where(context), ...sentAt(context), code: 'TRUNCATED_BODY', status, hint, cause },
   );
 }
 

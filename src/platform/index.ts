@@ -28,3 +28,6 @@ export type { PeekAnswer } from './peek.js';
 export { DEFAULT_LIST_BOUNDS, defaultMaxRecords } from './listBounds.js';
 export { proxyRoute, shownProxy, type ProxyRoute } from './proxyRoute.js';
 export { readCa } from './dispatcher.js';
+export { outageKindOf, platformFailures, type PlatformFailures } from './failures.js';
+export { outageLog } from './outageLog.js';
+export type { Outage } from './breaker.js';

@@ -47,6 +47,7 @@ export async function open(
   signal?: AbortSignal,
 ): Promise<OpenResponse> {
   const sentAt = transport.clock.now();
+  prepared.context.sentAt = sentAt.getTime();
   let response: Dispatcher.ResponseData;
   try {
     response = await request(urlOf(transport, prepared.path), {

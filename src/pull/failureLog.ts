@@ -1,4 +1,5 @@
 import { waitLog, type Logger } from '../log/index.js';
+import type { PlatformFailures } from '../platform/index.js';
 import { failureLevel, TransientError } from '../shared/errors.js';
 
 export interface PullFailures {
@@ -13,12 +14,17 @@ export interface PullFailures {
 }
 
 /**
- * Failing lists as one state (design.md #27.7): when the platform answers every list with 503,
- * the first failure is a warning, the lists failing meanwhile are summed up every 15 minutes,
- * and the last one to pass again says so at info, instead of a warning per list and run (some
- * 30 a minute). A failure the platform-wide outage log tells (watched) stays out of it.
+ * Failing lists as one state (design.md #27.7): the first failure is a warning, the lists
+ * failing meanwhile are summed up every 15 minutes, and the last one to pass again says so at
+ * info, instead of a warning per list and run (some 30 a minute). A failure of a platform
+ * outage's kind (a 5xx, a time-out, a reset) joins that outage's state (`platform`), which the
+ * queue's jobs meeting it join too; one the platform-wide outage log tells (watched) stays out.
  */
-export function pullFailures(logger: Logger, now: () => number): PullFailures {
+export function pullFailures(
+  logger: Logger,
+  now: () => number,
+  platform?: PlatformFailures,
+): PullFailures {
   const log = waitLog({
     logger,
     now,
@@ -30,6 +36,7 @@ export function pullFailures(logger: Logger, now: () => number): PullFailures {
   });
   return {
     failed(what, cause, fields) {
+      if (platform?.failed(`pull ${what}`, cause, fields) === true) return true;
       const level = failureLevel(cause);
       if (!(cause instanceof TransientError) || level === 'debug') return false;
       log.waits({
@@ -41,6 +48,9 @@ export function pullFailures(logger: Logger, now: () => number): PullFailures {
       });
       return true;
     },
-    passed: (what) => log.ended(what),
+    passed(what) {
+      platform?.passed(`pull ${what}`);
+      log.ended(what);
+    },
   };
 }

@@ -5,7 +5,13 @@ import {
   type RecordVersion,
   type ResourceName,
 } from '../contract/index.js';
-import type { ListBounds, ListEntry, ListItem, SetAsideItem } from '../platform/index.js';
+import type {
+  ListBounds,
+  ListEntry,
+  ListItem,
+  PlatformFailures,
+  SetAsideItem,
+} from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import { errorMessage, PermanentError } from '../shared/errors.js';
 import type { PullProgress } from './progress.js';
@@ -163,6 +169,8 @@ export interface PullDeps {
   settings: WindowSettings & { batchSize: number } & PullBoundSettings;
   /** How a long pull says how far it got; silent when absent. */
   progress?: PullProgress;
+  /** The platform outages' states, which the lists' failures of their kinds join. */
+  failures?: PlatformFailures;
 }
 
 export type PullMode = { kind: 'incremental' } | { kind: 'reconcile'; days: number };

@@ -81,7 +81,7 @@ export function createPullRunner(
   observe: (summary: PullSummary) => void = () => undefined,
 ): PullRunner {
   const busy = new Set<ResourceName>();
-  const failures = pullFailures(logger, () => deps.clock.now().getTime());
+  const failures = pullFailures(logger, () => deps.clock.now().getTime(), deps.failures);
   // The resources the first pass has still to reach (empty outside it).
   const beforeFirstPass = new Set<ResourceName>();
   const byResource = new Map<ResourceName, PullTarget[]>();
@@ -94,8 +94,10 @@ export function createPullRunner(
     run: (target: PullTarget) => Promise<PullSummary>,
     which: (target: PullTarget) => boolean = () => true,
   ): Promise<PullSummary[] | undefined> {
+    // Debug: at a schedule of seconds a slow list meets its next tick often; the daemon counts
+    // those skips as a metric.
     if (busy.has(resource)) {
-      logger.info({ resource }, 'pull skipped: the previous run of this resource is still going');
+      logger.debug({ resource }, 'pull skipped: the previous run of this resource is still going');
       return undefined;
     }
     if (beforeFirstPass.has(resource)) {

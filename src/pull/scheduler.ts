@@ -11,8 +11,12 @@ import type { PullRunner } from './runner.js';
 export interface ScheduleEntry {
   name: string;
   cron: string;
+  /** Answers NOT_RUN when it found its work under way already (another caller runs it). */
   run: () => Promise<unknown>;
 }
+
+/** What an entry's run answers when it did not run: the same work was under way already. */
+export const NOT_RUN = Symbol('not run');
 
 export interface ScheduleSettings {
   /** Cron expression per resource; resources absent here are not scheduled. */
@@ -30,7 +34,7 @@ export function scheduleEntries(runner: PullRunner, settings: ScheduleSettings):
       entries.push({
         name: `pull ${resource}`,
         cron: expression,
-        run: () => runner.runResource(resource),
+        run: async () => (await runner.runResource(resource)) ?? NOT_RUN,
       });
   }
   if (settings.reconcile.enabled) {
@@ -65,36 +69,64 @@ export function cronLogger(logger: Logger, task: string): CronLogger {
   };
 }
 
+/** Why a tick of a schedule did not start its run. */
+export type SkippedTick = 'overlap' | 'missed';
+
+export interface SchedulerOptions {
+  /** IANA time zone the schedules are read in (the config's `timezone`). */
+  timezone: string;
+  /** Hears each tick that started no run (a metric): its run still going, or a missed time. */
+  skipped?: (task: string, why: SkippedTick) => void;
+}
+
 /**
- * Starts the entries on node-cron. A run still going when its next time comes is skipped
- * (`noOverlap`); each run starts after a small random delay so that resources due at the same
- * minute do not hit the platform at once. Times are read in `timezone` (the config's).
+ * Starts the entries on node-cron. A tick that comes while the entry's last run still goes (or
+ * another caller's run of the same work: the first pass, the reconciliation) starts no second
+ * one: it is skipped and counted (`skipped`, the daemon's metrics), with a
+ * debug line, not said as node-cron says it (a warning per tick: at a 1 s schedule, a platform
+ * answering slowly made one a second per resource). Likewise a time node-cron missed (the
+ * process was busy). Each run starts after a small random delay so that resources due at the
+ * same minute do not hit the platform at once.
  */
 export function startScheduler(
   entries: readonly ScheduleEntry[],
   jitterSeconds: number,
   logger: Logger,
-  zone: { timezone: string } = { timezone: 'UTC' },
+  options: SchedulerOptions = { timezone: 'UTC' },
 ): Scheduler {
-  const tasks = entries.map((entry) =>
-    cron.schedule(
+  const skip = (task: string, why: SkippedTick) => {
+    options.skipped?.(task, why);
+    const reason = why === 'overlap' ? 'its last run still goes' : 'the process was busy then';
+    logger.debug({ task, skipped: why }, `scheduled run skipped: ${reason}`);
+  };
+  const tasks = entries.map((entry) => {
+    let running = false;
+    const task = cron.schedule(
       entry.cron,
       async () => {
+        if (running) return skip(entry.name, 'overlap');
+        running = true;
         try {
-          await entry.run();
+          if ((await entry.run()) === NOT_RUN) skip(entry.name, 'overlap');
         } catch (error) {
           logger[failureLevel(error)]({ err: error, task: entry.name }, 'scheduled run failed');
+        } finally {
+          running = false;
         }
       },
       {
         name: entry.name,
-        noOverlap: true,
+        // The overlap is ours to tell (above): node-cron's own check would warn on every tick.
+        noOverlap: false,
         maxRandomDelay: jitterSeconds * 1000,
         logger: cronLogger(logger, entry.name),
-        timezone: zone.timezone,
+        timezone: options.timezone,
       },
-    ),
-  );
+    );
+    // A listener of its own keeps node-cron from warning about a missed time.
+    task.on('execution:missed', () => skip(entry.name, 'missed'));
+    return task;
+  });
   return {
     async stop() {
       for (const task of tasks) await task.destroy();

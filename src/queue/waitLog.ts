@@ -1,4 +1,5 @@
 import { waitLog, type Logger, type WaitLog } from '../log/index.js';
+import type { PlatformFailures } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { HomecareError } from '../shared/errors.js';
 import type { StoredJob } from '../store/index.js';
@@ -18,10 +19,11 @@ const memberOf = (job: StoredJob): string => `${job.kind} ${job.entityKey}`;
 
 /**
  * The queue's waits as states, one per cause (the error's code: the ERP unavailable, a
- * reference not yet pulled, the platform answering 503), through the wait log: a thousand
- * hand-overs waiting for the ERP are three lines, not a thousand per back-off round.
+ * reference not yet pulled), through the wait log: a thousand hand-overs waiting for the ERP are
+ * three lines, not a thousand per back-off round. A failure of a platform outage's kind (a 5xx,
+ * a time-out, a reset) joins that outage's state (`platform`), shared with the lists that meet it.
  */
-export function jobWaits(logger: Logger, clock: Clock): JobWaits {
+export function jobWaits(logger: Logger, clock: Clock, platform?: PlatformFailures): JobWaits {
   const log: WaitLog = waitLog({
     logger,
     now: () => clock.now().getTime(),
@@ -36,15 +38,21 @@ export function jobWaits(logger: Logger, clock: Clock): JobWaits {
   });
   return {
     waits(job, error, nextAt, level) {
+      const fields = { jobId: job.id, kind: job.kind, entityKey: job.entityKey };
+      const dueAt = Date.parse(nextAt);
+      if (platform?.failed(memberOf(job), error, fields, dueAt) === true) return;
       log.waits({
         cause: error.code,
         member: memberOf(job),
         level,
         problem: `${job.kind} ${job.entityKey} waits, next try at ${nextAt}: ${error.message}`,
-        fields: { jobId: job.id, kind: job.kind, entityKey: job.entityKey },
-        dueAt: Date.parse(nextAt),
+        fields,
+        dueAt,
       });
     },
-    ended: (job) => log.ended(memberOf(job)),
+    ended(job) {
+      platform?.passed(memberOf(job));
+      log.ended(memberOf(job));
+    },
   };
 }

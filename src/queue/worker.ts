@@ -1,4 +1,5 @@
 import type { Logger } from '../log/index.js';
+import type { PlatformFailures } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { KindFilter, Store } from '../store/index.js';
 import { bringForward, countJobs, inKinds, releaseRunning } from '../store/index.js';
@@ -25,6 +26,8 @@ export interface QueueWorkerOptions {
   observer?: JobObserver;
   /** How long a claimed job counts as taken (`lease_until`); shown to operators. */
   leaseMs?: number;
+  /** The platform outages' states, which the jobs' failures of their kinds join. */
+  failures?: PlatformFailures;
 }
 
 export interface QueueWorker {
@@ -76,7 +79,7 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
   const runner: JobRunner = {
     ...options,
     random: options.random ?? Math.random,
-    waits: jobWaits(logger, options.clock),
+    waits: jobWaits(logger, options.clock, options.failures),
   };
   const inFlight = new Set<number>();
   const outcomes = outcomeGroup(runner);

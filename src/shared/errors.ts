@@ -55,6 +55,11 @@ export class TransientError extends HomecareError {
    * lasts and once when it ends (a full disk): where one operation meets it, it is no news.
    */
   readonly watched: boolean;
+  /**
+   * When the request that met this failure was sent (epoch ms, on the injected clock), where a
+   * request did: a failure that arrives after its outage ended may belong to it.
+   */
+  readonly sentAt: number | undefined;
 
   constructor(
     message: string,
@@ -64,6 +69,7 @@ export class TransientError extends HomecareError {
       ownWait?: boolean;
       needsOperator?: boolean;
       watched?: boolean;
+      sentAt?: number;
     } = {},
   ) {
     super(message, context.code ?? 'TRANSIENT', context);
@@ -74,6 +80,7 @@ export class TransientError extends HomecareError {
     this.ownWait = context.ownWait ?? (sameWait && cause.ownWait);
     this.needsOperator = context.needsOperator ?? false;
     this.watched = context.watched ?? false;
+    this.sentAt = context.sentAt;
   }
 }
 

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertsOf } from '../../../src/app/alerting.js';
-import { outageLog } from '../../../src/app/daemon.js';
 import type { App } from '../../../src/app/app.js';
 import { daemonHealth } from '../../../src/app/daemonHealth.js';
 import { syncOnce } from '../../../src/app/syncOnce.js';
@@ -69,7 +68,7 @@ async function tenMinuteOutage(outage: Outage): Promise<OutageRun> {
     () => sim.close(),
     () => alerts.stop(),
   );
-  const log = outageLog(app);
+  const log = app.outageLog;
   const minute = async () => {
     simClock.advance(60_000);
     rig.clock.advance(60_000);
@@ -122,7 +121,7 @@ describe('a 10-minute platform outage (design.md #27: one line per state change)
     expect(run.app.client.outage()).toBeUndefined();
   });
 
-  it('answering 503 to everything (fault injection): the failing lists are one state, one alert and one recovery', async () => {
+  it('answering 503 to everything (fault injection): the failing lists and jobs are one state, one alert and one recovery', async () => {
     const control = (sim: RunningSimulator) => new SimControl(sim.url, sim.controlToken);
     const run = await tenMinuteOutage({
       begin: async (sim) => void (await control(sim).setFault({ errorStatus: 503 })),
@@ -132,7 +131,7 @@ describe('a 10-minute platform outage (design.md #27: one line per state change)
       },
     });
     expectOneStateChange(run);
-    const failing = run.during.filter((line) => line.cause === 'PULL_FAILING');
+    const failing = run.during.filter((line) => line['outage'] === 'HTTP 503');
     expect(failing.map((line) => line.level)).toEqual(['warn', 'info']);
     expect(failing[0]).toMatchObject({ code: 'HTTP_503' });
   });
