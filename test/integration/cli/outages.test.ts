@@ -10,6 +10,7 @@ import {
   type DaemonProcess,
   type LogLine,
 } from '../../support/cli/daemonProcess.js';
+import { STATE_RELOG_MS } from '../../../src/log/index.js';
 import { BREAKER_PAUSE_MS } from '../../../src/platform/breaker.js';
 import { OffsetClock, systemClock } from '../../../src/shared/clock.js';
 import { webhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.js';
@@ -43,7 +44,11 @@ interface Outage {
   /** Real time the requests sent before the end need to fail (time-outs), before clocks move. */
   tailMs?: number;
   /** Checks what the daemon does while it lasts (`elapse` moves both clocks). */
-  during?: (sim: RunningSimulator, elapse: (ms: number) => Promise<void>) => Promise<void>;
+  during?: (
+    sim: RunningSimulator,
+    elapse: (ms: number) => Promise<void>,
+    daemon: DaemonProcess,
+  ) => Promise<void>;
 }
 
 const control = (sim: RunningSimulator) => new SimControl(sim.url, sim.controlToken);
@@ -80,7 +85,18 @@ const OUTAGES: Record<string, Outage> = {
     begin: (sim) => sim.close(),
     end: (_sim, restart) => restart(),
   },
-  'HTTP 500 to everything': fault('HTTP 500', { errorStatus: 500 }),
+  'HTTP 500 to everything': {
+    ...fault('HTTP 500', { errorStatus: 500 }),
+    // A quarter of an hour on: while it lasts, one summary.
+    during: async (_sim, elapse, daemon) => {
+      await elapse(STATE_RELOG_MS);
+      await eventually('the summary', () =>
+        linesOf(daemon).find((line) =>
+          /^still: platform requests fail \(HTTP 500\)/.test(String(line.msg)),
+        ),
+      );
+    },
+  },
   'HTTP 503 with Retry-After: 120': {
     ...fault('HTTP 503', { errorStatus: 503, retryAfter: '120' }, 121_000),
     // A minute on, longer than the breakers' own pause: the platform asked for two.
@@ -175,7 +191,7 @@ async function throughOutage(outage: Outage): Promise<OutageRun> {
     clock.move(ms);
     await daemon.advanceClock(ms);
   };
-  await outage.during?.(sim, elapse);
+  await outage.during?.(sim, elapse, daemon);
   const metrics = await (await fetch(`${url}/metrics`)).text();
   sim = await outage.end(sim, restart);
   // Real time: requests under way wait out platform.timeoutMs on undici's timers.
@@ -194,7 +210,7 @@ async function throughOutage(outage: Outage): Promise<OutageRun> {
 
 describe('an outage of the platform at 1 s schedules is one state (design.md, Wave 4)', () => {
   it.each(Object.keys(OUTAGES))(
-    '%s: at most three warn lines, none from node-cron, one alert and one resolved',
+    '%s: one warn line when it starts, one info line when it ends, at most three warn lines, none from node-cron, one alert and one resolved',
     async (kind) => {
       const outage = OUTAGES[kind] as Outage;
       const run = await throughOutage(outage);
