@@ -251,11 +251,15 @@ export function sqlitePullStore(store: Store, commitOutcomes: () => void): PullS
         for (const pulled of records) {
           if (recordPulledVersion(store, target, runId, pulled, tried, earlier)) fresh += 1;
         }
-        for (const entry of bad) {
+        const quarantined = bad.filter((entry) => {
           const raw = entry.text ?? JSON.stringify(entry.raw) ?? 'null';
-          quarantine(store, target.resource, entry.id, entry.reason, raw, runId);
-        }
-        const counts = { fresh, repeats: records.length - fresh };
+          return quarantine(store, target.resource, entry.id, entry.reason, raw, runId);
+        });
+        const counts = {
+          fresh,
+          repeats: records.length - fresh,
+          quarantined: quarantined.map(({ id, reason }) => ({ id, reason })),
+        };
         if (end !== undefined) {
           if (end.advanceTo !== undefined)
             advanceCheckpoint(store, target.resource, target.filter, end.advanceTo);

@@ -16,6 +16,7 @@ import type { Clock } from '../shared/clock.js';
 import { errorMessage, PermanentError } from '../shared/errors.js';
 import type { PullProgress } from './progress.js';
 import { boundsFor, type PullBoundSettings } from './pullBounds.js';
+import { withNotes, type NewlyQuarantined, type QuarantineNote } from './quarantined.js';
 import type { PullTarget } from './targets.js';
 import {
   FIRST_PULL_SINCE,
@@ -48,6 +49,8 @@ export interface QuarantinedRecord {
 export interface BatchCounts {
   fresh: number;
   repeats: number;
+  /** The records this batch put in quarantine anew (one kept already is no news). */
+  quarantined?: readonly QuarantineNote[];
 }
 
 /**
@@ -160,6 +163,11 @@ export interface PullSummary {
   cause?: unknown;
   /** Something the operator should hear of once, e.g. that a list is now pulled whole. */
   notice?: string;
+  /**
+   * The records this run put in quarantine anew, named up to MOST_NAMED (`more` counts the
+   * rest): each is said once, by its `_id` and reason.
+   */
+  newlyQuarantined?: NewlyQuarantined;
 }
 
 export interface PullDeps {
@@ -280,11 +288,13 @@ function quarantinedAside(item: SetAsideItem): QuarantinedRecord {
 
 /** The summary with one committed batch counted in. */
 function counted(summary: PullSummary, batch: SortedBatch, counts: BatchCounts): PullSummary {
+  const newly = withNotes(summary.newlyQuarantined, counts.quarantined);
   return {
     ...summary,
     fresh: summary.fresh + counts.fresh,
     repeats: summary.repeats + batch.repeats + counts.repeats,
     quarantined: summary.quarantined + batch.bad.length,
+    ...(newly === undefined ? {} : { newlyQuarantined: newly }),
   };
 }
 

@@ -3,6 +3,7 @@ import type { ResourceName } from '../contract/index.js';
 import { failureLevel } from '../shared/errors.js';
 import { pullTarget, type PullDeps, type PullSummary } from './puller.js';
 import { pullFailures, type PullFailures } from './failureLog.js';
+import { logQuarantined } from './quarantined.js';
 import { referenceWaves, type PullTarget } from './targets.js';
 
 export interface PullRunner {
@@ -48,6 +49,7 @@ function logSummary(logger: Logger, summary: PullSummary, failures: PullFailures
     watermark: summary.watermark,
   };
   if (summary.notice !== undefined) logger.warn({ resource: summary.resource }, summary.notice);
+  logQuarantined(logger, summary.resource, summary.newlyQuarantined);
   const what = `${summary.resource}${summary.filter ? `?status=${summary.filter}` : ''}`;
   if (!summary.ok) {
     const failed = { ...line, err: summary.cause ?? summary.error };

@@ -82,3 +82,68 @@ export function countQuarantined(store: Store): number {
     plainStatement<{ n: number }>(store.db, 'SELECT count(*) AS n FROM quarantine').get()?.n ?? 0
   );
 }
+
+/** A quarantined record as `status` and `trace` name it: without the text it came as. */
+export type QuarantineNote = Omit<QuarantineEntry, 'json'>;
+
+type NoteRow = Omit<QuarantineRow, 'json'>;
+
+function noteOf(row: NoteRow): QuarantineNote {
+  return {
+    id: row.id,
+    resource: row.resource,
+    recordId: row.record_id ?? undefined,
+    reason: row.reason,
+    runId: row.run_id ?? undefined,
+    seenAt: row.seen_at,
+  };
+}
+
+/**
+ * The latest quarantined records (newest first), or those of one record (`of`, oldest first),
+ * without their texts, which may be large.
+ */
+export function quarantineNotes(
+  store: Store,
+  options: { limit: number } | { of: { resource: string; id: string } },
+): QuarantineNote[] {
+  const columns = 'id, resource, record_id, reason, run_id, seen_at';
+  if ('limit' in options) {
+    return statement<{ limit: number }, NoteRow>(
+      store.db,
+      `SELECT ${columns} FROM quarantine ORDER BY id DESC LIMIT @limit`,
+    )
+      .all({ limit: options.limit })
+      .map(noteOf);
+  }
+  return statement<{ resource: string; id: string }, NoteRow>(
+    store.db,
+    `SELECT ${columns} FROM quarantine WHERE resource = @resource AND record_id = @id ORDER BY id`,
+  )
+    .all(options.of)
+    .map(noteOf);
+}
+
+/** The resources that hold a quarantined record with this `_id`. */
+export function quarantinedResources(store: Store, id: string): string[] {
+  return statement<{ id: string }, { resource: string }>(
+    store.db,
+    'SELECT DISTINCT resource FROM quarantine WHERE record_id = @id ORDER BY resource',
+  )
+    .all({ id })
+    .map((row) => row.resource);
+}
+
+/** Each time a version of the record was set aside, with why: the trace's lines of it. */
+export function quarantined(
+  store: Store,
+  of: { resource: string; id: string },
+): { at: string; what: string }[] {
+  return quarantineNotes(store, { of: { resource: of.resource, id: of.id } }).map((note) => {
+    const run = note.runId === undefined ? '' : ` (run ${note.runId})`;
+    return {
+      at: note.seenAt,
+      what: `quarantined a version${run}, not handed to the ERP: ${note.reason}`,
+    };
+  });
+}

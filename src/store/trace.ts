@@ -4,6 +4,7 @@ import type { VersionChanges } from './ledger.js';
 import { operatorActionsOn, type RecordedAction } from './operatorActions.js';
 import { pauseActionsOf } from './pauses.js';
 import { personalValuesOf } from './personalOf.js';
+import { quarantined } from './quarantine.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
 import type { TraceEvent } from './traceEvent.js';
@@ -232,6 +233,11 @@ export function traceOf(
     ...jobs.flatMap((job) => jobEvents(store, job, mask)),
     ...unqueuedMessageEvents(store, subject, mask),
     ...ownWriteEvent(store, subject),
+    ...quarantined(store, subject).map(({ at, what }) => ({
+      at,
+      kind: 'quarantine' as const,
+      what: mask.text(what),
+    })),
   ];
   const firstSeen = recorded.map((event) => event.at).sort()[0];
   const events = [...recorded, ...operatorEvents(store, subject, jobs, pausable, firstSeen)];

@@ -1,6 +1,13 @@
 /** One line of a record's timeline (`trace <key>`, trace.ts). */
 export type TraceEventKind =
-  'version' | 'handOver' | 'job' | 'deadLetter' | 'message' | 'ownWrite' | 'operator';
+  | 'version'
+  | 'handOver'
+  | 'job'
+  | 'deadLetter'
+  | 'message'
+  | 'ownWrite'
+  | 'operator'
+  | 'quarantine';
 
 export interface TraceEvent {
   at: string;

@@ -1,6 +1,7 @@
 import { RESOURCE_NAMES } from '../contract/index.js';
 import { fileLabel, fileOfMessage, LABEL } from '../log/index.js';
 import { inboxJobKey, replayedName, replayName, type InboxMessageKey } from './jobKeys.js';
+import { quarantinedResources } from './quarantine.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
 
@@ -232,6 +233,15 @@ function subjectsOfLabel(store: Store, key: string): TraceSubject[] {
   return [...subjects.values()];
 }
 
+/** A record only the quarantine knows (none of its versions could be kept), by its `_id`. */
+function quarantinedBy(store: Store, id: string): TraceSubject[] {
+  return quarantinedResources(store, id).map((resource) => ({
+    resource,
+    id,
+    entityKeys: [`${resource}:${id}`],
+  }));
+}
+
 /**
  * The records `key` names: a platform `_id`, a salesId (an ERP order's number), an order's
  * erpOrderNumber, a patient's customerId, an article's customerNumber, a device's serialNumber
@@ -241,7 +251,12 @@ function subjectsOfLabel(store: Store, key: string): TraceSubject[] {
  * keys come first, as an ERP's number may look like a job id.
  */
 export function subjectsOfKey(store: Store, key: string): TraceSubject[] {
-  for (const lookUp of [mirroredByAnyKey, mirroredByErpOrderNumber, queuedByErpKey]) {
+  for (const lookUp of [
+    mirroredByAnyKey,
+    mirroredByErpOrderNumber,
+    queuedByErpKey,
+    quarantinedBy,
+  ]) {
     const found = lookUp(store, key);
     if (found.length > 0) return found;
   }

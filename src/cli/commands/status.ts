@@ -10,6 +10,7 @@ import {
   listOpenDeadJobs,
   listRetryingJobs,
   countQuarantined,
+  quarantineNotes,
   deadLettersOf,
   openDeadLetterJobIds,
   countUndelivered,
@@ -104,6 +105,12 @@ export function statusOf(store: Store, storage: StorageFigures) {
       refused: listOpenDeadJobs(store, DELIVER_PREFIX, SHOWN).map((job) => refusal(store, job)),
     },
     quarantined: countQuarantined(store),
+    quarantinedRecords: quarantineNotes(store, { limit: SHOWN }).map((entry) => ({
+      resource: entry.resource,
+      id: entry.recordId,
+      reason: entry.reason,
+      seenAt: entry.seenAt,
+    })),
     inbox: countInboxMessages(store),
     storage,
     dryRunCopies: dryRunCopies(store.path),
@@ -140,13 +147,27 @@ function text(status: ReturnType<typeof statusOf>): string {
   }
   lines.push('', queueLine(status.queue));
   lines.push(...deliveryLines(status.delivery));
-  lines.push(`quarantined records: ${status.quarantined}`);
+  lines.push(...quarantineLines(status));
   const inbox = Object.entries(status.inbox)
     .map(([state, n]) => `${n} ${state}`)
     .join(', ');
   lines.push(`inbox messages: ${inbox || 'none'}`);
   lines.push('', ...storageLines(status.storage), ...dryRunLines(status.dryRunCopies));
   return `${lines.join('\n')}\n`;
+}
+
+/** The count, then the latest quarantined records, each by resource, `_id`, when and why. */
+function quarantineLines(status: ReturnType<typeof statusOf>): string[] {
+  const shown = status.quarantinedRecords.map(
+    (entry) =>
+      `  ${entry.resource.padEnd(22)} ${entry.id ?? '(no _id)'} ${entry.seenAt}: ${entry.reason}`,
+  );
+  const more = status.quarantined - shown.length;
+  return [
+    `quarantined records: ${status.quarantined}${shown.length > 0 ? ' (not handed to the ERP; the latest first):' : ''}`,
+    ...shown,
+    ...(more > 0 ? [`  … and ${more} more`] : []),
+  ];
 }
 
 /** One line per pause in force, with the command that lifts it; none when nothing is paused. */
