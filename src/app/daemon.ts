@@ -5,6 +5,7 @@ import { repeat } from '../shared/repeat.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../pull/scheduler.js';
 import type { App } from './app.js';
 import { startAlerts } from './alerting.js';
+import { logReadiness } from './readinessLog.js';
 import type { DaemonHealth } from './daemonHealth.js';
 import { retentionEntries } from '../housekeeping/index.js';
 import { inboxOf } from '../readModels/index.js';
@@ -256,10 +257,12 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
         });
   const watch = watchDatabase(app, lock, () => void stop().then(stopStopped));
   const alerting = health === undefined ? undefined : startAlerts(app, health);
+  const readiness = health === undefined ? undefined : logReadiness(app, health);
   function stop(): Promise<void> {
     stopping ??= (async () => {
       clearInterval(watch);
       const scansEnded = scans?.stop();
+      await readiness?.stop();
       await alerting?.loop.stop();
       alerting?.alerts.stop();
       await scheduler.stop();

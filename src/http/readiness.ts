@@ -137,35 +137,41 @@ export function publicReadiness(readiness: Readiness): Readiness {
   return readinessOf(checks);
 }
 
-/** A check whose problem changes (counts, times) is logged again at most this often. */
-const RELOG_MS = 60_000;
+/**
+ * How readiness changed. Ready: at the first look, or again (`notReadySince`). Not ready: it
+ * stopped being so, or (`still`) the checks that fail are others now.
+ */
+export type ReadinessChange =
+  | { ready: true; notReadySince?: string }
+  | { ready: false; still: boolean; problems: readonly string[]; failing: readonly string[] };
 
 /**
- * Logs each check of a readiness answer when it turns failing (with its full problem), when its
- * problem changes (at most once a minute per check), and when it recovers, so the details the
- * public answer leaves out are in the log.
+ * Readiness as one state (design.md, Wave 4: one line per state): told at the first look, when
+ * the daemon stops being ready (with every failing check's full problem, which the public
+ * answer leaves out), when the set of failing checks changes while it is not ready, and when it
+ * is ready again. A check whose problem merely reads differently (counts, times) is no change.
  */
-export function readinessChanges(
-  log: (change: { check: string; ok: boolean; problem?: string }) => void,
-  now: () => number,
-) {
-  const failing = new Map<string, { problem: string; at: number }>();
+export function readinessChanges(tell: (change: ReadinessChange) => void, now: () => number) {
+  let looked = false;
+  let notReady: { failing: string; since: number } | undefined;
   return (readiness: Readiness): void => {
-    for (const [check, result] of Object.entries(readiness.checks)) {
-      const before = failing.get(check);
-      if (result.ok) {
-        if (before === undefined) continue;
-        failing.delete(check);
-        log({ check, ok: true });
-        continue;
-      }
-      const problem = result.problem ?? 'failed';
-      const at = now();
-      const changed = before !== undefined && before.problem !== problem;
-      if (before === undefined || (changed && at - before.at >= RELOG_MS)) {
-        failing.set(check, { problem, at });
-        log({ check, ok: false, problem });
-      }
+    const failing = Object.entries(readiness.checks)
+      .filter(([, check]) => !check.ok)
+      .map(([name]) => name);
+    const first = !looked;
+    looked = true;
+    if (failing.length === 0) {
+      if (!first && notReady === undefined) return;
+      const since = notReady === undefined ? {} : { notReadySince: iso(notReady.since) };
+      notReady = undefined;
+      tell({ ready: true, ...since });
+      return;
     }
+    const key = failing.join(',');
+    if (notReady?.failing === key) return;
+    tell({ ready: false, still: notReady !== undefined, problems: readiness.problems, failing });
+    notReady = { failing: key, since: notReady?.since ?? now() };
   };
 }
+
+const iso = (ms: number): string => new Date(ms).toISOString();

@@ -11,12 +11,7 @@ import { PUBLIC, tokenMatches, type RouteAccess } from './access.js';
 import { limitConnections } from './connectionBudget.js';
 import { idempotencyKeyOf } from './idempotencyKey.js';
 import { BodyRefused, checkedJsonBodies } from './jsonBody.js';
-import {
-  publicReadiness,
-  readinessChanges,
-  type CheckResult,
-  type Readiness,
-} from './readiness.js';
+import { publicReadiness, type CheckResult, type Readiness } from './readiness.js';
 import { RefusalLog } from './refusals.js';
 
 export type InboundResult =
@@ -122,18 +117,11 @@ function requireToken(app: FastifyInstance, token: string | undefined, refuse: R
   });
 }
 
+/** The health routes; readiness changes are the daemon's to log (app/readinessLog.ts). */
 function healthRoutes(app: FastifyInstance, deps: HttpEndpointDeps, token: string | undefined) {
-  const logChange = readinessChanges(
-    (change) =>
-      change.ok
-        ? deps.logger.info({ check: change.check }, `readiness: ${change.check} ok again`)
-        : deps.logger.warn(change, `readiness: ${change.check} failing: ${change.problem ?? ''}`),
-    () => deps.now?.() ?? Date.now(),
-  );
   const readyRoute =
     (readiness: () => Readiness) => async (request: FastifyRequest, reply: FastifyReply) => {
       const result = readiness();
-      logChange(result);
       const shown = tokenMatches(request.headers.authorization, token)
         ? result
         : publicReadiness(result);

@@ -1,14 +1,14 @@
 import { waitLog, type Logger } from '../log/index.js';
-import type { HomecareError } from '../shared/errors.js';
-import { TransientError } from '../shared/errors.js';
+import { HomecareError, TransientError } from '../shared/errors.js';
 import { UNREACHABLE_CODE } from './unreachable.js';
 
 /** Codes of a connection that stood and was cut before the answer was whole. */
 const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-/** The code of the network failure under `error` (undici's, Node's). */
+/** The code of the network failure under `error` (undici's, Node's), through relabellings. */
 function networkCode(error: HomecareError): string | undefined {
   const { cause } = error;
+  if (cause instanceof HomecareError) return networkCode(cause);
   const code = (cause as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
 }

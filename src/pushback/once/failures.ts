@@ -23,10 +23,15 @@ export function relabel(error: unknown, subject: string): unknown {
   if (!(error instanceof HomecareError) || error.message.startsWith(subject)) return error;
   const message = `${subject}: ${error.message}`;
   if (error instanceof TransientError) {
+    // What the daemon watches, and when the request was sent, stay the failure's.
     return new TransientError(message, {
       ...contextOf(error),
       code: error.code,
       ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+      ownWait: error.ownWait,
+      needsOperator: error.needsOperator,
+      watched: error.watched,
+      ...(error.sentAt === undefined ? {} : { sentAt: error.sentAt }),
     });
   }
   if (error instanceof PermanentError) {
