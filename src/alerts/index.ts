@@ -7,12 +7,13 @@ import type { AlertsConfig } from '../config/alertsSchema.js';
 import type { Readiness } from '../http/readiness.js';
 import type { Clock } from '../shared/clock.js';
 import { conditionsOf, type AlertCounts } from './conditions.js';
-import { createNotifier, type AlertChannel } from './notifier.js';
-import { alertWatch, type AlertEvent } from './watch.js';
+import { createNotifier, type AlertChannel, type UnsentAlerts } from './notifier.js';
+import { alertWatch, type AlertEvent, type WatchMemory } from './watch.js';
 import { mailChannel } from './mail.js';
 import { webhookChannel } from './webhook.js';
 
 export type { AlertEvent } from './watch.js';
+export type { UnsentAlerts } from './notifier.js';
 
 /** How alert deliveries are retried: a receiver down for a few minutes still gets them. */
 const ALERT_RETRY = { attempts: 8, baseDelayMs: 1_000, maxDelayMs: 120_000 };
@@ -25,6 +26,14 @@ export interface AlertsDeps {
   logger: Logger;
   /** The channels to send to; by default those the config names. */
   channels?: readonly AlertChannel[];
+  /** What the alerts before these knew (a reload): they take over from there. */
+  memory?: AlertMemory;
+}
+
+/** The states as last seen and the alerts not sent yet: what a reload carries over. */
+export interface AlertMemory {
+  watch: WatchMemory;
+  unsent: UnsentAlerts;
 }
 
 export interface Alerts {
@@ -32,7 +41,8 @@ export interface Alerts {
   check(): AlertEvent[];
   /** Resolves once what was sent so far went out (or gave up). */
   idle(): Promise<void>;
-  stop(): void;
+  /** Aborts what is being sent, closes the channels; answers what alerts after these need. */
+  stop(): Promise<AlertMemory>;
 }
 
 /** The channels the config names: a webhook, mail, or both; each gets every alert. */
@@ -57,11 +67,13 @@ function channelsOf(config: AlertsConfig): AlertChannel[] {
  */
 export function createAlerts(deps: AlertsDeps): Alerts {
   const digestMs = deps.config.digestMinutes * 60_000;
-  const watch = alertWatch(digestMs);
+  const watch = alertWatch(digestMs, deps.memory?.watch);
   const notifier = createNotifier({
     channels: deps.channels ?? channelsOf(deps.config),
     retry: ALERT_RETRY,
     logger: deps.logger,
+    now: () => deps.clock.now().getTime(),
+    ...(deps.memory === undefined ? {} : { unsent: deps.memory.unsent }),
   });
   return {
     check() {
@@ -72,6 +84,6 @@ export function createAlerts(deps: AlertsDeps): Alerts {
       return events;
     },
     idle: () => notifier.idle(),
-    stop: () => notifier.stop(),
+    stop: async () => ({ watch: watch.memory(), unsent: await notifier.stop() }),
   };
 }

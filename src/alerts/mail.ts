@@ -8,6 +8,7 @@ export interface MailSettings {
   smtp: string;
   from: string;
   to: readonly string[];
+  /** How long one mail may take, from the connection to the server's last answer. */
   timeoutMs: number;
 }
 
@@ -31,7 +32,9 @@ export function mailText(event: AlertEvent): string {
 /**
  * A mail channel: one plain-text mail per alert through the SMTP server the URL names
  * (nodemailer reads its options from the URL, e.g. `?requireTLS=true`). A connection per mail:
- * alerts are few, and a pooled connection would sit idle between them. The channel's name
+ * alerts are few, and a pooled connection would sit idle between them. Each mail has a deadline
+ * for all of it (a server answering a byte at a time trips no time-out per pause), and a stop
+ * aborts it: nodemailer closes its connection then. The channel's name
  * carries the server's address without the login. nodemailer is loaded at the first mail, not
  * at start: most runs send none.
  */
@@ -49,15 +52,26 @@ export function mailChannel(settings: MailSettings): AlertChannel {
   };
   return {
     name: `mail ${protocol}//${host}`,
-    async send(event) {
-      await (
-        await transporter()
-      ).sendMail({
-        from: settings.from,
-        to: [...settings.to],
-        subject: headline(event),
-        text: mailText(event),
-      });
+    async send(event, stop) {
+      const signal = AbortSignal.any([stop, AbortSignal.timeout(settings.timeoutMs)]);
+      try {
+        await (
+          await transporter()
+        ).sendMail({
+          from: settings.from,
+          to: [...settings.to],
+          subject: headline(event),
+          text: mailText(event),
+          signal,
+        });
+      } catch (error) {
+        if (!signal.aborted || stop.aborted) throw error;
+        throw new Error(
+          `the mail server ${host} did not take the mail within alerts.mail.timeoutMs (${settings.timeoutMs} ms)`,
+          { cause: error },
+        );
+      }
     },
+    close: () => Promise.resolve(transport?.close()),
   };
 }

@@ -1,61 +1,124 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { stateLogger } from '../log/index.js';
 import { retryDelay, type RetryPolicy } from '../platform/backoff.js';
 import type { AlertEvent } from './watch.js';
 
-/** Where alerts go: a webhook, a mail server; rejects when this try did not get through. */
-export type AlertChannel = { name: string; send: (event: AlertEvent) => Promise<void> };
+/**
+ * Where alerts go: a webhook, a mail server. `send` rejects when this try did not get through,
+ * and gives up when `stop` aborts; `close` lets go of its connections.
+ */
+export interface AlertChannel {
+  name: string;
+  send: (event: AlertEvent, stop: AbortSignal) => Promise<void>;
+  close?: () => Promise<void>;
+}
 
 /** The most alerts waiting to go out; the oldest go first when more come (a digest follows). */
 const MOST_WAITING = 100;
 
+/** While a channel keeps failing, it is said again this often. */
+const CHANNEL_RELOG_MS = 15 * 60_000;
+
+/** The alerts a stopped notifier had not sent, by channel name, the oldest first. */
+export type UnsentAlerts = ReadonlyMap<string, readonly AlertEvent[]>;
+
 export interface NotifierDeps {
   channels: readonly AlertChannel[];
+  /** What a notifier before this one left unsent (a reload): sent first, by the same channel. */
+  unsent?: UnsentAlerts;
   retry: RetryPolicy;
   logger: Logger;
+  /** Epoch ms, for the channels' failures as states. */
+  now?: () => number;
   random?: () => number;
-  sleep?: (ms: number) => Promise<unknown>;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<unknown>;
+}
+
+export interface Notifier {
+  notify(event: AlertEvent): void;
+  /** Resolves once every alert queued so far went out or gave up, on every channel. */
+  idle(): Promise<void>;
+  /**
+   * Gives up at once: the sends under way are aborted, the channels' connections closed.
+   * Answers the alerts not sent yet, for a notifier that takes over (a reload).
+   */
+  stop(): Promise<UnsentAlerts>;
+}
+
+const realSleep = (ms: number, signal: AbortSignal) =>
+  sleepFor(ms, undefined, { signal }).catch(() => undefined);
+
+/** A channel's failures as one state: a warning when its sends start failing, info when one passes. */
+function channelLog(deps: NotifierDeps, channel: AlertChannel) {
+  return stateLogger({
+    logger: deps.logger,
+    level: 'warn',
+    relogMs: CHANNEL_RELOG_MS,
+    now: deps.now ?? Date.now,
+    fields: { channel: channel.name },
+    lines: {
+      down: ({ problem }, again) =>
+        `${again ? 'still: ' : ''}alerts: ${channel.name} cannot take alerts: ${problem}; they wait and are tried again`,
+      back: (since) => `alerts: ${channel.name} takes alerts again (failing since ${since})`,
+    },
+  });
 }
 
 /**
  * Sends alerts beside the work, never in its way: `notify` only queues. Each channel has a lane
  * of its own, which sends its alerts in order with back-off between tries, so a mail server
- * that is down delays no webhook. Kept in memory, not in the queue's table: an alert about a
- * full disk must not wait for the disk, and one about an unreachable database must not need it.
- * A process that stops loses what it had not sent; the state is observed again at the next
- * start and fires again if it still holds.
+ * that is down delays no webhook; a channel that fails is said once, as a state. Kept in
+ * memory, not in the queue's table: an alert about a full disk must not wait for the disk, and
+ * one about an unreachable database must not need it. A process that stops loses what it had
+ * not sent; the state is observed again at the next start and fires again if it still holds.
  */
-export function createNotifier(deps: NotifierDeps) {
+export function createNotifier(deps: NotifierDeps): Notifier {
   const { retry, logger } = deps;
   const random = deps.random ?? Math.random;
-  const sleep = deps.sleep ?? sleepFor;
-  let stopped = false;
+  const sleep = deps.sleep ?? realSleep;
+  const stopping = new AbortController();
+  const { signal } = stopping;
 
-  async function deliver(event: AlertEvent, channel: AlertChannel): Promise<void> {
+  async function deliver(
+    event: AlertEvent,
+    channel: AlertChannel,
+    tell: ReturnType<typeof channelLog>,
+  ): Promise<boolean> {
     const about = { alert: event.alert, state: event.state, channel: channel.name };
-    for (let attempt = 1; !stopped; attempt += 1) {
+    const since = new Date((deps.now ?? Date.now)()).toISOString();
+    for (let attempt = 1; !signal.aborted; attempt += 1) {
       try {
-        await channel.send(event);
+        await channel.send(event, signal);
+        tell(undefined);
         logger.info(about, `alert sent: ${event.alert} ${event.state}`);
-        return;
+        return true;
       } catch (error) {
-        const wait = retryDelay(retry, attempt + 1, random);
+        if (signal.aborted) return false;
         const reason = error instanceof Error ? error.message : String(error);
+        tell({ since, problem: reason });
+        const wait = retryDelay(retry, attempt + 1, random);
         if (wait === undefined) {
           logger.warn({ ...about, reason }, `alert not sent after ${attempt} tries: ${reason}`);
-          return;
+          return true;
         }
-        await sleep(wait);
+        await sleep(wait, signal);
       }
     }
+    return false;
   }
 
   function lane(channel: AlertChannel) {
-    const waiting: AlertEvent[] = [];
+    const waiting: AlertEvent[] = [...(deps.unsent?.get(channel.name) ?? [])];
+    const tell = channelLog(deps, channel);
     let running: Promise<void> | undefined;
+    const start = () => {
+      if (waiting.length > 0 && !signal.aborted) running ??= drain();
+    };
     async function drain(): Promise<void> {
-      for (let next = waiting.shift(); next !== undefined && !stopped; next = waiting.shift()) {
-        await deliver(next, channel);
+      for (let next = waiting[0]; next !== undefined && !signal.aborted; next = waiting[0]) {
+        // Kept waiting while it goes out: a stop hands it on unsent.
+        if (await deliver(next, channel, tell)) waiting.shift();
       }
       running = undefined;
     }
@@ -64,27 +127,35 @@ export function createNotifier(deps: NotifierDeps) {
         waiting.push(event);
         const over = waiting.length - MOST_WAITING;
         if (over > 0) {
-          waiting.splice(0, over);
+          waiting.splice(running === undefined ? 0 : 1, over);
           logger.warn(
             { dropped: over, channel: channel.name },
             `alerts: ${over} waiting alert(s) to ${channel.name} dropped, more kept coming`,
           );
         }
-        running ??= drain();
+        start();
       },
+      start,
       idle: (): Promise<void> => running ?? Promise.resolve(),
+      unsent: (): [string, AlertEvent[]] => [channel.name, [...waiting]],
+      close: async () => {
+        await running;
+        await channel.close?.();
+      },
     };
   }
 
   const lanes = deps.channels.map(lane);
+  for (const each of lanes) each.start();
   return {
-    notify(event: AlertEvent): void {
+    notify(event) {
       for (const each of lanes) each.push(event);
     },
-    /** Resolves once every alert queued so far went out or gave up, on every channel. */
-    idle: async (): Promise<void> => void (await Promise.all(lanes.map((each) => each.idle()))),
-    stop(): void {
-      stopped = true;
+    idle: async () => void (await Promise.all(lanes.map((each) => each.idle()))),
+    async stop() {
+      stopping.abort();
+      await Promise.all(lanes.map((each) => each.close()));
+      return new Map(lanes.map((each) => each.unsent()));
     },
   };
 }

@@ -46,6 +46,16 @@ interface Firing {
   notifiedCount: number;
 }
 
+/**
+ * What the states looked like when a watch was last asked (the firing ones and the counts
+ * told), for a watch that takes over (a reload): a state firing then does not fire again, one
+ * that cleared meanwhile is resolved.
+ */
+export interface WatchMemory {
+  firing: ReadonlyMap<AlertName, Firing>;
+  told: ReadonlyMap<AlertName, number>;
+}
+
 /** The most names an alert lists; the count says how many there were. */
 const MOST_NAMED = 20;
 
@@ -68,10 +78,10 @@ function listing(summary: string, names: readonly string[]) {
  * have a name (the refused files). A stuck checkpoint is held
  * back while the platform is unreachable: that outage is its cause and has its own alert.
  */
-export function alertWatch(digestMs: number) {
-  const firing = new Map<AlertName, Firing>();
+export function alertWatch(digestMs: number, memory?: WatchMemory) {
+  const firing = new Map<AlertName, Firing>(memory?.firing);
   // The count each alert last told of, kept after it resolved: a new firing names only new events.
-  const told = new Map<AlertName, number>();
+  const told = new Map<AlertName, number>(memory?.told);
 
   function started(alert: AlertName, condition: Condition, now: Date): AlertEvent {
     const count = condition.count ?? 0;
@@ -119,6 +129,7 @@ export function alertWatch(digestMs: number) {
   }
 
   return {
+    memory: (): WatchMemory => ({ firing: new Map(firing), told: new Map(told) }),
     /**
      * The events of this look, each masked as every output is (maskPersonal): an alert goes to
      * a chat or a mailbox, out of `forget`'s reach, and its texts come from the daemon's states.

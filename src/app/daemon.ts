@@ -264,7 +264,7 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
       const scansEnded = scans?.stop();
       await readiness?.stop();
       await alerting?.loop.stop();
-      alerting?.alerts.stop();
+      await alerting?.alerts.stop();
       await scheduler.stop();
       await endpoint?.close();
       await Promise.allSettled([...inFlight, scansEnded]);

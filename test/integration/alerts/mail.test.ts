@@ -44,7 +44,7 @@ describe('alert mail', () => {
       timeoutMs: 5_000,
     });
     expect(channel.name).toBe(`mail smtp://127.0.0.1:${smtp.port}`);
-    await channel.send(fired);
+    await channel.send(fired, new AbortController().signal);
 
     expect(smtp.mails).toHaveLength(1);
     const [mail] = smtp.mails;
@@ -68,7 +68,9 @@ describe('alert mail', () => {
       to: ['b@example.com'],
       timeoutMs: 5_000,
     });
-    const failure = await channel.send(fired).catch((error: unknown) => error);
+    const failure = await channel
+      .send(fired, new AbortController().signal)
+      .catch((error: unknown) => error);
     expect(String(failure)).toMatch(/Invalid login: 535/);
     expect(String(failure)).not.toContain('wrong-password');
     expect(smtp.mails).toEqual([]);
@@ -149,5 +151,47 @@ describe('alerts.mail in the config', () => {
     expect(problems({ from: mail.from, to: mail.to })).toEqual([
       'mail.smtp: required: set smtp (or smtpFile)',
     ]);
+  });
+
+  it('a server that greets a byte at a time is cut at the deadline, and a stop closes its connection at once', async () => {
+    const sockets: { closed: boolean }[] = [];
+    const server = createServer((socket) => {
+      const seen = { closed: false };
+      sockets.push(seen);
+      socket.on('close', () => (seen.closed = true));
+      socket.on('error', () => undefined);
+      // "220 ..." a byte every 100 ms: never quiet long, never done within the deadline.
+      const greeting = '220 slow.example ESMTP\r\n'.repeat(50);
+      let at = 0;
+      const trickle = setInterval(() => socket.write(greeting.charAt(at++)), 100);
+      socket.on('close', () => clearInterval(trickle));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closing.push(() => void server.close());
+    const { port } = server.address() as AddressInfo;
+    const channel = mailChannel({
+      smtp: `smtp://127.0.0.1:${port}`,
+      from: 'a@example.com',
+      to: ['b@example.com'],
+      timeoutMs: 1_000,
+    });
+    const started = performance.now();
+    const failure = await channel
+      .send(fired, new AbortController().signal)
+      .catch((error: unknown) => error);
+    expect(String(failure)).toContain('did not take the mail within alerts.mail.timeoutMs');
+    expect(performance.now() - started).toBeLessThan(3_000);
+    await eventually('the first connection closed', () => sockets[0]?.closed);
+
+    const notifier = createNotifier({
+      channels: [channel],
+      retry: { attempts: 5, baseDelayMs: 10, maxDelayMs: 10 },
+      logger: pino({ enabled: false }),
+    });
+    notifier.notify(fired);
+    await eventually('the second connection', () => sockets.length === 2);
+    const unsent = await notifier.stop();
+    expect(unsent.get(channel.name)).toEqual([fired]);
+    await eventually('the second connection closed by the stop', () => sockets[1]?.closed);
   });
 });

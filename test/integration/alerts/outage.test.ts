@@ -42,7 +42,7 @@ async function daemonWithAlerts(url: string, smtp?: string) {
   const health = daemonHealth(app, rig.clock.now());
   const alerts = alertsOf(app, health);
   if (alerts === undefined) throw new Error('the config names a webhook: alerts expected');
-  closing.push(() => alerts.stop());
+  closing.push(async () => void (await alerts.stop()));
   const elapse = (ms: number) => {
     simClock.advance(ms);
     rig.clock.advance(ms);

@@ -66,6 +66,8 @@ describe('alert webhooks', () => {
     const hook = await webhookReceiver([302]);
     open = hook.server;
     const channel = webhookChannel({ url: hook.url, format: 'generic', timeoutMs: 2_000 });
-    await expect(channel.send(event)).rejects.toThrow('answered HTTP 302');
+    await expect(channel.send(event, new AbortController().signal)).rejects.toThrow(
+      'answered HTTP 302',
+    );
   });
 });

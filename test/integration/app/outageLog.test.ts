@@ -66,7 +66,7 @@ async function tenMinuteOutage(outage: Outage): Promise<OutageRun> {
     () => smtp.close(),
     () => app.close(),
     () => sim.close(),
-    () => alerts.stop(),
+    async () => void (await alerts.stop()),
   );
   const log = app.outageLog;
   const minute = async () => {
