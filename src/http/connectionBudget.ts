@@ -1,16 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-
-/** How long a refused connection may take to read its 503 before it is cut. */
-const LINGER_MS = 2_000;
-
-const BODY = JSON.stringify({
-  error: 'Service Unavailable',
-  message: 'too many connections are open; try again in a few seconds',
-});
-const ANSWER =
-  'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n' +
-  `Content-Length: ${Buffer.byteLength(BODY)}\r\nRetry-After: 5\r\nConnection: close\r\n\r\n${BODY}`;
+import { answerAndClose } from './parserRefusals.js';
 
 /**
  * Keeps at most `budget` connections open at once. Node's own `maxConnections` closes the ones
@@ -29,7 +19,8 @@ export function limitConnections(
   let open = 0;
   server.on('connection', (socket: Socket) => {
     if (open >= budget) {
-      refuse(socket);
+      const message = 'too many connections are open; try again in a few seconds';
+      answerAndClose(socket, 503, message, { 'Retry-After': '5' }, true);
       onRefused(socket);
       return;
     }
@@ -37,10 +28,4 @@ export function limitConnections(
     socket.once('close', () => (open -= 1));
     for (const listener of serve) listener.call(server, socket);
   });
-}
-
-function refuse(socket: Socket): void {
-  socket.on('error', () => undefined);
-  socket.end(ANSWER);
-  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }

@@ -1,24 +1,38 @@
 import type { Logger } from 'pino';
+import { stateLogger } from '../log/index.js';
 
 /** One request the endpoint refused: what it answered, to what, why and to whom. */
 export interface Refusal {
   status: number;
-  /** The matched route (`/erp/:kind`), or `unmatched` / `connection` where none was. */
+  /**
+   * The matched route (`/erp/:kind`), or `unmatched`, `connection` (beyond the connection
+   * budget) or `parser` (refused by the HTTP parser, before any route) where none was.
+   */
   route: string;
   reason: string;
   client: string | undefined;
 }
 
-const MINUTE_MS = 60_000;
+/** While refusals of one kind keep coming, they are summed up this often. */
+const RELOG_MS = 60_000;
+/** Refusals of one kind that stopped coming this long ago are over: their count is said. */
+export const QUIET_MS = 10_000;
+
+interface Burst {
+  tell: ReturnType<typeof stateLogger>;
+  count: number;
+  lastAt: number;
+}
 
 /**
- * Logs refused requests, one line per (status, route, reason) and minute: the first at once, the
- * ones after it within the minute counted and reported with the next line (`repeated`), so a
- * flood of bad requests is visible without flooding the log. The reason never holds the token
- * or a message's content, only what was wrong with it.
+ * Refused requests as states, one per (status, route, reason): the first is logged at once at
+ * warn, a summary with the count so far every minute while more keep coming, and one line at
+ * info with the count once none came for QUIET_MS (`sweep`, which the endpoint calls every
+ * second), so a burst of refusals is visible at once and counted soon after, without flooding
+ * the log. The reason never holds the token or a message's content, only what was wrong with it.
  */
 export class RefusalLog {
-  private readonly lastLogged = new Map<string, { at: number; repeated: number }>();
+  private readonly bursts = new Map<string, Burst>();
 
   constructor(
     private readonly logger: Logger,
@@ -29,26 +43,57 @@ export class RefusalLog {
   refused(refusal: Refusal): void {
     this.count(refusal.status, refusal.route);
     const key = `${refusal.status} ${refusal.route} ${refusal.reason}`;
-    const now = this.now();
-    const last = this.lastLogged.get(key);
-    if (last !== undefined && now - last.at < MINUTE_MS) {
-      last.repeated += 1;
-      return;
-    }
-    this.lastLogged.set(key, { at: now, repeated: 0 });
-    this.forgetOld(now);
-    const repeated = last?.repeated ?? 0;
-    this.logger.warn(
-      { ...refusal, ...(repeated > 0 ? { repeated } : {}) },
-      `http ${refusal.status} refused: ${refusal.reason}` +
-        (repeated > 0 ? ` (and ${repeated} more like it in the minute before)` : ''),
-    );
+    const at = this.now();
+    const burst = this.bursts.get(key) ?? this.start(refusal);
+    this.bursts.set(key, burst);
+    burst.count += 1;
+    burst.lastAt = at;
+    burst.tell({
+      since: new Date(at).toISOString(),
+      problem: refusal.reason,
+      fields: { client: refusal.client },
+    });
   }
 
-  /** Reasons not seen for a minute need no memory: their next line is logged anyway. */
-  private forgetOld(now: number): void {
-    for (const [key, entry] of this.lastLogged) {
-      if (now - entry.at >= MINUTE_MS && entry.repeated === 0) this.lastLogged.delete(key);
+  /** Ends the bursts none of which came for QUIET_MS, each with its count. */
+  sweep(): void {
+    const at = this.now();
+    for (const [key, burst] of this.bursts) {
+      if (at - burst.lastAt < QUIET_MS) continue;
+      burst.tell(undefined);
+      this.bursts.delete(key);
     }
+  }
+
+  private start(refusal: Refusal): Burst {
+    const { status, route, reason } = refusal;
+    const burst: Burst = {
+      count: 0,
+      lastAt: 0,
+      tell: stateLogger({
+        logger: this.logger,
+        level: 'warn',
+        relogMs: RELOG_MS,
+        now: this.now,
+        lines: {
+          down: (_condition, again) =>
+            again
+              ? `http ${status} refused: ${reason} (still coming: ${burst.count} since the first)`
+              : `http ${status} refused: ${reason}`,
+          back: (since) =>
+            `http ${status} refused: ${reason}: ${burst.count} in all since ${since}, none for ${QUIET_MS / 1000} s`,
+        },
+        // Read at each line: the one that ends it carries the count too.
+        fields: {
+          status,
+          route,
+          reason,
+          get count() {
+            return burst.count;
+          },
+        },
+      }),
+    };
+    return burst;
   }
 }

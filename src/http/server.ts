@@ -12,7 +12,9 @@ import { limitConnections } from './connectionBudget.js';
 import { idempotencyKeyOf } from './idempotencyKey.js';
 import { BodyRefused, checkedJsonBodies } from './jsonBody.js';
 import { publicReadiness, type CheckResult, type Readiness } from './readiness.js';
+import { parserRefusals } from './parserRefusals.js';
 import { RefusalLog } from './refusals.js';
+import { guardConnections, refuser, type Refuse, type RefusedConnections } from './refusing.js';
 
 export type InboundResult =
   | { status: 'accepted' | 'repeat'; id: number | string }
@@ -65,27 +67,6 @@ export interface HttpEndpoint {
   close(): Promise<void>;
 }
 
-type Refuse = (
-  reply: FastifyReply,
-  status: number,
-  reason: string,
-  message: string,
-  extra?: Record<string, unknown>,
-) => FastifyReply;
-
-function refuser(refusals: RefusalLog): Refuse {
-  return (reply, status, reason, message, extra = {}) => {
-    const { request } = reply;
-    refusals.refused({
-      status,
-      route: request.routeOptions.url ?? 'unmatched',
-      reason,
-      client: request.ip,
-    });
-    return reply.code(status).send({ error: STATUS_CODES[status], message, ...extra });
-  };
-}
-
 /**
  * Access by the route the router matched, never by the raw URL (which may spell a path in
  * other ways, or be absolute): a route is public only when its config says so, and every other
@@ -106,8 +87,8 @@ function requireToken(app: FastifyInstance, token: string | undefined, refuse: R
       token === undefined
         ? 'this route is off: set http.token (or http.tokenFile) in the config'
         : 'a valid "Authorization: Bearer <http.token>" header is required';
-    // The body is not read: close the connection rather than wait for it.
-    void reply.header('connection', 'close').header('www-authenticate', 'Bearer');
+    // The body is not read: the connection closes rather than wait for it (refuser).
+    void reply.header('www-authenticate', 'Bearer');
     return refuse(
       reply,
       401,
@@ -236,6 +217,12 @@ export async function startHttpEndpoint(
   const timeout = options.requestTimeoutMs;
   // Node refuses a header time-out longer than the request's.
   const headersTimeout = Math.min(options.headersTimeoutMs, timeout);
+  const refusals = new RefusalLog(
+    deps.logger,
+    (status, route) => deps.refused?.(status, route),
+    () => deps.now?.() ?? Date.now(),
+  );
+  const parser = parserRefusals(refusals);
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimitBytes,
@@ -246,13 +233,14 @@ export async function startHttpEndpoint(
       headersTimeout,
       // Node checks the request time-outs only this often (every 30 s unless told).
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeout / 4)),
+      requireHostHeader: false,
     },
+    clientErrorHandler: (error, socket) => parser.clientError(error, socket),
   });
-  const refusals = new RefusalLog(
-    deps.logger,
-    (status, route) => deps.refused?.(status, route),
-    () => deps.now?.() ?? Date.now(),
-  );
+  parser.listen(app.server);
+  // A burst of refusals ends, and is counted, once it has been quiet a while.
+  const sweeps = setInterval(() => refusals.sweep(), 1_000);
+  sweeps.unref();
   limitConnections(app.server, options.maxConnections, (socket) =>
     refusals.refused({
       status: 503,
@@ -261,8 +249,10 @@ export async function startHttpEndpoint(
       client: socket.remoteAddress,
     }),
   );
-  const refuse = refuser(refusals);
+  const refused: RefusedConnections = new WeakSet();
+  const refuse = refuser(refusals, refused);
   errorAnswers(app, deps, options, refuse);
+  guardConnections(app, refuse, refused);
   requireToken(app, options.token, refuse);
   checkedJsonBodies(app);
   healthRoutes(app, deps, options.token);
@@ -270,5 +260,12 @@ export async function startHttpEndpoint(
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
-  return { url: `http://${options.host}:${port}`, close: () => app.close() };
+  return {
+    url: `http://${options.host}:${port}`,
+    close: async () => {
+      clearInterval(sweeps);
+      refusals.sweep();
+      await app.close();
+    },
+  };
 }
