@@ -11,14 +11,14 @@ import { answerAndClose } from './parserRefusals.js';
  */
 export function limitConnections(
   server: Server,
-  budget: number,
+  budget: () => number,
   onRefused: (socket: Socket) => void,
 ): void {
   const serve = server.listeners('connection') as Array<(socket: Socket) => void>;
   server.removeAllListeners('connection');
   let open = 0;
   server.on('connection', (socket: Socket) => {
-    if (open >= budget) {
+    if (open >= budget()) {
       const message = 'too many connections are open; try again in a few seconds';
       answerAndClose(socket, 503, message, { 'Retry-After': '5' }, true);
       onRefused(socket);

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { RefusalLog } from './refusals.js';
+import type { Refusal } from './refusals.js';
 
 /** How long a refused connection may take to read its answer before it is cut. */
 const LINGER_MS = 2_000;
@@ -67,16 +67,16 @@ const MESSAGES: Record<number, string> = {
 /**
  * What the HTTP parser refuses before any route sees the request (Content-Length with
  * Transfer-Encoding, two Content-Lengths, headers too large or too slow, a CONNECT): answered,
- * the connection closed, and each refusal logged and counted like the routes' (`refusals`).
+ * the connection closed, and each refusal told (`tell`) to be logged and counted like the routes'.
  * `clientError` is the server's handler of its parser's errors (fastify's `clientErrorHandler`).
  */
-export function parserRefusals(refusals: RefusalLog) {
+export function parserRefusals(tell: (refusal: Refusal) => void) {
   // A connection answered once: what its parser says after (the client hanging up) is no news.
   const answered = new WeakSet<Duplex>();
   const refuse = (socket: Duplex, refusal: { status: number; reason: string }, headers = {}) => {
     answered.add(socket);
     const client = (socket as { remoteAddress?: string }).remoteAddress;
-    refusals.refused({ ...refusal, route: 'parser', client });
+    tell({ ...refusal, route: 'parser', client });
     answerAndClose(socket, refusal.status, MESSAGES[refusal.status] ?? refusal.reason, headers);
   };
   return {

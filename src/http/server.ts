@@ -2,19 +2,18 @@
  * Interface: the daemon's own endpoint. Health, readiness and metrics, and the ERP's door `POST
  * /erp/<kind>`, access decided by the route matched.
  */
-import { STATUS_CODES } from 'node:http';
+import { createServer, STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { isPushBackKind, PUSH_BACK_KIND_NAMES, type PushBackKindName } from '../pushback/index.js';
 import { isTransient } from '../shared/errors.js';
 import { PUBLIC, tokenMatches, type RouteAccess } from './access.js';
-import { limitConnections } from './connectionBudget.js';
+import { openDoor, type Door, type DoorOptions, type DoorRoute } from './door.js';
 import { idempotencyKeyOf } from './idempotencyKey.js';
 import { BodyRefused, checkedJsonBodies } from './jsonBody.js';
 import { publicReadiness, type CheckResult, type Readiness } from './readiness.js';
-import { parserRefusals } from './parserRefusals.js';
 import { RefusalLog } from './refusals.js';
-import { guardConnections, refuser, type Refuse, type RefusedConnections } from './refusing.js';
+import { guardConnections, refuser, type Refuse } from './refusing.js';
 
 export type InboundResult =
   | { status: 'accepted' | 'repeat'; id: number | string }
@@ -48,18 +47,11 @@ export interface HttpEndpointDeps {
   now?(): number;
 }
 
-export interface HttpEndpointOptions {
-  host: string;
-  port: number;
+/** The door's options (address, time-outs, connection budget), and the routes'. */
+export interface HttpEndpointOptions extends DoorOptions {
   /** Bearer token for every route that is not public; without one, those are refused. */
   token: string | undefined;
   bodyLimitBytes: number;
-  /** Headers and body of a request must arrive within this; a connection idle as long is closed. */
-  requestTimeoutMs: number;
-  /** A request's headers must arrive within this, so slow clients give their connection back soon. */
-  headersTimeoutMs: number;
-  /** Connections open at once; more are answered 503 and closed. */
-  maxConnections: number;
 }
 
 export interface HttpEndpoint {
@@ -74,9 +66,6 @@ export interface HttpEndpoint {
  * sends its body gets it only once the token was checked.
  */
 function requireToken(app: FastifyInstance, token: string | undefined, refuse: Refuse): void {
-  app.server.on('checkContinue', (request, response) =>
-    app.server.emit('request', request, response),
-  );
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const access = request.routeOptions.config as RouteAccess | undefined;
     if (access?.public === true || tokenMatches(request.headers.authorization, token)) {
@@ -209,62 +198,52 @@ function errorAnswers(
   );
 }
 
-/** The daemon's own HTTP endpoint: health, readiness, metrics and the ERP's inbound messages. */
+/**
+ * The daemon's own HTTP endpoint: health, readiness, metrics and the ERP's inbound messages. It
+ * takes over `door` when given one (a reload's new daemon, on the listening socket the process
+ * keeps), else it opens its own on `options.host` and `options.port` and closes it with itself.
+ */
 export async function startHttpEndpoint(
   options: HttpEndpointOptions,
   deps: HttpEndpointDeps,
+  door?: Door,
 ): Promise<HttpEndpoint> {
-  const timeout = options.requestTimeoutMs;
-  // Node refuses a header time-out longer than the request's.
-  const headersTimeout = Math.min(options.headersTimeoutMs, timeout);
   const refusals = new RefusalLog(
     deps.logger,
     (status, route) => deps.refused?.(status, route),
     () => deps.now?.() ?? Date.now(),
   );
-  const parser = parserRefusals(refusals);
-  const app = Fastify({
-    logger: false,
-    bodyLimit: options.bodyLimitBytes,
-    requestTimeout: timeout,
-    // Idle sockets are cut later than slow requests, so that those get their 408 first.
-    connectionTimeout: 2 * timeout,
-    http: {
-      headersTimeout,
-      // Node checks the request time-outs only this often (every 30 s unless told).
-      connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeout / 4)),
-      requireHostHeader: false,
-    },
-    clientErrorHandler: (error, socket) => parser.clientError(error, socket),
-  });
-  parser.listen(app.server);
   // A burst of refusals ends, and is counted, once it has been quiet a while.
   const sweeps = setInterval(() => refusals.sweep(), 1_000);
   sweeps.unref();
-  limitConnections(app.server, options.maxConnections, (socket) =>
-    refusals.refused({
-      status: 503,
-      route: 'connection',
-      reason: 'connection budget used up',
-      client: socket.remoteAddress,
-    }),
-  );
-  const refused: RefusedConnections = new WeakSet();
-  const refuse = refuser(refusals, refused);
+  let handle: DoorRoute['handle'] | undefined;
+  // The connection and its time-outs are the door's: this server never listens.
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimitBytes,
+    serverFactory: (handler) => {
+      handle = handler;
+      return createServer();
+    },
+  });
+  const own = door ?? (await openDoor(options));
+  const refuse = refuser(refusals, own.refused);
   errorAnswers(app, deps, options, refuse);
-  guardConnections(app, refuse, refused);
+  guardConnections(app, refuse, own.refused);
   requireToken(app, options.token, refuse);
   checkedJsonBodies(app);
   healthRoutes(app, deps, options.token);
   inboundRoute(app, deps, refuse);
-  await app.listen({ host: options.host, port: options.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  await app.ready();
+  if (handle === undefined) throw new Error('fastify gave the endpoint no request handler');
+  const admitted = own.admit({ handle, refusals });
   return {
-    url: `http://${options.host}:${port}`,
+    url: own.url,
     close: async () => {
       clearInterval(sweeps);
       refusals.sweep();
+      if (door === undefined) await own.close();
+      else await admitted.drained();
       await app.close();
     },
   };
