@@ -60,14 +60,15 @@ export function restAdapterOptions(config: Config): RestAdapterOptions {
   };
 }
 
-/** The ERP adapter the config chooses. */
+/** The ERP adapter the config chooses; `beside` a running daemon (a reload), see prepare(). */
 export async function createAdapter(
   config: Config,
   clock: Clock,
   logger: Logger,
+  beside = false,
 ): Promise<ErpAdapter> {
   if (config.erp.adapter === 'file')
-    return createFileAdapter(fileAdapterOptions(config), { clock });
+    return createFileAdapter(fileAdapterOptions(config), { clock, leaveTemps: beside });
   const options = restAdapterOptions(config);
   // Loaded only when the config chooses it, as the file adapter's XML and CSV writers are.
   const { createRestAdapter } = await import('../erp/outbound/rest/index.js');

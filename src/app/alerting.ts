@@ -1,4 +1,4 @@
-import { createAlerts, type Alerts } from '../alerts/index.js';
+import { createAlerts, type AlertMemory, type Alerts } from '../alerts/index.js';
 import { alertsWanted } from '../config/alertsSchema.js';
 import { repeat, type Repeating } from '../shared/repeat.js';
 import { countOpenDeadJobs, deadLettersOpened } from '../store/index.js';
@@ -15,8 +15,12 @@ export interface RunningAlerts {
  * `alerts.checkSeconds` through the same checks `/readyz` reports (`health`), plus the open
  * dead letters and the ERP messages refused.
  */
-export function startAlerts(app: App, health: DaemonHealth): RunningAlerts | undefined {
-  const alerts = alertsOf(app, health);
+export function startAlerts(
+  app: App,
+  health: DaemonHealth,
+  memory?: AlertMemory,
+): RunningAlerts | undefined {
+  const alerts = alertsOf(app, health, memory);
   const config = app.config.alerts;
   if (alerts === undefined || config === undefined) return undefined;
   let probed = false;
@@ -36,8 +40,11 @@ export function startAlerts(app: App, health: DaemonHealth): RunningAlerts | und
   return { alerts, loop };
 }
 
-/** The alerts the config asks for, looked at when `check` is called; undefined without a channel. */
-export function alertsOf(app: App, health: DaemonHealth): Alerts | undefined {
+/**
+ * The alerts the config asks for, looked at when `check` is called; undefined without a
+ * channel. `memory`: what the alerts of the daemon before knew (a reload).
+ */
+export function alertsOf(app: App, health: DaemonHealth, memory?: AlertMemory): Alerts | undefined {
   const config = app.config.alerts;
   if (!alertsWanted(config)) return undefined;
   return createAlerts({
@@ -52,5 +59,6 @@ export function alertsOf(app: App, health: DaemonHealth): Alerts | undefined {
     }),
     clock: app.clock,
     logger: app.logger,
+    ...(memory === undefined ? {} : { memory }),
   });
 }

@@ -39,6 +39,7 @@ import { pullProgress, type ProgressTerminal } from '../pull/progress.js';
 import { createPullRunner, type PullRunner } from '../pull/runner.js';
 import { pullTargets, type PullTarget, type TargetSettings } from '../pull/targets.js';
 import { createAdapter } from './adapter.js';
+import { FS_STEP_MS, withinTime } from '../shared/deadline.js';
 import { noteRefusal, type Refusals } from './refusals.js';
 import {
   fileInboxOptions,
@@ -68,6 +69,8 @@ export interface AppDeps {
   progressTerminal?: ProgressTerminal;
   /** `sync --dry-run` (dryRun.ts): stand-ins that note what would be handed over or written. */
   dryRun?: DryRunStandIns;
+  /** Built beside a running daemon (a reload): nothing of its ERP side is cleaned up yet. */
+  beside?: boolean;
 }
 
 /** What a dry run puts in place of the ERP adapter and of every platform write's handler. */
@@ -150,7 +153,37 @@ async function endpointMetrics(
   );
 }
 
+/** The ERP adapter, or a refusal naming the folder when preparing it does not end in time. */
+function adapterWithin(config: Config, deps: AppDeps, logger: Logger): Promise<ErpAdapter> {
+  const made = createAdapter(config, deps.clock, logger, deps.beside);
+  return withinTime(made, FS_STEP_MS, outboxOf(config), (late) => late.close());
+}
+
+/** The ERP's side as the config names it, for a refusal. */
+export function outboxOf(config: Config): string {
+  return config.erp.adapter === 'file' ? `erp.file.outbox ${config.erp.file.outbox}` : 'erp.rest';
+}
+
+/**
+ * Builds the daemon's parts; what a failed build opened is closed again (a refused reload
+ * leaves no database handle, socket or thread behind).
+ */
 export async function createApp(config: Config, deps: AppDeps): Promise<App> {
+  const opened: (() => Promise<void> | void)[] = [];
+  try {
+    return await assemble(config, deps, opened);
+  } catch (error) {
+    for (const close of opened.reverse()) await Promise.resolve(close()).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** createApp's parts, each with its closing pushed to `opened` as it is made. */
+async function assemble(
+  config: Config,
+  deps: AppDeps,
+  opened: (() => Promise<void> | void)[],
+): Promise<App> {
   const { clock } = deps;
   const random = deps.random ?? Math.random;
   const logger = (
@@ -172,6 +205,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     logger.info({ removed: removedCopies }, 'removed the database copies killed dry runs left');
   }
   const store = openStore({ path: config.storage.path, clock });
+  opened.push(() => store.close());
   let tellOutage = (): void => undefined;
   const client = createPlatformClient({
     baseUrl: config.platform.baseUrl,
@@ -186,10 +220,12 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
     env: deps.env,
     outageChanged: () => tellOutage(),
   });
+  opened.push(() => client.close());
   tellOutage = outageLog(logger, clock, () => client.outage());
   // One state per kind of platform outage, for the lists and the jobs that meet it alike.
   const failures = platformFailures(logger, () => clock.now().getTime());
-  const adapter = deps.dryRun?.adapter ?? (await createAdapter(config, clock, logger));
+  const adapter = deps.dryRun?.adapter ?? (await adapterWithin(config, deps, logger));
+  opened.push(() => adapter.close());
   const metrics = await endpointMetrics(config, version, store);
   const resources = effectiveResourceSettings(config, contract);
   const delivery = deliveryHandlers({

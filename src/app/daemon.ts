@@ -1,12 +1,13 @@
-import { alertsWanted } from '../config/alertsSchema.js';
-import type { HttpEndpoint } from '../http/server.js';
-import { errorMessage, failureLevel, SetupError } from '../shared/errors.js';
+import type { AlertMemory } from '../alerts/index.js';
+import type { Door } from '../http/door.js';
+import { FS_STEP_MS, withinTime } from '../shared/deadline.js';
+import { errorMessage, failureLevel } from '../shared/errors.js';
 import { repeat } from '../shared/repeat.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../pull/scheduler.js';
-import type { App } from './app.js';
+import { outboxOf, type App } from './app.js';
 import { startAlerts } from './alerting.js';
+import { healthOf, startEndpoint } from './endpoint.js';
 import { logReadiness } from './readinessLog.js';
-import type { DaemonHealth } from './daemonHealth.js';
 import { retentionEntries } from '../housekeeping/index.js';
 import { inboxOf } from '../readModels/index.js';
 import { numberBatchesAboveOutbox } from './adapter.js';
@@ -23,86 +24,33 @@ export interface DaemonOptions {
   lock?: WriterLock;
   /** No start and stop lines: a reload says one line of its own. */
   quiet?: boolean;
+  /**
+   * The endpoint's listening socket, kept by the caller across the daemons it starts one after
+   * the other (a reload): the endpoint takes it over, and leaves it open when the daemon stops.
+   */
+  door?: Door | undefined;
+  /** What the daemon before this one knew and had not done (a reload). */
+  carried?: Carried;
+}
+
+/** What a stopped daemon hands to the one after it (a reload): its alerts' states and unsent alerts. */
+export interface Carried {
+  alerts?: AlertMemory;
 }
 
 export interface RunningDaemon {
   /** The daemon's endpoint, when `http.enabled`. */
   url: string | undefined;
-  /** Stops scheduling, waits for the work under way, releases the database (its own lock). */
-  stop(): Promise<void>;
+  /**
+   * Stops scheduling, ends the pulls under way at their next batch boundary, waits for the
+   * queue's jobs under way, releases the database (its own lock); answers what a daemon after
+   * it takes over. An endpoint on a door it was given keeps answering until closeEndpoint().
+   */
+  stop(): Promise<Carried>;
+  /** Closes the endpoint on the door it was given, once its requests under way ended. */
+  closeEndpoint(): Promise<void>;
   /** Resolves when the daemon stopped on its own: its database was deleted or replaced. */
   stopped: Promise<void>;
-}
-
-/** The endpoint could not listen: a setup problem, named by the config keys that fix it. */
-function listenProblem(error: unknown, host: string, port: number): SetupError {
-  const code = (error as { code?: unknown }).code;
-  const why =
-    code === 'EADDRINUSE'
-      ? 'is in use by another program'
-      : code === 'EACCES'
-        ? 'may not be opened by this user'
-        : `cannot be opened (${errorMessage(error)})`;
-  return new SetupError(
-    `the HTTP endpoint cannot listen on ${host}:${port}`,
-    [
-      `http.port: port ${port} on ${host} ${why}; choose another http.port (or http.host), or set http.enabled: false`,
-    ],
-    { cause: error },
-  );
-}
-
-/**
- * The daemon's health checks, built once for the endpoint and the alerts alike; none when
- * neither is on. Loaded only then: the readiness probes are much of what a start loads.
- */
-async function healthOf(app: App, startedAt: Date): Promise<DaemonHealth | undefined> {
-  const wanted = app.config.http.enabled || alertsWanted(app.config.alerts);
-  if (!wanted) return undefined;
-  const { daemonHealth } = await import('./daemonHealth.js');
-  return daemonHealth(app, startedAt);
-}
-
-async function startEndpoint(
-  app: App,
-  health: DaemonHealth | undefined,
-): Promise<HttpEndpoint | undefined> {
-  const { metrics, config } = app;
-  const http = config.http;
-  // createApp builds the metrics exactly when http.enabled.
-  if (!http.enabled || metrics === undefined || health === undefined) return undefined;
-  // Loaded only when enabled: fastify is much of what a start loads.
-  const { startHttpEndpoint } = await import('../http/server.js');
-  const options = {
-    host: http.host,
-    port: http.port,
-    token: http.token,
-    bodyLimitBytes: http.bodyLimitBytes,
-    requestTimeoutMs: http.requestTimeoutMs,
-    headersTimeoutMs: http.headersTimeoutMs,
-    maxConnections: http.maxConnections,
-  };
-  let endpoint: HttpEndpoint;
-  try {
-    endpoint = await startHttpEndpoint(options, {
-      logger: app.logger,
-      liveness: health.live,
-      readiness: health.ready,
-      inboundReadiness: health.inboundReady,
-      metrics: async () => ({
-        contentType: metrics.registry.contentType,
-        body: await metrics.registry.metrics(),
-      }),
-      inbound: app.inbound,
-      refused: (status, route) => metrics.refused(status, route),
-      now: () => app.clock.now().getTime(),
-    });
-  } catch (error) {
-    throw listenProblem(error, http.host, http.port);
-  }
-  // Listening: probe the platform and the ERP now, so that the first /readyz has an answer.
-  void health.refresh();
-  return endpoint;
 }
 
 /** How often the daemon looks whether its database file is still there. */
@@ -190,8 +138,11 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
     if (ownLock) lock.release();
   };
   try {
+    // A file system that never answers fails the start (or the reload) instead of holding it.
+    const prepared = app.adapter.prepare?.() ?? Promise.resolve();
+    await withinTime(prepared, FS_STEP_MS, outboxOf(app.config));
     numberBatchesAboveOutbox(app.store, app.adapter, logger);
-    await rederiveAfterRestore(app);
+    await withinTime(rederiveAfterRestore(app), FS_STEP_MS, 'the inbox archive');
   } catch (error) {
     releaseOwn();
     throw error;
@@ -199,7 +150,7 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
   const startedAt = app.clock.now();
   const health = await healthOf(app, startedAt);
   // First of all the parts, so that a port in use ends the start before anything runs.
-  const endpoint = await startEndpoint(app, health).catch((error: unknown) => {
+  const endpoint = await startEndpoint(app, health, options.door).catch((error: unknown) => {
     releaseOwn();
     throw error;
   });
@@ -220,7 +171,7 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
     logFailure('freeing jobs left running')(error);
   }
   app.worker.start(app.config.queue.pollIntervalMs);
-  let stopping: Promise<void> | undefined;
+  let stopping: Promise<Carried> | undefined;
   const entries = scheduleEntries(app.runner, {
     resources: Object.fromEntries(
       app.resources.filter((r) => r.enabled).map((r) => [r.resource, r.schedule]),
@@ -256,21 +207,26 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
           onError: logFailure('inbox scan'),
         });
   const watch = watchDatabase(app, lock, () => void stop().then(stopStopped));
-  const alerting = health === undefined ? undefined : startAlerts(app, health);
+  const alerting =
+    health === undefined ? undefined : startAlerts(app, health, options.carried?.alerts);
   const readiness = health === undefined ? undefined : logReadiness(app, health);
-  function stop(): Promise<void> {
+  const ownDoor = options.door === undefined;
+  function stop(): Promise<Carried> {
     stopping ??= (async () => {
       clearInterval(watch);
       const scansEnded = scans?.stop();
       await readiness?.stop();
       await alerting?.loop.stop();
-      await alerting?.alerts.stop();
+      const alerts = await alerting?.alerts.stop();
       await scheduler.stop();
-      await endpoint?.close();
+      // A slow list must not hold the stop: it ends at its next batch boundary.
+      app.runner.stopRuns();
+      if (ownDoor) await endpoint?.close();
       await Promise.allSettled([...inFlight, scansEnded]);
       await app.worker.stop();
       releaseOwn();
       if (options.quiet !== true) logger.info('homecare-sync stopped');
+      return alerts === undefined ? {} : { alerts };
     })();
     return stopping;
   }
@@ -279,5 +235,12 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
   // (a first pass over a big tenant takes far longer than a container is given to stop).
   const firstPass = () => app.runner.firstPass(() => stopping !== undefined);
   void trackedRun(firstPass)().catch(logFailure('the first pull'));
-  return { url: endpoint?.url, stop, stopped };
+  return {
+    url: endpoint?.url,
+    stop,
+    closeEndpoint: async () => {
+      if (!ownDoor) await endpoint?.close();
+    },
+    stopped,
+  };
 }

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config/index.js';
+import type { Door } from '../http/door.js';
 import { errorMessage, SetupError } from '../shared/errors.js';
 import type { App } from './app.js';
-import { startDaemon, startFields, type RunningDaemon } from './daemon.js';
+import { startDaemon, startFields, type Carried, type RunningDaemon } from './daemon.js';
+import { openDoorFor, sameAddress } from './endpoint.js';
 import { takeWriterLock, type WriterLock } from './writerLock.js';
 
 /** How a reload went: applied, or refused with every problem (the old config runs on). */
@@ -13,10 +15,12 @@ export interface ReloadableDaemon {
   /** The app the daemon runs now: replaced by each reload that is applied. */
   readonly app: App;
   /**
-   * Reads the config again with the checks of a start; when it passes, stops the daemon
-   * cleanly (the work under way finishes) and starts it anew from the new config, in this
-   * process, with the writer lock kept. A refused reload leaves the running daemon as it was.
-   * Reloads run one after the other.
+   * Reads the config again with the checks of a start; when it passes, builds the new daemon
+   * beside the running one, stops the running one's work (its pulls at their next batch
+   * boundary) and starts the new one, which takes the endpoint's listening socket over: the
+   * port answers throughout. A refused reload leaves the running daemon as it was and closes
+   * whatever it opened. Requests that come in a burst, or while a reload runs, are one reload
+   * (after the one running).
    */
   reload(): Promise<ReloadOutcome>;
   /** Stops the daemon (after a reload under way), releases the lock, closes the app. */
@@ -53,8 +57,33 @@ function storageMoved(running: App, next: Config): string[] {
 export interface AppSource<Loaded extends { config: Config }> {
   /** Reads and checks the config file; throws its ConfigError with every problem. */
   load(): Loaded;
-  /** Builds the daemon's parts from it; throws what a start would. */
-  build(loaded: Loaded): Promise<App>;
+  /**
+   * Builds the daemon's parts from it; throws what a start would, having closed what it opened.
+   * `beside`: a daemon runs on the same files meanwhile (see AppDeps.beside).
+   */
+  build(loaded: Loaded, beside?: boolean): Promise<App>;
+}
+
+/**
+ * A reload starts once requests for it stopped coming for this long: a burst of SIGHUPs (a
+ * config tool signalling once per file it changed) is one reload. Never later than
+ * RELOAD_MOST_WAIT_MS after the first.
+ */
+const RELOAD_QUIET_MS = 250;
+const RELOAD_MOST_WAIT_MS = 5_000;
+
+/** The next reload while it gathers requests: what they all get, and how one more holds it. */
+interface Gathering {
+  outcome: Promise<ReloadOutcome>;
+  /** One more request: the quiet wait starts again (up to RELOAD_MOST_WAIT_MS in all). */
+  nudge(): void;
+}
+
+/** What runs now: the app, its daemon, and the door its endpoint is on. */
+interface Running {
+  app: App;
+  daemon: RunningDaemon;
+  door: Door | undefined;
 }
 
 /**
@@ -72,38 +101,43 @@ export async function startReloadableDaemon<Loaded extends { config: Config }>(
     await first.close();
     throw error;
   }
-  let app = first;
-  let daemon: RunningDaemon;
+  let running: Running;
+  let firstDoor: Door | undefined;
   try {
+    // The process keeps the listening socket; each daemon's endpoint takes it over.
+    firstDoor = first.config.http.enabled ? await openDoorFor(first.config) : undefined;
     // Quiet: this process says when it starts and stops, not each daemon a reload replaces.
-    daemon = await startDaemon(app, { lock, quiet: true });
+    const daemon = await startDaemon(first, { lock, quiet: true, door: firstDoor });
+    running = { app: first, daemon, door: firstDoor };
   } catch (error) {
+    await firstDoor?.close();
     lock.release();
     await first.close();
     throw error;
   }
-  app.logger.info(startFields(app, daemon.url), 'homecare-sync started');
+  first.logger.info(startFields(first, running.daemon.url), 'homecare-sync started');
   let stopOnItsOwn: (why: string) => void = () => undefined;
   const stopped = new Promise<string>((resolve) => (stopOnItsOwn = resolve));
-  const watch = (running: RunningDaemon) =>
-    void running.stopped.then(() => stopOnItsOwn(DATABASE_GONE));
-  watch(daemon);
-  // Reloads and the stop wait for the reload before them.
-  let turn: Promise<unknown> = Promise.resolve();
+  const watch = (daemon: RunningDaemon) =>
+    void daemon.stopped.then(() => stopOnItsOwn(DATABASE_GONE));
+  watch(running.daemon);
   let stopping: Promise<void> | undefined;
 
   const refused = (problems: string[]): ReloadOutcome => {
-    app.logger.error(
-      { problems, config: app.configPath },
+    running.app.logger.error(
+      { problems, config: running.app.configPath },
       `config reload refused, the running config stays: ${problems.join('; ')}`,
     );
     return { applied: false, problems };
   };
 
-  /** After the new config's daemon failed to build or start: the running config's, again. */
-  async function startAgain(): Promise<void> {
+  /** After the new config's daemon failed to start: the running config's, again, on its door. */
+  async function startAgain(carried: Carried): Promise<void> {
+    const { app, door, daemon: before } = running;
     try {
-      daemon = await startDaemon(app, { lock, quiet: true });
+      const daemon = await startDaemon(app, { lock, quiet: true, door, carried });
+      await before.closeEndpoint();
+      running = { app, daemon, door };
       watch(daemon);
     } catch (error) {
       app.logger.fatal({ err: error }, `${NO_RESTART}: ${errorMessage(error)}; stopping`);
@@ -111,30 +145,51 @@ export async function startReloadableDaemon<Loaded extends { config: Config }>(
     }
   }
 
+  /** The door the new config's endpoint goes on: the one open, unless it names another address. */
+  async function doorFor(next: App): Promise<Door | undefined> {
+    if (!next.config.http.enabled) return undefined;
+    const { door } = running;
+    if (door !== undefined && sameAddress(door, next.config)) return door;
+    return openDoorFor(next.config);
+  }
+
   /**
-   * Stops the running daemon, then builds and starts the new config's. Built only once the
-   * running one has stopped: building prepares the ERP's folders (it removes the temp files a
-   * crash left in the outbox), which must not happen under a daemon that writes there. When
-   * the new one cannot be built or started, the running config's daemon starts again.
+   * Builds the new config's daemon beside the running one (a config or setup it refuses leaves
+   * the running one untouched, and is closed again), stops the running one's work, starts the
+   * new one on the door, and only then closes what the old one had: the endpoint answers
+   * throughout. When the new one cannot start, the running config's daemon starts again.
    */
   async function replaceWith(loaded: Loaded): Promise<ReloadOutcome> {
-    await daemon.stop();
-    let next: App | undefined;
-    let started: RunningDaemon;
+    let next: App;
+    let door: Door | undefined;
     try {
-      next = await source.build(loaded);
-      started = await startDaemon(next, { lock, quiet: true });
+      next = await source.build(loaded, true);
     } catch (error) {
-      await next?.close();
-      await startAgain();
       return refused(problemsOf(error));
     }
-    const old = app;
-    app = next;
-    daemon = started;
+    try {
+      door = await doorFor(next);
+    } catch (error) {
+      await next.close();
+      return refused(problemsOf(error));
+    }
+    const old = running;
+    const carried = await old.daemon.stop();
+    let daemon: RunningDaemon;
+    try {
+      daemon = await startDaemon(next, { lock, quiet: true, door, carried });
+    } catch (error) {
+      await next.close();
+      if (door !== old.door) await door?.close();
+      await startAgain(carried);
+      return refused(problemsOf(error));
+    }
+    running = { app: next, daemon, door };
     watch(daemon);
-    await old.close();
-    app.logger.info(startFields(app, daemon.url), 'config reloaded');
+    await old.daemon.closeEndpoint();
+    if (old.door !== door) await old.door?.close();
+    await old.app.close();
+    next.logger.info(startFields(next, daemon.url), 'config reloaded');
     return { applied: true };
   }
 
@@ -146,27 +201,56 @@ export async function startReloadableDaemon<Loaded extends { config: Config }>(
     } catch (error) {
       return refused(problemsOf(error));
     }
-    const moved = storageMoved(app, loaded.config);
+    const moved = storageMoved(running.app, loaded.config);
     if (moved.length > 0) return refused(moved);
     return replaceWith(loaded);
   }
 
+  // The reload under way, and the next one, which gathers the requests that come meanwhile.
+  let current: Promise<ReloadOutcome> | undefined;
+  let next: Gathering | undefined;
+  function gather(): Gathering {
+    let fire: () => void = () => undefined;
+    const fired = new Promise<void>((resolve) => (fire = resolve));
+    const since = performance.now();
+    let timer = setTimeout(fire, RELOAD_QUIET_MS);
+    const outcome = fired
+      .then(() => current?.catch(() => undefined))
+      .then(() => {
+        next = undefined;
+        return (current = reloadNow().finally(() => (current = undefined)));
+      });
+    return {
+      outcome,
+      nudge() {
+        if (performance.now() - since >= RELOAD_MOST_WAIT_MS) return;
+        clearTimeout(timer);
+        timer = setTimeout(fire, RELOAD_QUIET_MS);
+      },
+    };
+  }
+
   return {
     get app() {
-      return app;
+      return running.app;
     },
     reload() {
-      const outcome = turn.then(reloadNow);
-      turn = outcome.catch(() => undefined);
-      return outcome;
+      if (next !== undefined) next.nudge();
+      else next = gather();
+      return next.outcome;
     },
     stop() {
-      stopping ??= turn.then(async () => {
+      stopping ??= (async () => {
+        await next?.outcome.catch(() => undefined);
+        await current?.catch(() => undefined);
+        const { app, daemon, door } = running;
         await daemon.stop();
+        await daemon.closeEndpoint();
+        await door?.close();
         lock.release();
         app.logger.info('homecare-sync stopped');
         await app.close();
-      });
+      })();
       return stopping;
     },
     stopped,

@@ -169,9 +169,9 @@ export function appDeps(source: string): AppDeps {
   };
 }
 
-/** The whole daemon, built from a loaded config. */
-export function appFrom({ config, source }: LoadedConfig): Promise<App> {
-  return createApp(config, appDeps(source));
+/** The whole daemon, built from a loaded config; `beside` a running one (a reload). */
+export function appFrom({ config, source }: LoadedConfig, beside = false): Promise<App> {
+  return createApp(config, { ...appDeps(source), beside });
 }
 
 /** Builds the whole daemon from the config for `work`, and closes it after. */

@@ -176,7 +176,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     const app = await createApp(config, { clock, env: options.env, ...logger });
     undo.push(() => app.close());
     const daemon = await startDaemon(app);
-    undo.push(() => daemon.stop());
+    undo.push(async () => void (await daemon.stop()));
     await firstContact(options, config);
     const { erp, activity } = standIns(options, config, simulator, templates);
     erp.start();

@@ -73,6 +73,12 @@ export interface ErpAdapter {
   readonly highestBatch?: number;
   /** Resolves when the ERP can take records now (`/readyz`), the way deliveries go; else rejects. */
   probe(): Promise<void>;
+  /**
+   * Readies the ERP's side for a daemon that starts handing over, under the writer lock and
+   * before its first hand-over: removes what a crash left (the file adapter's temp files). An
+   * adapter built beside a running daemon (a reload) leaves that until then.
+   */
+  prepare?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -166,6 +166,7 @@ export class Metrics {
     run: {
       resource: string;
       ok: boolean;
+      stopped?: true;
       mode: string;
       fresh: number;
       repeats: number;
@@ -175,7 +176,7 @@ export class Metrics {
     },
     at: Date,
   ): void {
-    const result = run.ok ? 'ok' : 'failed';
+    const result = run.ok ? 'ok' : run.stopped === true ? 'stopped' : 'failed';
     this.counters.pullRuns.inc({ resource: run.resource, result });
     const seconds = (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000;
     if (Number.isFinite(seconds)) {

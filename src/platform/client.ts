@@ -69,9 +69,15 @@ export interface PlatformCore {
   /**
    * Like `list`, each record with its text as the platform sent it. With `bounds` the list stops
    * with an error at its records, bytes and seconds bounds, and a record too long or too deep to
-   * store comes as a set-aside entry instead of a record.
+   * store comes as a set-aside entry instead of a record. `stop` ends it at once, its request
+   * cut wherever it stands (the iteration throws; it is not tried again).
    */
-  listItems(resource: ResourceName, query?: Query, bounds?: ListBounds): AsyncIterable<ListEntry>;
+  listItems(
+    resource: ResourceName,
+    query?: Query,
+    bounds?: ListBounds,
+    stop?: AbortSignal,
+  ): AsyncIterable<ListEntry>;
   /** An answer served as bytes: a document's PDF or XML, an attachment's file. */
   file(resource: ResourceName, kind: OperationKind, request: SendRequest): Promise<PlatformFile>;
   /**
@@ -148,24 +154,35 @@ function outOfTime(context: RequestContext, bounds: ListBounds): Error {
   return listBoundError(context, bounds.seconds, `the list took longer than ${limit} seconds`);
 }
 
+/** The signal that cuts a list's request: its seconds bound, the caller's stop, or both. */
+function cutBy(bounds: ListBounds | undefined, stop: AbortSignal | undefined) {
+  const deadline =
+    bounds === undefined ? undefined : AbortSignal.timeout(bounds.seconds.limit * 1000);
+  const signals = [deadline, stop].filter((signal) => signal !== undefined);
+  return { deadline, signal: signals.length === 0 ? undefined : AbortSignal.any(signals) };
+}
+
 /**
  * A list is tried again from the start only while the caller has seen none of its items;
  * after that, starting over would hand out records twice, so the error surfaces. Its seconds
  * bound runs on real time, not the injected clock: it must cut a request waiting on its socket.
+ * A stop cuts it too, and is never tried again.
  */
 async function* streamList(
   transport: Transport,
   reader: Reader,
   prepared: PreparedRequest,
   bounds?: ListBounds,
+  stop?: AbortSignal,
 ): AsyncGenerator<ListEntry> {
   reader.breakers.check(prepared);
-  const deadline =
-    bounds === undefined ? undefined : AbortSignal.timeout(bounds.seconds.limit * 1000);
+  const { deadline, signal } = cutBy(bounds, stop);
+  // A function, not a narrowed field: the stop may come during any await.
+  const stopped = () => stop?.aborted === true;
   for (let attempt = 1; ; attempt++) {
     let handedOut = 0;
     try {
-      const response = await open(transport, prepared, deadline);
+      const response = await open(transport, prepared, signal);
       for await (const item of jsonArrayItems(response, prepared.context, bounds)) {
         handedOut++;
         yield item;
@@ -173,6 +190,7 @@ async function* streamList(
       reader.breakers.settled(prepared, undefined);
       return;
     } catch (caught) {
+      if (stopped()) throw caught;
       const error =
         deadline?.aborted === true && bounds !== undefined
           ? outOfTime(prepared.context, bounds)
@@ -183,6 +201,7 @@ async function* streamList(
         throw error;
       }
       await reader.sleep(wait);
+      if (stopped()) throw caught;
     }
   }
 }
@@ -241,8 +260,8 @@ export function createPlatformCore(options: PlatformClientOptions): PlatformCore
     answerStatus: (record) => writeStatuses.get(record),
     list: (resource, query = {}) =>
       recordsOf(streamList(transport, reader, prepareFor(resource, 'list', { query }))),
-    listItems: (resource, query = {}, bounds) =>
-      streamList(transport, reader, prepareFor(resource, 'list', { query }), bounds),
+    listItems: (resource, query = {}, bounds, stop) =>
+      streamList(transport, reader, prepareFor(resource, 'list', { query }), bounds, stop),
     file: async (resource, kind, request) => {
       const prepared = prepareFor(resource, kind, request);
       return exchange(transport, reader, prepared, (r) => readFile(r, prepared.context));

@@ -27,6 +27,10 @@ import {
   type WindowSettings,
 } from './window.js';
 
+/** What a run the daemon's stop or reload ended says, in `status` and the log. */
+const STOPPED =
+  'stopped at a batch boundary for the daemon to stop or reload; the next pull goes on from the checkpoint';
+
 /** A validated record version ready for the ledger and the mirror. */
 export interface PulledRecord {
   id: string;
@@ -138,6 +142,7 @@ export interface PullSource {
     resource: PullTarget['resource'],
     query: Record<string, string>,
     bounds?: ListBounds,
+    stop?: AbortSignal,
   ): AsyncIterable<ListEntry>;
   platformNow(): Date;
   skewMs(): number;
@@ -158,6 +163,8 @@ export interface PullSummary {
   quarantined: number;
   watermark: string | undefined;
   ok: boolean;
+  /** It ended at a batch boundary because the daemon stops or reloads: no failure. */
+  stopped?: true;
   error?: string;
   /** What the failed pull threw, for the log's `err` field (its kind says transient or not). */
   cause?: unknown;
@@ -179,6 +186,8 @@ export interface PullDeps {
   progress?: PullProgress;
   /** The platform outages' states, which the lists' failures of their kinds join. */
   failures?: PlatformFailures;
+  /** Ends a pull under way at its next batch boundary, its request cut (the daemon stops). */
+  stop?: AbortSignal;
 }
 
 export type PullMode = { kind: 'incremental' } | { kind: 'reconcile'; days: number };
@@ -372,7 +381,7 @@ export async function pullTarget(
     summary = counted(summary, batch, counts);
   };
   const consume = async (query: Record<string, string>): Promise<void> => {
-    for await (const entry of source.listItems(target.resource, query, bounds)) {
+    for await (const entry of source.listItems(target.resource, query, bounds, deps.stop)) {
       summary.fetched += 1;
       progress?.fetched(summary.fetched);
       if (wholeList) listedIds.add(listedId(entry));
@@ -383,7 +392,9 @@ export async function pullTarget(
       }
       const full = listed.length + setAside.length >= settings.batchSize;
       if (full || listedChars >= bounds.recordBytes.limit) flush();
+      if (deps.stop?.aborted === true) break;
     }
+    if (deps.stop?.aborted === true) throw new Error('stopped');
   };
   try {
     const query = queryFor(target, since);
@@ -426,6 +437,13 @@ export async function pullTarget(
     });
     return outcome;
   } catch (error) {
+    if (deps.stop?.aborted === true) {
+      // What was read is kept, as a batch of its own; the checkpoint stays.
+      if (listed.length + setAside.length > 0) flush();
+      const stopped = { ...summary, stopped: true as const, error: STOPPED };
+      store.failRun(run, { ...stopped, finishedAt: clock.now().toISOString() });
+      return { ...stopped, finishedAt: clock.now().toISOString() };
+    }
     const failed = {
       ...summary,
       error: errorMessage(error),

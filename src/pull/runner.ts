@@ -28,6 +28,12 @@ export interface PullRunner {
   /** A wide pull over the last `days` days that catches what the incremental pulls missed. */
   reconcile(days: number): Promise<PullSummary[]>;
   resources(): ResourceName[];
+  /**
+   * Ends the pulls under way at their next batch boundary, their requests cut (what they read is
+   * kept, their checkpoints stay): the daemon stops or reloads and must not wait for a slow list.
+   * Runs started after it go on as usual.
+   */
+  stopRuns(): void;
 }
 
 /**
@@ -51,6 +57,10 @@ function logSummary(logger: Logger, summary: PullSummary, failures: PullFailures
   if (summary.notice !== undefined) logger.warn({ resource: summary.resource }, summary.notice);
   logQuarantined(logger, summary.resource, summary.newlyQuarantined);
   const what = `${summary.resource}${summary.filter ? `?status=${summary.filter}` : ''}`;
+  if (summary.stopped === true) {
+    logger.info(line, `pull of ${what} ${summary.error ?? 'stopped'}`);
+    return;
+  }
   if (!summary.ok) {
     const failed = { ...line, err: summary.cause ?? summary.error };
     const message = `pull of ${what} failed: ${summary.error ?? 'unknown error'}`;
@@ -83,6 +93,8 @@ export function createPullRunner(
   observe: (summary: PullSummary) => void = () => undefined,
 ): PullRunner {
   const busy = new Set<ResourceName>();
+  // Replaced once used: a stop ends the runs under way, not those after it.
+  let stopping = new AbortController();
   const failures = pullFailures(logger, () => deps.clock.now().getTime(), deps.failures);
   // The resources the first pass has still to reach (empty outside it).
   const beforeFirstPass = new Set<ResourceName>();
@@ -91,9 +103,13 @@ export function createPullRunner(
     byResource.set(target.resource, [...(byResource.get(target.resource) ?? []), target]);
   }
 
+  /** What runs one target: with the stop of the call it belongs to (stopRuns). */
+  type Run = (target: PullTarget, stop: AbortSignal) => Promise<PullSummary>;
+
   async function exclusive(
     resource: ResourceName,
-    run: (target: PullTarget) => Promise<PullSummary>,
+    run: Run,
+    stop: AbortSignal,
     which: (target: PullTarget) => boolean = () => true,
   ): Promise<PullSummary[] | undefined> {
     // Debug: at a schedule of seconds a slow list meets its next tick often; the daemon counts
@@ -115,7 +131,8 @@ export function createPullRunner(
     try {
       const summaries: PullSummary[] = [];
       for (const target of (byResource.get(resource) ?? []).filter(which)) {
-        const summary = await run(target);
+        if (stop.aborted) break;
+        const summary = await run(target, stop);
         logSummary(logger, summary, failures);
         observe(summary);
         summaries.push(summary);
@@ -127,25 +144,28 @@ export function createPullRunner(
   }
 
   const known = (): ResourceName[] => [...byResource.keys()];
-  const incremental = (target: PullTarget): Promise<PullSummary> => pullTarget(deps, target);
+  const incremental: Run = (target, stop) => pullTarget({ ...deps, stop }, target);
   return {
-    runResource: (resource) => exclusive(resource, incremental),
+    runResource: (resource) => exclusive(resource, incremental, stopping.signal),
     async runAll(resources) {
       const all: PullSummary[] = [];
       const named = resources ?? known();
+      const stop = stopping.signal;
       for (const resource of known().filter((r) => named.includes(r))) {
-        all.push(...((await exclusive(resource, incremental)) ?? []));
+        if (stop.aborted) break;
+        all.push(...((await exclusive(resource, incremental, stop)) ?? []));
       }
       return all;
     },
-    async firstPass(stopping) {
+    async firstPass(stopped) {
       const all: PullSummary[] = [];
+      const stop = stopping.signal;
       known().forEach((resource) => beforeFirstPass.add(resource));
       try {
         for (const wave of referenceWaves(known())) {
-          if (stopping()) break;
+          if (stopped() || stop.aborted) break;
           wave.forEach((resource) => beforeFirstPass.delete(resource));
-          const pulled = await Promise.all(wave.map((r) => exclusive(r, incremental)));
+          const pulled = await Promise.all(wave.map((r) => exclusive(r, incremental, stop)));
           for (const summaries of pulled) all.push(...(summaries ?? []));
         }
       } finally {
@@ -155,14 +175,21 @@ export function createPullRunner(
     },
     async reconcile(days) {
       const all: PullSummary[] = [];
+      const stop = stopping.signal;
       // A list without a time parameter is pulled whole every time: nothing to reconcile.
       const windowed = (target: PullTarget): boolean => target.timeParam !== undefined;
+      const reconcile: Run = (t, signal) =>
+        pullTarget({ ...deps, stop: signal }, t, { kind: 'reconcile', days });
       for (const resource of known()) {
-        const reconcile = (t: PullTarget) => pullTarget(deps, t, { kind: 'reconcile', days });
-        all.push(...((await exclusive(resource, reconcile, windowed)) ?? []));
+        if (stop.aborted) break;
+        all.push(...((await exclusive(resource, reconcile, stop, windowed)) ?? []));
       }
       return all;
     },
     resources: known,
+    stopRuns() {
+      stopping.abort();
+      stopping = new AbortController();
+    },
   };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SetupError, errorMessage } from '../shared/errors.js';
+import { makeFoldersSync } from '../shared/folders.js';
 
 /** Patient data: the owner alone may read the database. SQLite gives -wal/-shm the same mode. */
 const fileMode = 0o600;
@@ -80,7 +81,7 @@ export function restrictDatabaseMode(path: string): void {
 
 function createFolder(folder: string): void {
   try {
-    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    makeFoldersSync(folder, 0o700);
   } catch (error) {
     throw new SetupError(
       `cannot create folder ${folder} for storage.path: ${errorMessage(error)}; create it or choose another path`,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, open, rename } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
+import { makeFolders } from '../../shared/folders.js';
 import { errorCode } from '../../shared/errors.js';
 import type { InboxFolder } from '../messages/kinds.js';
 
@@ -64,7 +65,7 @@ export function fittedName(name: string, suffix: string): string {
 
 /** `name`, or `stem.2.ext`, `stem.3.ext`, ... when an earlier file of that name is there. */
 export async function freeName(dir: string, name: string): Promise<string> {
-  await mkdir(dir, { recursive: true });
+  await makeFolders(mkdir, dir);
   const extension = extname(name);
   const stem = name.slice(0, name.length - extension.length);
   let candidate = name;

@@ -2,6 +2,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../log/index.js';
 import { SetupError, errorMessage } from '../../shared/errors.js';
+import { makeFolders } from '../../shared/folders.js';
 import { OPENTRANS_FOLDER, type InboxFolder } from '../messages/kinds.js';
 import { claims, type Claims } from './claim.js';
 import { byName, entriesOf } from './entries.js';
@@ -57,7 +58,7 @@ async function kindProblem(
 
 async function prepareRoot(layout: InboxLayout): Promise<void> {
   try {
-    await mkdir(layout.root, { recursive: true });
+    await makeFolders(mkdir, layout.root);
   } catch (error) {
     const hint = 'create the folder and give the daemon read and write permission to it';
     const message = `ERP inbox ${layout.root} cannot be prepared: ${errorMessage(error)}`;
@@ -109,8 +110,8 @@ async function recoverAll(s: Scanner, results: FileResult[], problems: FolderPro
   const usable: InboxFolder[] = [];
   for (const kind of s.folders) {
     const problem = await kindProblem(s.layout, kind, async () => {
-      await mkdir(s.layout.kind(kind), { recursive: true });
-      await mkdir(s.layout.processing(kind), { recursive: true });
+      await makeFolders(mkdir, s.layout.kind(kind));
+      await makeFolders(mkdir, s.layout.processing(kind));
       results.push(...(await s.claims.recover(kind)));
     });
     if (problem) problems.push(problem);

@@ -9,7 +9,7 @@ const rig = useDaemonRig({
 });
 
 describe('run: SIGTERM during the first pull of a slow platform', () => {
-  it('finishes the pull under way, starts no other, exits 0 and leaves the database to the next run', async () => {
+  it('ends the pulls under way at a batch boundary, starts no other, exits 0 and leaves the database to the next run', async () => {
     const { sim, f, start } = rig();
     // Every list takes a second: the whole first pass would take far longer than a stop may.
     await sim.control.setFault({ method: 'GET', latencyMs: 1000 });
@@ -24,9 +24,16 @@ describe('run: SIGTERM during the first pull of a slow platform', () => {
       .split('\n')
       .filter((line) => line.includes('"pull finished"'));
 
+    const stopped = daemon
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes(' stopped at a batch boundary for the daemon to stop'));
+    expect(stopped.length).toBeGreaterThan(0);
+    // Only a pull that finished moved its checkpoint; one stopped kept it where it was.
     const list = await f.cli('checkpoint', 'list', '--json');
-    const checkpoints = JSON.parse(list.stdout) as { resource: string }[];
-    expect(checkpoints.length).toBe(pulled.length);
+    const checkpoints = JSON.parse(list.stdout) as { resource: string; watermark?: string }[];
+    const moved = checkpoints.filter((checkpoint) => checkpoint.watermark !== undefined);
+    expect(moved.length).toBe(pulled.length);
 
     await sim.control.clearFaults();
     const sync = await f.cli('sync', '--once');

@@ -16,6 +16,7 @@ function runnerOf(resources: ResourceName[], calls: string[]): PullRunner {
     },
     runAll: () => Promise.resolve([]),
     firstPass: () => Promise.resolve([]),
+    stopRuns: () => undefined,
     reconcile: (days) => {
       calls.push(`reconcile ${days}`);
       return Promise.resolve([]);
@@ -52,7 +53,7 @@ describe('the schedule', () => {
 });
 
 describe('the scheduler', () => {
-  it("writes node-cron's own warnings as our JSON log lines, naming the task, and nothing to the console", async () => {
+  it('skips and counts a tick that meets its run still going, with a debug line: nothing from node-cron, nothing to the console', async () => {
     const lines: Record<string, unknown>[] = [];
     const logger = createLogger({
       level: 'debug',
@@ -65,26 +66,29 @@ describe('the scheduler', () => {
     console.warn = console.info = console.error = (...args: unknown[]) => void printed.push(args);
     let release = () => undefined as void;
     const running = new Promise<void>((resolve) => (release = resolve));
+    const skipped: string[] = [];
     // Every second, and the first run never ends: the next time comes while it still runs.
     const scheduler = startScheduler(
       [{ name: 'pull region', cron: '* * * * * *', run: () => running }],
       0,
       logger,
+      { timezone: 'UTC', skipped: (task, why) => void skipped.push(`${task} ${why}`) },
     );
     try {
-      const skipped = await eventually('node-cron to report the skipped run', () =>
-        lines.find((l) => l['source'] === 'node-cron'),
-      );
-      expect(skipped).toMatchObject({
-        level: 'warn',
+      await eventually('a skipped tick', () => skipped.length > 0);
+      expect(skipped[0]).toBe('pull region overlap');
+      expect(
+        lines.find((l) => l['msg'] === 'scheduled run skipped: its last run still goes'),
+      ).toMatchObject({
+        level: 'debug',
         task: 'pull region',
-        msg: expect.stringContaining('still running') as unknown,
       });
     } finally {
       release();
       await scheduler.stop();
       Object.assign(console, originals);
     }
+    expect(lines.filter((l) => l['source'] === 'node-cron')).toEqual([]);
     expect(printed).toEqual([]);
   });
 

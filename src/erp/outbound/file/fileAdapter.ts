@@ -12,6 +12,7 @@ import { createOutboxWriter } from './outboxWriter.js';
 import { folderWritable } from './probe.js';
 import { folderOf, OK, placeAll, type OutboxFile, type Placement } from './placement.js';
 import { batchFile, recordFile } from './render.js';
+import { makeFolders } from '../../../shared/folders.js';
 
 /**
  * Most record files (json, xml) one hand-over writes: few enough that the first orders are
@@ -29,6 +30,11 @@ export interface FileAdapterDeps {
   clock: Clock;
   /** Writes through this in this thread (a test's); else on the writer thread (outboxWriter.ts). */
   fs?: OutboxFs;
+  /**
+   * Built beside a daemon that writes to the outbox (a reload): the temp files there are its
+   * writes under way, not a crash's leftovers; `prepare` removes those once it has stopped.
+   */
+  leaveTemps?: boolean;
 }
 
 const toOutcome = (placement: Placement): DeliveryOutcome =>
@@ -125,9 +131,14 @@ async function deliverBatch(
   return results;
 }
 
-async function sweep(fs: OutboxFs, outbox: string): Promise<void> {
+/**
+ * Makes the outbox when missing and, unless `leaveTemps`, removes the temp files a crash left
+ * in its folders.
+ */
+async function sweep(fs: OutboxFs, outbox: string, leaveTemps = false): Promise<void> {
   try {
-    await fs.mkdir(outbox, { recursive: true });
+    await makeFolders((path, options) => fs.mkdir(path, options), outbox);
+    if (leaveTemps) return;
     for (const resource of RESOURCE_NAMES) await removeStaleTemps(fs, folderOf(outbox, resource));
     for (const folder of archivalFolders(outbox)) await removeStaleTemps(fs, folder);
   } catch (error) {
@@ -147,7 +158,7 @@ export async function createFileAdapter(
   deps: FileAdapterDeps,
 ): Promise<ErpAdapter> {
   const fs = deps.fs ?? nodeOutboxFs;
-  await sweep(fs, options.outbox);
+  await sweep(fs, options.outbox, deps.leaveTemps);
   const batchFile = isBatchFormat(options.format);
   // Only batch files carry the number; a json or xml outbox (a file per record, possibly many)
   // is not read through for it.
@@ -195,6 +206,7 @@ export async function createFileAdapter(
       folderWritable(fs, options.outbox, 'readyz').catch((error: unknown) => {
         throw new Error(`the outbox ${errorMessage(error)}`, { cause: error });
       }),
+    prepare: () => sweep(fs, options.outbox),
     close: () => Promise.resolve(),
   };
 }

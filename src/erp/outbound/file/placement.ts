@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { errorCode, errorMessage } from '../../../shared/errors.js';
 import type { DeliveryOutcome } from '../../adapter.js';
 import { fsyncFolder, namesIn, renameIntoPlace, type OutboxFs } from './atomicWrite.js';
+import { makeFolders } from '../../../shared/folders.js';
 
 /** Errors that will not pass by waiting: the name itself is refused by the file system. */
 const PERMANENT_CODES = new Set(['ENAMETOOLONG', 'EINVAL']);
@@ -67,7 +68,7 @@ async function inFlight<T>(items: readonly T[], limit: number, task: (item: T) =
 /** The names in the folder, which is created when it is not there yet. */
 async function namesInMade(fs: OutboxFs, dir: string): Promise<ReadonlySet<string>> {
   const names = await namesIn(fs, dir);
-  if (names === undefined) await fs.mkdir(dir, { recursive: true });
+  if (names === undefined) await makeFolders((path, options) => fs.mkdir(path, options), dir);
   return new Set(names);
 }
 
