@@ -8,7 +8,6 @@ import {
   startDaemonProcess,
   withinBound,
   type DaemonProcess,
-  type LogLine,
 } from '../../support/cli/daemonProcess.js';
 
 /** Nothing listens on the discard port: the platform is unreachable, its alert fires. */
@@ -62,13 +61,6 @@ afterAll(async () => {
   f.cleanup();
 });
 
-const lines = (running: DaemonProcess): LogLine[] =>
-  running
-    .stdout()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-
 describe('alerts that cannot block (issue 37.5)', () => {
   it('a webhook trickling its answer: each send ends at its deadline, says so once, sends the login as Basic auth, and stop ends at once', async () => {
     daemon = startDaemonProcess(f.configPath, f.folder);
@@ -80,11 +72,11 @@ describe('alerts that cannot block (issue 37.5)', () => {
     // The first try was cut at its deadline, although the receiver kept sending.
     const closedAt = await eventually('the first try cut', () => first?.closedAt);
     expect(closedAt - (first?.openedAt ?? 0)).toBeLessThan(TIMEOUT_MS + 1_500);
-    const failing = lines(daemon).filter((line) =>
-      String(line.msg).startsWith('alerts: webhook http://127.0.0.1'),
-    );
+    const failing = daemon
+      .lines()
+      .filter((line) => String(line.msg).startsWith('alerts: webhook http://127.0.0.1'));
     expect(failing.map((line) => line.level)).toEqual(['warn']);
-    expect(JSON.stringify(lines(daemon))).not.toContain('s%3Acret');
+    expect(JSON.stringify(daemon.lines())).not.toContain('s%3Acret');
 
     const stopping = performance.now();
     daemon.signal('SIGTERM');

@@ -1,11 +1,6 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import {
-  eventually,
-  withinBound,
-  type DaemonProcess,
-  type LogLine,
-} from '../../support/cli/daemonProcess.js';
+import { eventually, withinBound, type DaemonProcess } from '../../support/cli/daemonProcess.js';
 import { useDaemonRig } from '../../support/cli/daemonRig.js';
 import { postHead, requestHead } from '../../support/rawHttp.js';
 
@@ -43,16 +38,8 @@ function exchange(port: number, bytes: string, keepOpenMs = 0): Promise<string> 
 const statuses = (text: string): number[] =>
   [...text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((match) => Number(match[1]));
 
-function linesOf(daemon: DaemonProcess): LogLine[] {
-  return daemon
-    .stdout()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-}
-
 const refusalLines = (daemon: DaemonProcess, pattern: RegExp) =>
-  linesOf(daemon).filter((line) => pattern.test(String(line.msg)));
+  daemon.lines().filter((line) => pattern.test(String(line.msg)));
 
 const NOTE = JSON.stringify({ patientCustomerId: 'K-10042', noteText: 'pipelined', status: 1 });
 

@@ -91,9 +91,9 @@ const OUTAGES: Record<string, Outage> = {
     during: async (_sim, elapse, daemon) => {
       await elapse(STATE_RELOG_MS);
       await eventually('the summary', () =>
-        linesOf(daemon).find((line) =>
-          /^still: platform requests fail \(HTTP 500\)/.test(String(line.msg)),
-        ),
+        daemon
+          .lines()
+          .find((line) => /^still: platform requests fail \(HTTP 500\)/.test(String(line.msg))),
       );
     },
   },
@@ -114,14 +114,6 @@ const OUTAGES: Record<string, Outage> = {
   },
   'connections reset': fault('reset', { reset: true }),
 };
-
-function linesOf(daemon: DaemonProcess): LogLine[] {
-  return daemon
-    .stdout()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-}
 
 interface OutageRun {
   /** The log lines from the outage's start to the daemon's stop. */
@@ -175,14 +167,14 @@ async function throughOutage(outage: Outage): Promise<OutageRun> {
   };
   await eventually('every resource pulled once', pulled);
   await eventually('the daemon ready', ready);
-  const before = linesOf(daemon).length;
+  const before = daemon.lines().length;
 
   await outage.begin(sim);
   const alerted = (state: string) => () =>
     hook.bodies.some((body) => body['alert'] === 'platformUnreachable' && body['state'] === state);
   await eventually('the outage alert', alerted('firing'));
   const said = (pattern: RegExp) => () =>
-    linesOf(daemon).some((line) => pattern.test(String(line.msg)));
+    daemon.lines().some((line) => pattern.test(String(line.msg)));
   // Its reads retried for a while first: a short outage passes unseen.
   await eventually('the line that says it started', said(outage.lines.down));
   // Real time, for the schedules' ticks to meet their runs still going: no clock stands in.
@@ -205,7 +197,7 @@ async function throughOutage(outage: Outage): Promise<OutageRun> {
   daemon.signal('SIGTERM');
   expect(await withinBound(daemon.exited, 'the daemon to stop')).toBe(0);
 
-  return { during: linesOf(daemon).slice(before), alerts: hook.bodies, metrics };
+  return { during: daemon.lines().slice(before), alerts: hook.bodies, metrics };
 }
 
 describe('an outage of the platform at 1 s schedules is one state (design.md, Wave 4)', () => {

@@ -16,12 +16,7 @@ const rig = useDaemonRig({
 });
 
 function readinessLines(daemon: DaemonProcess): LogLine[] {
-  return daemon
-    .stdout()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine)
-    .filter((line) => String(line.msg).startsWith('readiness: '));
+  return daemon.lines().filter((line) => String(line.msg).startsWith('readiness: '));
 }
 
 describe('readiness changes are logged by the daemon itself (issue 37.6)', () => {

@@ -13,6 +13,8 @@ export type LogLine = Record<string, unknown> & { msg?: string; level?: number |
 export interface DaemonProcess {
   /** Everything printed on stdout so far (the JSON log lines). */
   stdout(): string;
+  /** The JSON log lines printed so far, parsed. */
+  lines(): LogLine[];
   stderr(): string;
   /** Resolves with the first log line with this `msg` (and the fields of `match`). */
   waitForLog(msg: string, match?: Record<string, unknown>): Promise<LogLine>;
@@ -93,6 +95,7 @@ export function startDaemonProcess(
     new Error(`the daemon did not log "${msg}" ${why}\nstdout:\n${out}\nstderr:\n${err}`);
   return {
     stdout: () => out,
+    lines: () => parsedLines(out),
     stderr: () => err,
     exited,
     signal: (name) => void child.kill(name),
