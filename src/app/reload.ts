@@ -213,7 +213,17 @@ export async function startReloadableDaemon<Loaded extends { config: Config }>(
     let fire: () => void = () => undefined;
     const fired = new Promise<void>((resolve) => (fire = resolve));
     const since = performance.now();
-    let timer = setTimeout(fire, RELOAD_QUIET_MS);
+    let last = since;
+    // Looked at on the loop's turn after the timer: signals that came while the loop was busy
+    // are handled after the timers of that turn, and would otherwise start a reload each.
+    const quietYet = () =>
+      setImmediate(() => {
+        const now = performance.now();
+        const quiet = now - last >= RELOAD_QUIET_MS || now - since >= RELOAD_MOST_WAIT_MS;
+        if (quiet) fire();
+        else setTimeout(quietYet, RELOAD_QUIET_MS - (now - last));
+      });
+    setTimeout(quietYet, RELOAD_QUIET_MS);
     const outcome = fired
       .then(() => current?.catch(() => undefined))
       .then(() => {
@@ -223,9 +233,7 @@ export async function startReloadableDaemon<Loaded extends { config: Config }>(
     return {
       outcome,
       nudge() {
-        if (performance.now() - since >= RELOAD_MOST_WAIT_MS) return;
-        clearTimeout(timer);
-        timer = setTimeout(fire, RELOAD_QUIET_MS);
+        last = performance.now();
       },
     };
   }
