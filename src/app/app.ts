@@ -39,6 +39,7 @@ import { pullProgress, type ProgressTerminal } from '../pull/progress.js';
 import { createPullRunner, type PullRunner } from '../pull/runner.js';
 import { pullTargets, type PullTarget, type TargetSettings } from '../pull/targets.js';
 import { createAdapter } from './adapter.js';
+import { weightOf } from './queueWeights.js';
 import { FS_STEP_MS, withinTime } from '../shared/deadline.js';
 import { noteRefusal, type Refusals } from './refusals.js';
 import {
@@ -247,6 +248,7 @@ async function assemble(
     retry: config.retry,
     random,
     failures,
+    weightOf: weightOf(config.queue.weights),
     ...(metrics === undefined ? {} : { observer: metrics }),
   });
   const runner = createPullRunner(

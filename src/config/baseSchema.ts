@@ -17,6 +17,7 @@ import { DEFAULT_READ_RETRY } from '../platform/backoff.js';
 import { DEFAULT_LIST_BOUNDS } from '../platform/listBounds.js';
 import { erpSchema, httpSchema } from './erpSchema.js';
 import { alertsSchema } from './alertsSchema.js';
+import { queueSchema } from './queueSchema.js';
 import { retentionSchema } from './retentionSchema.js';
 import {
   cronExpression,
@@ -150,9 +151,7 @@ export const baseConfigSchema = z.strictObject({
   sync: syncSchema.prefault({}),
   erp: erpSchema.prefault({}),
   retry: retrySchema.prefault({}),
-  queue: z
-    .strictObject({ concurrency: integer(1, 4), pollIntervalMs: integer(50, 1_000) })
-    .prefault({}),
+  queue: queueSchema,
   http: httpSchema.prefault({}),
   /** Optional: each state (platform or ERP unreachable, disk full, …) fires once and clears once. */
   alerts: alertsSchema.optional(),

@@ -6,7 +6,7 @@ import { booleanFromText, nonEmpty, optionalFlag } from '../shared/configValues.
  * Field types shared by the schema. Numbers and booleans also accept their text form, because a
  * value that came from `${VAR}` substitution is always a string (`port: ${HTTP_PORT:-9464}`).
  */
-function numberFromText(value: unknown): unknown {
+export function numberFromText(value: unknown): unknown {
   return typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())
     ? Number(value.trim())
     : value;

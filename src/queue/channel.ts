@@ -3,6 +3,7 @@ import { errorMessage, failureLevel } from '../shared/errors.js';
 import { repeat, type Repeating } from '../shared/repeat.js';
 import type { KindFilter } from '../store/index.js';
 import { claimUnits, readyWindow } from './claim.js';
+import { weightedTurns, type WeightOf } from './fairShare.js';
 import { runPass, type PassScope } from './pass.js';
 
 export interface ChannelOptions extends PassScope {
@@ -12,6 +13,8 @@ export interface ChannelOptions extends PassScope {
   leaseMs: number;
   /** Whether `homecare-sync pause push` holds the channel's jobs back. */
   pausable: boolean;
+  /** The kinds' weights: the kinds with ready jobs take turns by them (fairShare.ts). */
+  weightOf?: WeightOf;
 }
 
 /**
@@ -34,7 +37,13 @@ export interface Channel {
 }
 
 export function createChannel(options: ChannelOptions): Channel {
-  const scope = { ...options, readyLimit: readyWindow(options.runner.handlers) };
+  const { weightOf, ...passScope } = options;
+  const scope = {
+    ...passScope,
+    readyLimit: readyWindow(options.runner.handlers),
+    lanes: options.concurrency,
+    ...(weightOf === undefined ? {} : { turns: weightedTurns(weightOf) }),
+  };
   let pass: Promise<number> = Promise.resolve(0);
   let loop: Repeating | undefined;
 

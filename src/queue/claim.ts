@@ -3,12 +3,14 @@ import {
   claimJobs,
   heldWrites,
   newBatch,
+  pendingKinds,
   readyJobs,
   releaseJobs,
   transaction,
 } from '../store/index.js';
+import { takeTurns, type Turns } from './fairShare.js';
 import type { JobRunner } from './runJob.js';
-import { isBatchHandler, type HandlerRegistry } from './types.js';
+import { isBatchHandler, registeredHandler, type HandlerRegistry } from './types.js';
 import { workUnits, type WorkUnit } from './units.js';
 
 /**
@@ -48,6 +50,13 @@ export interface ClaimScope {
   readyLimit: number;
   /** Whether an operator's push pause holds the scope's jobs back (`homecare-sync pause push`). */
   pausable: boolean;
+  /**
+   * The turns of the kinds by weight (`queue.weights`); without, a pass takes the ready jobs in
+   * queue order.
+   */
+  turns?: Turns;
+  /** The channel's lanes: a pass that takes turns takes a unit for each, no more. */
+  lanes: number;
 }
 
 /** The first units of `ready`, up to PASS_CLAIM_LIMIT jobs (the first unit whatever its size). */
@@ -63,6 +72,39 @@ function withinLimit(ready: readonly WorkUnit[]): WorkUnit[] {
 }
 
 /**
+ * How many of one kind's ready jobs a pass shared by turns reads: a unit for each lane, and
+ * room for a full batch of a batch kind.
+ */
+function kindWindow(handlers: HandlerRegistry, kind: string, lanes: number): number {
+  const handler = registeredHandler(handlers, kind);
+  return lanes + (handler !== undefined && isBatchHandler(handler) ? handler.maxJobs : 0);
+}
+
+/**
+ * The units ready now, in the order the lanes take them. Jobs of one kind ready: in queue
+ * order, up to the pass's claim. Of several, with turns (`queue.weights`): each kind's oldest
+ * ready jobs, read through the index of its own jobs, one unit a lane, the kinds taking turns
+ * by weight: a backlog of one kind holds another's jobs for one unit's hand-over at most (the
+ * passes of a channel do not overlap, so a long pass would hold them for all of it).
+ */
+function readyUnits(scope: ClaimScope, now: string, held: readonly string[]): WorkUnit[] {
+  const { store, handlers } = scope.runner;
+  const { turns, lanes } = scope;
+  const kinds = turns === undefined ? [] : pendingKinds(store, scope.kinds, held);
+  if (turns !== undefined && kinds.length > 1) {
+    const byKind = new Map(
+      kinds.map((kind) => {
+        const limit = kindWindow(handlers, kind, lanes);
+        return [kind, workUnits(readyJobs(store, now, scope.kinds, limit, held, kind), handlers)];
+      }),
+    );
+    const ready = [...byKind.values()].filter((units) => units.length > 0);
+    if (ready.length > 1) return takeTurns(byKind, turns, lanes);
+  }
+  return workUnits(readyJobs(store, now, scope.kinds, scope.readyLimit, held), handlers);
+}
+
+/**
  * Claims the units of the scope's kinds ready now in one transaction (one commit), up to
  * PASS_CLAIM_LIMIT jobs; each job claimed counts as in flight until its outcome is recorded
  * or it is handed back. Jobs an operator paused stay pending, unclaimed.
@@ -74,9 +116,7 @@ export function claimUnits(scope: ClaimScope): ClaimedUnit[] {
   // Read at each pass, so a pause or resume from another process counts at the next one.
   const held = scope.pausable ? heldWrites(store) : { every: false as const, kinds: [] };
   if (held.every) return [];
-  const jobs = readyJobs(store, now, scope.kinds, scope.readyLimit, held.kinds);
-  const ready = workUnits(jobs, runner.handlers);
-  const taken = withinLimit(ready);
+  const taken = withinLimit(readyUnits(scope, now, held.kinds));
   if (taken.length === 0) return [];
   const leaseUntil = new Date(clock.now().getTime() + scope.leaseMs).toISOString();
   const claimed = transaction(store, () => {

@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import type { KindFilter, Store } from '../store/index.js';
 import { bringForward, countJobs, inKinds, releaseRunning } from '../store/index.js';
 import { createChannel, type Channel } from './channel.js';
+import type { WeightOf } from './fairShare.js';
 import type { JobObserver } from './jobReport.js';
 import type { RetrySettings } from './outcome.js';
 import { outcomeGroup } from './outcomeGroup.js';
@@ -28,6 +29,11 @@ export interface QueueWorkerOptions {
   leaseMs?: number;
   /** The platform outages' states, which the jobs' failures of their kinds join. */
   failures?: PlatformFailures;
+  /**
+   * How much of a pass each kind may take while several have ready jobs (`queue.weights`):
+   * a backlog of one kind never holds another's jobs for more than a pass.
+   */
+  weightOf?: WeightOf;
 }
 
 export interface QueueWorker {
@@ -96,6 +102,7 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
       outcomes,
       inFlight,
       stopping: () => stopping,
+      ...(options.weightOf === undefined ? {} : { weightOf: options.weightOf }),
     }),
   );
 

@@ -488,6 +488,15 @@ CREATE INDEX inbox_messages_entity ON inbox_messages (entity, kind, id) WHERE en
 CREATE INDEX queue_batches ON queue (batch_id) WHERE batch_id IS NOT NULL;
 `;
 
+/**
+ * The jobs of each kind by state in queue order: a pass serves the kinds with ready jobs side by
+ * side, by their weights (queue/fairShare.ts), and finds each kind's oldest ready jobs without
+ * reading the backlog of the others (a first pull queues 300,000 hand-overs of one resource).
+ */
+const jobsByKind = `
+CREATE INDEX queue_kind ON queue (state, kind, id);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { name: 'initial schema', sql: initial },
   { name: 'ledger keeps each version and what it waits for', sql: ledgerRecords },
@@ -511,6 +520,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'what the platform answered a job', sql: jobAnswers },
   { name: 'the last online check', sql: onlineChecks },
   { name: 'ERP messages known by what they say', sql: messageIdentity },
+  { name: 'pending jobs by kind', sql: jobsByKind },
 ];
 
 /** The schema version this build writes and understands. */

@@ -102,6 +102,7 @@ export function readyJobs(
   kinds: KindFilter,
   limit: number,
   held: readonly string[] = [],
+  kind?: string,
 ): ReadyJob[] {
   // Without held kinds the statement of before: the hot path gains no clause.
   const ready = held.length === 0 ? READY_SQL : READY_UNHELD_SQL;
@@ -109,11 +110,16 @@ export function readyJobs(
     now,
     ...kindParams(kinds),
     ...(held.length === 0 ? {} : { held: JSON.stringify(held) }),
+    ...(kind === undefined ? {} : { kind }),
   };
+  // One kind's jobs by its index: the backlog of other kinds is not read.
+  const source =
+    kind === undefined
+      ? `queue AS job INDEXED BY queue_state WHERE state = 'pending'`
+      : `queue AS job INDEXED BY queue_kind WHERE state = 'pending' AND kind = @kind`;
   const first = statement<typeof conditions & { limit: number }, ReadyRow>(
     store.db,
-    `SELECT id, kind, batch_id FROM queue AS job INDEXED BY queue_state
-     WHERE state = 'pending' AND ${ready} ORDER BY id LIMIT @limit`,
+    `SELECT id, kind, batch_id FROM ${source} AND ${ready} ORDER BY id LIMIT @limit`,
   ).all({ ...conditions, limit });
   const batches = new Set(first.flatMap((row) => (row.batch_id === null ? [] : [row.batch_id])));
   const last = first.at(-1);
@@ -122,8 +128,7 @@ export function readyJobs(
       ? []
       : statement<typeof conditions & { after: number; batches: string }, ReadyRow>(
           store.db,
-          `SELECT id, kind, batch_id FROM queue AS job INDEXED BY queue_state
-           WHERE state = 'pending' AND id > @after
+          `SELECT id, kind, batch_id FROM ${source} AND id > @after
              AND batch_id IN (SELECT value FROM json_each(@batches)) AND ${ready}
            ORDER BY id`,
         ).all({ ...conditions, after: last.id, batches: JSON.stringify([...batches]) });
@@ -132,6 +137,30 @@ export function readyJobs(
     kind: row.kind,
     batch: row.batch_id ?? undefined,
   }));
+}
+
+/**
+ * The kinds of `kinds` that have pending jobs, due or not, leaving out the `held` ones: one
+ * look-up per kind found in the index of jobs by kind (a skip over it), however many jobs
+ * each has.
+ */
+export function pendingKinds(
+  store: Store,
+  kinds: KindFilter,
+  held: readonly string[] = [],
+): string[] {
+  const found = statement<{ after: string }, { kind: string | null }>(
+    store.db,
+    `SELECT min(kind) AS kind FROM queue INDEXED BY queue_kind
+     WHERE state = 'pending' AND kind > @after`,
+  );
+  const kindsFound: string[] = [];
+  let at = found.get({ after: '' })?.kind;
+  while (at !== null && at !== undefined) {
+    if (inKinds(kinds, at) && !held.includes(at)) kindsFound.push(at);
+    at = found.get({ after: at })?.kind;
+  }
+  return kindsFound;
 }
 
 export function getStoredJob(store: Store, id: number): StoredJob | undefined {

@@ -65,7 +65,19 @@ describe('loadConfig defaults', () => {
       },
     });
     expect(config.retry).toEqual({ maxAttempts: 12, baseDelayMs: 1_000, maxDelayMs: 900_000 });
-    expect(config.queue).toEqual({ concurrency: 4, pollIntervalMs: 1_000 });
+    expect(config.queue).toEqual({
+      concurrency: 4,
+      pollIntervalMs: 1_000,
+      weights: {
+        singleOrder: 8,
+        directOrder: 8,
+        erpOrder: 8,
+        integratedCare: 4,
+        patient: 4,
+        article: 4,
+        default: 1,
+      },
+    });
     expect(config.http).toEqual({
       enabled: true,
       host: '127.0.0.1',

@@ -7,7 +7,7 @@ import {
   insertInboxMessage,
   inboxJobKey,
   jobOfMessage,
-  SCHEMA_VERSION,
+  MIGRATIONS,
   type Store,
 } from '../../../src/store/index.js';
 import { databaseAtVersion, tempStores, type TempStores } from '../../support/store/tempStore.js';
@@ -34,7 +34,11 @@ describe('migration: ERP messages known by what they say', () => {
   beforeEach(() => {
     stores = tempStores();
     const file = path.join(stores.folder, 'homecare-sync.db');
-    const db = databaseAtVersion(file, SCHEMA_VERSION - 1);
+    // The version just before it, whatever migrations came after it.
+    const before = MIGRATIONS.findIndex(
+      ({ name }) => name === 'ERP messages known by what they say',
+    );
+    const db = databaseAtVersion(file, before);
     db.prepare(
       `INSERT INTO inbox_messages (kind, source, name, sha256, body, received_at, state, processed_at)
        VALUES (@kind, @source, @name, @sha256, @body, '2026-03-01T08:00:00.000Z', 'done',
