@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   checkRecord,
   entitySchema,
@@ -391,7 +392,12 @@ export async function pullTarget(
         listedChars += entry.text.length;
       }
       const full = listed.length + setAside.length >= settings.batchSize;
-      if (full || listedChars >= bounds.recordBytes.limit) flush();
+      if (full || listedChars >= bounds.recordBytes.limit) {
+        flush();
+        // A list the platform sends faster than it is stored would keep the loop to itself: the
+        // other lists, the queue's hand-overs and the endpoint get their turn between batches.
+        await nextTurn();
+      }
       if (deps.stop?.aborted === true) break;
     }
     if (deps.stop?.aborted === true) throw new Error('stopped');

@@ -5,6 +5,7 @@ import { pullTarget, type PullDeps, type PullSummary } from './puller.js';
 import { pullFailures, type PullFailures } from './failureLog.js';
 import { logQuarantined } from './quarantined.js';
 import { referenceWaves, type PullTarget } from './targets.js';
+import { beforeWave } from './waveWait.js';
 
 export interface PullRunner {
   /**
@@ -19,10 +20,12 @@ export interface PullRunner {
   runAll(resources?: readonly ResourceName[]): Promise<PullSummary[]>;
   /**
    * The daemon's pass at start: every resource once, in waves by reference (`referenceWaves`:
-   * patients and articles side by side, then care arrangements, then orders). Until it has
-   * reached a resource, other runs of that resource (its schedule, the reconciliation) are
-   * skipped: an order its schedule pulled before the pass pulled its care arrangement would wait
-   * for it. `stopping` ends the pass between two waves.
+   * patients and articles side by side, then care arrangements, then orders). Each wave waits
+   * for the care arrangements before it to end, and for the other lists before it WAVE_WAIT_MS
+   * at most (waveWait.ts): a catalogue's first pull holds no order. Until it has reached a
+   * resource, other runs of that resource (its schedule, the reconciliation) are skipped: an
+   * order its schedule pulled before the pass pulled its care arrangement would wait for it.
+   * `stopping` ends the pass between two waves.
    */
   firstPass(stopping: () => boolean): Promise<PullSummary[]>;
   /** A wide pull over the last `days` days that catches what the incremental pulls missed. */
@@ -158,20 +161,20 @@ export function createPullRunner(
       return all;
     },
     async firstPass(stopped) {
-      const all: PullSummary[] = [];
       const stop = stopping.signal;
+      const under = new Map<ResourceName, Promise<PullSummary[] | undefined>>();
       known().forEach((resource) => beforeFirstPass.add(resource));
       try {
         for (const wave of referenceWaves(known())) {
+          if (under.size > 0) await beforeWave(wave, under, targets);
           if (stopped() || stop.aborted) break;
           wave.forEach((resource) => beforeFirstPass.delete(resource));
-          const pulled = await Promise.all(wave.map((r) => exclusive(r, incremental, stop)));
-          for (const summaries of pulled) all.push(...(summaries ?? []));
+          for (const r of wave) under.set(r, exclusive(r, incremental, stop));
         }
+        return (await Promise.all(under.values())).flatMap((summaries) => summaries ?? []);
       } finally {
         beforeFirstPass.clear();
       }
-      return all;
     },
     async reconcile(days) {
       const all: PullSummary[] = [];

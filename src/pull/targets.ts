@@ -27,6 +27,11 @@ export interface PullTarget {
    * reconciliation reads it whole and reports the records it no longer holds (vanished).
    */
   vanishing?: boolean;
+  /**
+   * The contract reads a record of it by id: a hand-over that refers to one the mirror lacks
+   * reads it alone (deliver/references.ts), so the first pass need not wait for its list.
+   */
+  readAlone?: true;
 }
 
 export interface TargetSettings {
@@ -93,10 +98,12 @@ export function pullTargets(
     const params = operation.detail.query.params;
     const timeParam = TIME_PARAMS.find((name) => name in params);
     const guessed = timeParam !== undefined && operation.detail.query.guessed?.includes(timeParam);
+    const readAlone = contract.find(operation.resource, 'get') !== undefined;
     const base = {
       resource: operation.resource,
       ...(timeParam ? { timeParam } : {}),
       ...(guessed ? { timeParamGuessed: true } : {}),
+      ...(readAlone ? { readAlone: true as const } : {}),
     };
     const statusParam = params['status'];
     if (statusParam?.type === 'enum') {
@@ -112,6 +119,7 @@ export function pullTargets(
         resource: operation.resource,
         filter: 'archived',
         timeParam: 'archivedAfter',
+        ...(readAlone ? { readAlone: true as const } : {}),
       });
     } else if (
       LISTS_LEAVING_ARCHIVED_OUT.includes(operation.resource) &&

@@ -1,6 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { eventually, withinBound } from '../../support/cli/daemonProcess.js';
 import { useDaemonRig } from '../../support/cli/daemonRig.js';
 import { api, type TestSimulator } from '../../support/simulator.js';
@@ -72,4 +73,41 @@ describe('fair delivery (issue 37.2)', () => {
     daemon.signal('SIGTERM');
     expect(await withinBound(daemon.exited, 'the daemon to stop')).toBe(0);
   }, 120_000);
+});
+
+describe("fair delivery at a daemon's first start (issue 37.2)", () => {
+  const firstRig = useDaemonRig({
+    simulator: { seed: 8 },
+    config: {
+      sync: {
+        jitterSeconds: 0,
+        resources: { singleOrder: { schedule: '* * * * * *', statuses: ['created'] } },
+      },
+    },
+  });
+
+  it("a catalogue's first pull still under way holds no order: the order reaches the ERP while the article list runs", async () => {
+    const { sim, f, start } = firstRig();
+    // Long enough a wait between the slow list's pieces.
+    const config = parse(readFileSync(f.configPath, 'utf8')) as Record<string, object>;
+    config['platform'] = { ...config['platform'], timeoutMs: 60_000 };
+    writeFileSync(f.configPath, stringify(config), { mode: 0o600 });
+    // The article list's body comes in ten pieces over ten minutes: its first pull runs on.
+    await sim.control.setFault({
+      path: '/article',
+      withQuery: 'updatedAfter',
+      slowBodyMs: 600_000,
+    });
+    const daemon = start();
+    await daemon.waitForLog('homecare-sync started');
+    const id = await newOrder(sim);
+    await eventually('the new order in the outbox', () =>
+      filesIn(join(f.outbox, 'singleOrder')).some((name) => name.startsWith(id)),
+    );
+    // The catalogue's list is still under way: its pull has not ended.
+    const articleLines = daemon.lines().filter((line) => line['resource'] === 'article');
+    expect(articleLines).toEqual([]);
+    daemon.signal('SIGTERM');
+    expect(await withinBound(daemon.exited, 'the daemon to stop')).toBe(0);
+  }, 60_000);
 });

@@ -9,8 +9,6 @@ import { startTestSimulator, type TestSimulator } from '../../support/simulator.
 type Line = Record<string, unknown>;
 
 const START = '2026-03-01T08:00:00.000Z';
-const ORDERS: readonly string[] = ['singleOrder', 'directOrder'];
-const REFERRED: readonly string[] = ['patient', 'article', 'integratedCare'];
 
 let sim: TestSimulator;
 let rig: AppRig;
@@ -34,6 +32,9 @@ afterEach(async () => {
   rig.cleanup();
 });
 
+/** The resources whose pulls finished, in the order they did. */
+const finished = () =>
+  lines.filter((line) => line['msg'] === 'pull finished').map((line) => String(line['resource']));
 const troubles = () =>
   lines.filter((line) => ['warn', 'error', 'fatal'].includes(String(line['level'])));
 const lastAt = (order: string[], names: readonly string[]) =>
@@ -48,9 +49,11 @@ describe("the daemon's first pass", () => {
     expect(await app.runner.runResource('singleOrder')).toBeUndefined();
     expect(await app.runner.reconcile(7)).toEqual([]);
     const pulled = (await pass).map((summary) => summary.resource);
-
     expect(pulled.filter((r) => r === 'singleOrder').length).toBeGreaterThan(0);
-    expect(lastAt(pulled, REFERRED)).toBeLessThan(firstAt(pulled, ORDERS));
+    // In the order they finished: single orders after every care arrangement.
+    expect(lastAt(finished(), ['integratedCare'])).toBeLessThan(
+      firstAt(finished(), ['singleOrder']),
+    );
     // Past the pass, the schedule runs again.
     expect(await app.runner.runResource('singleOrder')).not.toHaveLength(0);
 
@@ -63,16 +66,21 @@ describe("the daemon's first pass", () => {
     expect(troubles()).toEqual([]);
   });
 
-  it('pulls the resources of a wave side by side: a slow patient list holds back no article', async () => {
-    await sim.control.setFault({ path: '/patient', latencyMs: 1500 });
+  it('pulls the resources of a wave side by side; waits for the care arrangements, for a slow patient list 1 s at most', async () => {
+    await sim.control.setFault({ path: '/patient', withQuery: 'updatedAfter', latencyMs: 4_000 });
+    const slowCare = { path: '/integratedCare', withQuery: 'updatedAfter', latencyMs: 2_000 };
+    await sim.control.setFault({ ...slowCare, times: 1 });
     await app.runner.firstPass(() => false);
-    const finished = lines
-      .filter((line) => line['msg'] === 'pull finished')
-      .map((line) => String(line['resource']));
+    const order = finished();
     // One by one, in reference order, the patients would have finished before the articles.
-    expect(finished.indexOf('article')).toBeLessThan(finished.indexOf('patient'));
-    expect(finished.indexOf('patient')).toBeLessThan(finished.indexOf('integratedCare'));
-    expect(finished.indexOf('integratedCare')).toBeLessThan(finished.indexOf('singleOrder'));
+    expect(order.indexOf('article')).toBeLessThan(order.indexOf('patient'));
+    // The orders waited for the slow care arrangements (no read of one alone), not the patients
+    // (a hand-over reads one alone).
+    expect(lastAt(order, ['integratedCare'])).toBeLessThan(order.indexOf('singleOrder'));
+    expect(order.indexOf('singleOrder')).toBeLessThan(order.indexOf('patient'));
+    // The orders pulled before their patients go to the ERP all the same.
+    expect((await app.worker.runUntilEmpty()).waiting).toBe(0);
+    expect(countJobs(app.store, 'dead', 'deliver.')).toBe(0);
   });
 
   it('keeps no schedule back once it was stopped half-way', async () => {

@@ -40,7 +40,23 @@ describe('pull targets', () => {
     const all = pullTargets(contractFor('B'));
     expect(all.find((t) => t.resource === 'doctor')?.timeParam).toBe('updatedAfter');
     expect(all.find((t) => t.resource === 'document')?.timeParam).toBe('createdAfter');
-    expect(all.find((t) => t.resource === 'region')).toEqual({ resource: 'region', filter: '' });
+    expect(all.find((t) => t.resource === 'region')).toEqual({
+      resource: 'region',
+      filter: '',
+      readAlone: true,
+    });
+  });
+
+  it('know which lists a hand-over can do without: patients and articles are read alone, care arrangements not', () => {
+    for (const variant of ['A', 'B', 'C'] as const) {
+      const alone = (resource: string) =>
+        pullTargets(contractFor(variant))
+          .filter((t) => t.resource === resource)
+          .map((t) => t.readAlone === true);
+      expect(alone('patient')).toEqual([true]);
+      expect(new Set(alone('article'))).toEqual(new Set([true]));
+      expect(new Set(alone('integratedCare'))).toEqual(new Set([false]));
+    }
   });
 
   // Spec document 2: "`GET /patient`: list; query parameters: not shown." — the same for the
