@@ -3,6 +3,7 @@
  * the other, printing their figures. Exits 1 when one failed, 2 when a name is unknown.
  */
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { backlogBenchmark } from './backlog.js';
 import { cycleBenchmark } from './cycle/index.js';
 import { endpointBenchmark } from './endpoint/index.js';
 import { idleBenchmark } from './idle.js';
@@ -28,6 +29,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   endpointBenchmark,
   retentionBenchmark,
   inboxBenchmark,
+  backlogBenchmark,
 ];
 
 function chosen(names: readonly string[]): Benchmark[] {

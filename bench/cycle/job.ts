@@ -5,6 +5,7 @@ import type { RunningSimulator } from '../../src/simulator/index.js';
 import { withTempFolder } from '../support/tempFolder.js';
 import { processStats, type ProcessStats } from './processStats.js';
 import type { JobSetup, Program } from './programs.js';
+import { orderTemplate } from '../support/orderTemplate.js';
 
 export const BACKLOG = 2_000;
 /** Orders created one by one while the program runs, for the create → file/PATCH latencies. */
@@ -58,19 +59,6 @@ async function control(sim: Simulator, method: string, path: string, body?: unkn
   if (!response.ok)
     throw new Error(`simulator control ${method} ${path}: ${response.status} ${text}`);
   return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-}
-
-/** A created single order like the seed's, on the seed's patient and care arrangement. */
-async function orderTemplate(sim: Simulator): Promise<Record<string, unknown>> {
-  const query = 'status=created&updatedAfter=1970-01-01T00:00:00.000Z';
-  // Another client's key: the program's own list stays untouched.
-  const response = await fetch(`${sim.url}/singleOrder?${query}`, {
-    headers: { 'service-api-key': 'demo-key-2' },
-  });
-  const [seeded] = (await response.json()) as Record<string, unknown>[];
-  if (seeded === undefined) throw new Error('the simulator seed has no created single order');
-  const { patientId, integratedCareId, orderedArticleLines } = seeded;
-  return { status: 0, patientId, integratedCareId, orderedArticleLines };
 }
 
 /** Creates one order through the control API; its id and createdAt (epoch ms). */

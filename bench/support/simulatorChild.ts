@@ -4,7 +4,10 @@
  */
 import { startSimulator } from '../../src/simulator/index.js';
 
-const simulator = await startSimulator({ variant: 'B', port: 0, host: '127.0.0.1' });
+// A benchmark may ask for a large first tenant (`--articles <n>`), as `simulator --articles` does.
+const articles = process.argv.indexOf('--articles');
+const sizes = articles === -1 ? {} : { sizes: { articles: Number(process.argv[articles + 1]) } };
+const simulator = await startSimulator({ variant: 'B', port: 0, host: '127.0.0.1', ...sizes });
 process.send?.({ url: simulator.url, controlToken: simulator.controlToken });
 // The benchmark owns this process: when it goes, so does the simulator.
 process.on('disconnect', () => {

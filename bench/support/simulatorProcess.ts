@@ -10,11 +10,18 @@ export interface SimulatorProcess {
 }
 
 const entry = fileURLToPath(new URL('./simulatorChild.ts', import.meta.url));
-const START_TIMEOUT_MS = 60_000;
+/** A first tenant of 300,000 articles takes a while to seed. */
+const START_TIMEOUT_MS = 300_000;
 
-/** Starts the simulator (variant B, default seed) in a child process and waits for its url. */
-export async function startSimulatorProcess(): Promise<SimulatorProcess> {
-  const child = fork(entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/**
+ * Starts the simulator (variant B, default seed; `articles` in the first tenant when given) in a
+ * child process and waits for its url.
+ */
+export async function startSimulatorProcess(
+  options: { articles?: number } = {},
+): Promise<SimulatorProcess> {
+  const args = options.articles === undefined ? [] : ['--articles', String(options.articles)];
+  const child = fork(entry, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const timer = setTimeout(() => child.kill(), START_TIMEOUT_MS);
   try {
     const [message] = (await once(child, 'message')) as [{ url: string; controlToken: string }];
