@@ -7,7 +7,6 @@ import { scheduleEntries, startScheduler, type Scheduler } from '../pull/schedul
 import { outboxOf, type App } from './app.js';
 import { startAlerts } from './alerting.js';
 import { healthOf, startEndpoint } from './endpoint.js';
-import { logReadiness } from './readinessLog.js';
 import { retentionEntries } from '../housekeeping/index.js';
 import { inboxOf } from '../readModels/index.js';
 import { numberBatchesAboveOutbox } from './adapter.js';
@@ -149,6 +148,8 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
   }
   const startedAt = app.clock.now();
   const health = await healthOf(app, startedAt);
+  // Loaded with the health it looks at: a daemon without endpoint or alerts loads neither.
+  const readinessLog = health === undefined ? undefined : await import('./readinessLog.js');
   // First of all the parts, so that a port in use ends the start before anything runs.
   const endpoint = await startEndpoint(app, health, options.door).catch((error: unknown) => {
     releaseOwn();
@@ -209,7 +210,7 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
   const watch = watchDatabase(app, lock, () => void stop().then(stopStopped));
   const alerting =
     health === undefined ? undefined : startAlerts(app, health, options.carried?.alerts);
-  const readiness = health === undefined ? undefined : logReadiness(app, health);
+  const readiness = health === undefined ? undefined : readinessLog?.logReadiness(app, health);
   const ownDoor = options.door === undefined;
   function stop(): Promise<Carried> {
     stopping ??= (async () => {
