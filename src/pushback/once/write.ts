@@ -10,9 +10,9 @@ import {
   fingerprintOf,
   triedWriteOf,
 } from '../../contract/index.js';
-import type { PlatformRecord } from '../../platform/index.js';
+import { outageKindOf, type PlatformRecord } from '../../platform/index.js';
 import { unknownOutcome } from '../../platform/errors.js';
-import { errorMessage, HomecareError } from '../../shared/errors.js';
+import { errorMessage, failureLevel, HomecareError } from '../../shared/errors.js';
 import { getMirror, recordOwnWrite, type Store } from '../../store/index.js';
 import type { HandlerContext, Job } from '../../queue/types.js';
 import { answeredWith, nothingSent } from './answers.js';
@@ -170,7 +170,9 @@ async function carryingChange(
  * The record read right after a try whose outcome is unknown, when it carries our change: the
  * try applied, and this version is its answer. A read the platform refuses or does not answer
  * leaves the outcome unknown (said in the log: the write's own error fails the job); anything
- * else is a fault of ours and fails the job with its own error.
+ * else is a fault of ours and fails the job with its own error. A read failing in a platform
+ * outage is said at debug: the outage is one state (platform/failures.ts), which the write's own
+ * failure joins, and a warning per job would flood the log while it lasts (design.md, Wave 4).
  */
 async function appliedAfterAll(
   job: Job,
@@ -181,7 +183,8 @@ async function appliedAfterAll(
     return await carryingChange(job, context, change);
   } catch (error) {
     if (!(error instanceof HomecareError)) throw error;
-    context.logger.warn(
+    const inOutage = outageKindOf(error) !== undefined || failureLevel(error) === 'debug';
+    context.logger[inOutage ? 'debug' : 'warn'](
       { resource: change.resource, id: change.id, jobId: job.id, err: errorMessage(error) },
       "the write's answer was lost and the read after it failed too; the write counts as not applied and is retried",
     );

@@ -104,9 +104,11 @@ describe('a write whose answer is lost after the platform applied it', () => {
       const job = pass.queue('patient', change);
 
       expect((await pass.run()).waiting).toBe(1);
+      // Said, not swallowed; at debug, as the read's HTTP 500 is a platform outage's kind: one
+      // state, whose warning the daemon's outage log gives once (issue 37), not one per job.
       expect(
         pass.logs.find((l) => l.jobId === job && /read after it failed too/.test(String(l.msg))),
-      ).toMatchObject({ level: 'warn', resource: 'patient', id });
+      ).toMatchObject({ level: 'debug', resource: 'patient', id });
       expect((await pass.rig.stored('patient', id)).mobilePhone).toBe(change.mobilePhone);
       expect((await pass.run()).waiting).toBe(0);
       expect(getStoredJob(pass.rig.store, job)?.state).toBe('done');

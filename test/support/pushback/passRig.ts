@@ -41,7 +41,8 @@ export async function closePasses(): Promise<void> {
 
 function workerOver(rig: HandlerRig, logs: LogLine[]): QueueWorker {
   const logger = createLogger({
-    level: 'info',
+    // Debug too: what a job says only there (a read failing in a platform outage) is asserted.
+    level: 'debug',
     destination: { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) },
   });
   const { context, store } = rig;
