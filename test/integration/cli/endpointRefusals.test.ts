@@ -130,6 +130,8 @@ describe('the endpoint after a refusal and before its routes (issue 37.7)', () =
       expect(statuses(answer)).toEqual([404]);
     }
     const burst = /^http 404 refused: no such route/;
+    // The daemon's stdout comes through a pipe: its line may still be on the way.
+    await eventually('the warning', () => refusalLines(daemon, burst).length > 0);
     expect(refusalLines(daemon, burst).map((line) => line.level)).toEqual(['warn']);
     // Quiet for a while on the daemon's clock: the burst is over.
     await daemon.advanceClock(60_000);
