@@ -90,9 +90,16 @@ export async function renameIntoPlace(
   return { status: 'written', path };
 }
 
-/** Removes temp files a crash left behind in `dir`; returns their names. */
+/**
+ * Removes temp files a crash left behind in `dir`; returns their names. One gone meanwhile is no
+ * matter: a writer that had not quite ended (the daemon a reload replaces) renamed or removed it.
+ */
 export async function removeStaleTemps(fs: OutboxFs, dir: string): Promise<string[]> {
   const stale = ((await namesIn(fs, dir)) ?? []).filter((name) => TEMP_NAME.test(name));
-  for (const name of stale) await fs.unlink(join(dir, name));
+  for (const name of stale) {
+    await fs.unlink(join(dir, name)).catch((error: unknown) => {
+      if (errorCode(error) !== 'ENOENT') throw error;
+    });
+  }
   return stale;
 }
