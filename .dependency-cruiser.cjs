@@ -7,9 +7,10 @@
  * to its folder's rule.
  */
 const STAGES = 'pull|deliver|pushback';
-const MECHANISMS = 'contract|platform|store|housekeeping|readModels|queue|erp|config|log|shared';
+const MECHANISMS =
+  'contract|platform|store|housekeeping|readModels|trace|queue|erp|config|log|shared';
 /** What uses the store's tables over time or to show them: the store never imports them. */
-const STORE_USERS = 'housekeeping|readModels';
+const STORE_USERS = 'housekeeping|readModels|trace';
 /** Interfaces face the user (commands, the endpoint, the online check): nothing below uses them. */
 const INTERFACES = 'cli|http|check';
 

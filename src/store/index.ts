@@ -22,15 +22,20 @@ export * from './queue.js';
 export * from './queueRows.js';
 export * from './deadLetters.js';
 export * from './inbox.js';
-export { overtakenText, type MessageNaming, type Overtaking } from './overtaken.js';
+export {
+  overtakenText,
+  overtakingOf,
+  type MessageNaming,
+  type OvertakenRow,
+  type Overtaking,
+} from './overtaken.js';
 export * from './stalls.js';
 export * from './ownWrites.js';
 export * from './handOver.js';
 export * from './reducedRecord.js';
 export * from './retentionCursors.js';
 export * from './space.js';
-export * from './trace.js';
-export * from './traceSubjects.js';
+export * from './subjects.js';
 export * from './personalOf.js';
 export * from './operatorActions.js';
 export * from './pauses.js';

@@ -3,7 +3,7 @@ import { inboxJobKey, inboxMessageOfKey } from './jobKeys.js';
 import type { StoredJob } from './queueRows.js';
 import { statement } from './statements.js';
 import type { Store } from './store.js';
-import { subjectOfJob } from './traceSubjects.js';
+import { subjectOfJob } from './subjects.js';
 
 /** A record an output is about: a job's (by its entity key) or a traced one. */
 export interface RecordRef {

@@ -1,15 +1,9 @@
 import type { Command } from 'commander';
 import { isPlatformWrite } from '../../queue/index.js';
 import { fileLabel } from '../../log/index.js';
-import {
-  subjectsOfKey,
-  traceOf,
-  transaction,
-  type PersonalValues,
-  recordShowPersonal,
-  type Store,
-  type TraceEvent,
-} from '../../store/index.js';
+import type { PersonalValues } from '../../log/index.js';
+import { recordShowPersonal, transaction, type Store } from '../../store/index.js';
+import { subjectsOfKey, traceOf, type TraceEvent } from '../../trace/index.js';
 import { withStore } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';

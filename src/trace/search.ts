@@ -1,72 +1,30 @@
-import { RESOURCE_NAMES } from '../contract/index.js';
 import { fileLabel, fileOfMessage, LABEL } from '../log/index.js';
-import { inboxJobKey, replayedName, replayName, type InboxMessageKey } from './jobKeys.js';
-import { quarantinedResources } from './quarantine.js';
-import { statement } from './statements.js';
-import type { Store } from './store.js';
+import {
+  inboxJobKey,
+  MIRROR_KEYS,
+  mirroredBy,
+  replayedName,
+  replayName,
+  subjectOfEntity,
+  subjectOfJob,
+  subjectOfRow,
+  type InboxMessageKey,
+  type MirrorKeyName,
+  type RecordSubject,
+  type Store,
+} from '../store/index.js';
+import { statement } from '../store/statements.js';
 
 /**
- * The records a key names (`trace <key>`, and the jobs' records whose personal values masking
- * looks for): by the mirror's keys and indexes, the queue's entity keys, a job id, an ERP
- * message's file name (or its label, as logs and alerts show it), an outbox file name.
+ * The records a key names (`trace <key>`, the console's search): by the mirror's keys and
+ * indexes, the queue's entity keys, a job id, an ERP message's file name (or its label, as logs
+ * and alerts show it), an outbox file name.
  */
-
-/** The record a trace follows, and the queue's entity keys jobs about it carry. */
-export interface TraceSubject {
-  resource: string;
-  id: string;
-  entityKeys: string[];
-}
-
-interface MirrorKeys {
-  resource: string;
-  _id: string;
-  customer_id: string | null;
-  customer_number: string | null;
-  sales_id: string | null;
-  serial_number: string | null;
-}
-
-const MIRROR_KEYS = 'resource, _id, customer_id, customer_number, sales_id, serial_number';
-
-/**
- * The queue's entity keys for a record: `<resource>:<_id>`, and the ERP's own key where the
- * inbox keys a kind by it (src/queue/jobs.ts): a patient's customerId, an article's
- * customerNumber, a device's serialNumber, an ERP order's salesId, an order status by salesId
- * before the order was known.
- */
-function subjectOf(row: MirrorKeys): TraceSubject {
-  const keys = [`${row.resource}:${row._id}`];
-  const own = {
-    patient: row.customer_id,
-    article: row.customer_number,
-    device: row.serial_number,
-    erpOrder: row.sales_id,
-  }[row.resource];
-  if (own !== undefined && own !== null) keys.push(`${row.resource}:${own}`);
-  if ((row.resource === 'singleOrder' || row.resource === 'directOrder') && row.sales_id !== null) {
-    keys.push(`${row.resource}:salesId:${row.sales_id}`);
-  }
-  return { resource: row.resource, id: row._id, entityKeys: keys };
-}
-
-/** Looked up per resource, so each lookup takes the mirror's key or one of its indexes. */
-function mirroredBy(store: Store, column: string, value: string): TraceSubject[] {
-  return statement<{ value: string; resources: string }, MirrorKeys>(
-    store.db,
-    `SELECT ${MIRROR_KEYS} FROM mirror
-     WHERE resource IN (SELECT value FROM json_each(@resources)) AND ${column} = @value
-     ORDER BY resource, _id`,
-  )
-    .all({ value, resources: JSON.stringify(RESOURCE_NAMES) })
-    .map(subjectOf);
-}
 
 /** The mirrored records whose `_id` or one of the ERP's keys is `key`. */
-function mirroredByAnyKey(store: Store, key: string): TraceSubject[] {
-  return ['_id', 'sales_id', 'customer_id', 'customer_number', 'serial_number'].flatMap((column) =>
-    mirroredBy(store, column, key),
-  );
+function mirroredByAnyKey(store: Store, key: string): RecordSubject[] {
+  const names: MirrorKeyName[] = ['_id', 'salesId', 'customerId', 'customerNumber', 'serialNumber'];
+  return names.flatMap((name) => mirroredBy(store, name, key));
 }
 
 /**
@@ -74,15 +32,15 @@ function mirroredByAnyKey(store: Store, key: string): TraceSubject[] {
  * record keeps it). No column or index holds it, so the orders' bodies are read: only after
  * the indexed keys matched nothing.
  */
-function mirroredByErpOrderNumber(store: Store, number: string): TraceSubject[] {
-  return statement<{ number: string }, MirrorKeys>(
+function mirroredByErpOrderNumber(store: Store, number: string): RecordSubject[] {
+  return statement<{ number: string }, Parameters<typeof subjectOfRow>[0]>(
     store.db,
     `SELECT ${MIRROR_KEYS} FROM mirror
      WHERE resource IN ('singleOrder', 'directOrder') AND json ->> '$.erpOrderNumber' = @number
      ORDER BY resource, _id`,
   )
     .all({ number })
-    .map(subjectOf);
+    .map(subjectOfRow);
 }
 
 /** The entity keys (subjectOf) that name a record by the ERP's own key. */
@@ -94,7 +52,7 @@ const ERP_KEYED = ['patient:', 'article:', 'device:', 'erpOrder:'].concat(
  * A record the ERP named by its own key and the mirror does not hold: a patient the platform
  * refused to create, an order status by a salesId no pull has brought. Only its jobs know it.
  */
-function queuedByErpKey(store: Store, key: string): TraceSubject[] {
+function queuedByErpKey(store: Store, key: string): RecordSubject[] {
   const jobOf = statement<{ key: string }, { id: number }>(
     store.db,
     'SELECT id FROM queue INDEXED BY queue_entity WHERE entity_key = @key LIMIT 1',
@@ -104,23 +62,6 @@ function queuedByErpKey(store: Store, key: string): TraceSubject[] {
     const subject = job === undefined ? undefined : subjectOfJob(store, job.id);
     return subject === undefined ? [] : [subject];
   });
-}
-
-/** The record an entity key names (`singleOrder:<_id>`, `patient:<customerId>` …). */
-function subjectOfEntity(store: Store, key: string): TraceSubject {
-  const [resource = '', ...rest] = key.split(':');
-  const id = rest.join(':');
-  const found = mirroredByAnyKey(store, id).find((subject) => subject.resource === resource);
-  return found ?? { resource, id, entityKeys: [key] };
-}
-
-/** The subject a job is about, by its entity key; undefined for a job not in the queue. */
-export function subjectOfJob(store: Store, jobId: number): TraceSubject | undefined {
-  const job = statement<{ id: number }, { entity_key: string }>(
-    store.db,
-    'SELECT entity_key FROM queue WHERE id = @id',
-  ).get({ id: jobId });
-  return job === undefined ? undefined : subjectOfEntity(store, job.entity_key);
 }
 
 /**
@@ -182,13 +123,13 @@ function messagesNamed(store: Store, name: string): NamedMessage[] {
 }
 
 /** The subject of an ERP message, found by its file name, `<file>#<row>` or request key. */
-function subjectsOfMessage(store: Store, name: string): TraceSubject[] {
+function subjectsOfMessage(store: Store, name: string): RecordSubject[] {
   const jobOf = statement<{ key: string }, { id: number }>(
     store.db,
     'SELECT id FROM queue WHERE idempotency_key = @key',
   );
   // A message and its replays are about one record: it is named once.
-  const subjects = new Map<string, TraceSubject>();
+  const subjects = new Map<string, RecordSubject>();
   for (const message of messagesNamed(store, name)) {
     const job = jobOf.get({ key: inboxJobKey(message) });
     // A repeat or an overtaken message queued nothing: its entity names the record.
@@ -203,14 +144,14 @@ function subjectsOfMessage(store: Store, name: string): TraceSubject[] {
   return [...subjects.values()];
 }
 
-/** `<resource>_<ten digits>.<csv|ndjson>`: an outbox batch file (erp/outbound/file/names.ts). */
+/** `<resource>_<ten digits>.<csv|ndjson>`: an outbox batch file (erp/file/names.ts). */
 const BATCH_FILE = /^[A-Za-z0-9.~-]+_(\d{10})\.(?:csv|ndjson)$/;
 
 /**
  * The records handed over in an outbox batch file: its delivery jobs keep the batch's number
  * (until retention.jobs lets them go).
  */
-function subjectsOfBatch(store: Store, file: string): TraceSubject[] {
+function subjectsOfBatch(store: Store, file: string): RecordSubject[] {
   const batch = BATCH_FILE.exec(file.split('/').pop() ?? file)?.[1];
   if (batch === undefined) return [];
   return statement<{ batch: number }, { entity_key: string }>(
@@ -223,23 +164,14 @@ function subjectsOfBatch(store: Store, file: string): TraceSubject[] {
 }
 
 /** The subjects of the messages a file's label names (messagesLabelled), each once. */
-function subjectsOfLabel(store: Store, key: string): TraceSubject[] {
-  const subjects = new Map<string, TraceSubject>();
+function subjectsOfLabel(store: Store, key: string): RecordSubject[] {
+  const subjects = new Map<string, RecordSubject>();
   for (const name of messagesLabelled(store, key)) {
     for (const subject of subjectsOfMessage(store, name)) {
       subjects.set(`${subject.resource}:${subject.id}`, subject);
     }
   }
   return [...subjects.values()];
-}
-
-/** A record only the quarantine knows (none of its versions could be kept), by its `_id`. */
-function quarantinedBy(store: Store, id: string): TraceSubject[] {
-  return quarantinedResources(store, id).map((resource) => ({
-    resource,
-    id,
-    entityKeys: [`${resource}:${id}`],
-  }));
 }
 
 /**
@@ -250,13 +182,8 @@ function quarantinedBy(store: Store, id: string): TraceSubject[] {
  * (`<file>#<row>`) or a request key (or its label, as logs show it), or a job id. The mirror's
  * keys come first, as an ERP's number may look like a job id.
  */
-export function subjectsOfKey(store: Store, key: string): TraceSubject[] {
-  for (const lookUp of [
-    mirroredByAnyKey,
-    mirroredByErpOrderNumber,
-    queuedByErpKey,
-    quarantinedBy,
-  ]) {
+export function subjectsOfKey(store: Store, key: string): RecordSubject[] {
+  for (const lookUp of [mirroredByAnyKey, mirroredByErpOrderNumber, queuedByErpKey]) {
     const found = lookUp(store, key);
     if (found.length > 0) return found;
   }

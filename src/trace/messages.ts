@@ -1,11 +1,18 @@
-import { inboxMessageOfKey, replayedName, type InboxMessageKey } from './jobKeys.js';
-import { overtakenText, overtakingOf, type OvertakenRow } from './overtaken.js';
-import { statement } from './statements.js';
-import type { Store } from './store.js';
-import type { TraceEvent } from './traceEvent.js';
-import type { TraceSubject } from './traceSubjects.js';
+import {
+  inboxMessageOfKey,
+  overtakenText,
+  overtakingOf,
+  replayedName,
+  type InboxMessageKey,
+  type OvertakenRow,
+  type RecordSubject,
+  type Store,
+} from '../store/index.js';
 
-/** The ERP's messages in a record's timeline (trace.ts). */
+import { statement } from '../store/statements.js';
+import type { TraceEvent } from './event.js';
+
+/** The ERP's messages in a record's timeline (timeline.ts). */
 
 /** How a timeline shows the other side's texts and the ERP's file names. */
 export interface Mask {
@@ -63,7 +70,7 @@ function refusal(store: Store, row: UnqueuedRow, mask: Mask): string {
  */
 export function unqueuedMessageEvents(
   store: Store,
-  subject: TraceSubject,
+  subject: RecordSubject,
   mask: Mask,
 ): TraceEvent[] {
   const rows = statement<{ keys: string }, UnqueuedRow>(

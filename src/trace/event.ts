@@ -1,4 +1,4 @@
-/** One line of a record's timeline (`trace <key>`, trace.ts). */
+/** One line of a record's timeline (`trace <key>`, the console's story: timeline.ts). */
 export type TraceEventKind =
   | 'version'
   | 'handOver'

@@ -1,18 +1,19 @@
 import { maskPersonal, messageLabel, type PersonalValues } from '../log/index.js';
-import { AGAIN, archivalKey, handOverKey } from './jobKeys.js';
-import type { VersionChanges } from './ledger.js';
-import { operatorActionsOn, type RecordedAction } from './operatorActions.js';
-import { pauseActionsOf } from './pauses.js';
-import { personalValuesOf } from './personalOf.js';
-import { quarantined } from './quarantine.js';
-import { statement } from './statements.js';
-import type { Store } from './store.js';
-import type { TraceEvent } from './traceEvent.js';
-import { messageOf, SHOWN, unqueuedMessageEvents, type Mask } from './traceMessages.js';
-import type { TraceSubject } from './traceSubjects.js';
-
-export type { PersonalValues };
-export type { TraceEvent, TraceEventKind } from './traceEvent.js';
+import {
+  AGAIN,
+  archivalKey,
+  handOverKey,
+  operatorActionsOn,
+  pauseActionsOf,
+  personalValuesOf,
+  type RecordedAction,
+  type RecordSubject,
+  type Store,
+  type VersionChanges,
+} from '../store/index.js';
+import { statement } from '../store/statements.js';
+import type { TraceEvent } from './event.js';
+import { messageOf, SHOWN, unqueuedMessageEvents, type Mask } from './messages.js';
 
 /**
  * One record's way through the daemon, read from what the database keeps (`trace <key>`):
@@ -54,7 +55,7 @@ function seenEvent(row: LedgerRow, what: string): TraceEvent {
   return { ...seen, what: `${seen.what}: ${named}`, changed: changes };
 }
 
-function versionEvents(store: Store, subject: TraceSubject): TraceEvent[] {
+function versionEvents(store: Store, subject: RecordSubject): TraceEvent[] {
   const rows = statement<{ resource: string; id: string; archived: string }, LedgerRow>(
     store.db,
     `SELECT version, _id, run_id, seen_at, delivered_at, ack_state, changed FROM ledger
@@ -78,7 +79,7 @@ function versionEvents(store: Store, subject: TraceSubject): TraceEvent[] {
  * by the key's unique index, the redeliveries as the range of keys after AGAIN: their marks
  * are times, ASCII, all below \uffff).
  */
-function handOverJobOf(store: Store, subject: TraceSubject, row: LedgerRow): boolean {
+function handOverJobOf(store: Store, subject: RecordSubject, row: LedgerRow): boolean {
   const key = handOverKey(subject.resource, subject.id, row.version);
   const again = `${key}${AGAIN}`;
   const job = statement<Record<string, string>, { id: number }>(
@@ -153,7 +154,7 @@ function jobEvents(store: Store, job: JobRow, mask: Mask): TraceEvent[] {
   return events;
 }
 
-function jobsOf(store: Store, subject: TraceSubject): JobRow[] {
+function jobsOf(store: Store, subject: RecordSubject): JobRow[] {
   const select = statement<{ key: string }, JobRow>(
     store.db,
     `SELECT id, kind, state, attempts, last_error, last_status, answer, created_at, updated_at,
@@ -162,7 +163,7 @@ function jobsOf(store: Store, subject: TraceSubject): JobRow[] {
   return subject.entityKeys.flatMap((key) => select.all({ key }));
 }
 
-function ownWriteEvent(store: Store, subject: TraceSubject): TraceEvent[] {
+function ownWriteEvent(store: Store, subject: RecordSubject): TraceEvent[] {
   const row = statement<
     { resource: string; id: string },
     { written_at: string; editor: string | null }
@@ -184,7 +185,7 @@ const ENDED_STATES: ReadonlySet<string> = new Set(['done', 'dead', 'superseded']
  */
 function operatorEvents(
   store: Store,
-  subject: TraceSubject,
+  subject: RecordSubject,
   jobs: readonly JobRow[],
   pausable: (kind: string) => boolean,
   firstSeen: string | undefined,
@@ -206,7 +207,7 @@ function operatorEvents(
 }
 
 /** The masking of one subject's timeline: its record's and its jobs' personal values. */
-function maskOf(store: Store, subject: TraceSubject, jobs: readonly JobRow[]): Mask {
+function maskOf(store: Store, subject: RecordSubject, jobs: readonly JobRow[]): Mask {
   const known = personalValuesOf(
     store,
     subject,
@@ -222,7 +223,7 @@ function maskOf(store: Store, subject: TraceSubject, jobs: readonly JobRow[]): M
  */
 export function traceOf(
   store: Store,
-  subject: TraceSubject,
+  subject: RecordSubject,
   pausable: (kind: string) => boolean = () => false,
   personal: PersonalValues = 'masked',
 ): TraceEvent[] {
@@ -233,11 +234,6 @@ export function traceOf(
     ...jobs.flatMap((job) => jobEvents(store, job, mask)),
     ...unqueuedMessageEvents(store, subject, mask),
     ...ownWriteEvent(store, subject),
-    ...quarantined(store, subject).map(({ at, what }) => ({
-      at,
-      kind: 'quarantine' as const,
-      what: mask.text(what),
-    })),
   ];
   const firstSeen = recorded.map((event) => event.at).sort()[0];
   const events = [...recorded, ...operatorEvents(store, subject, jobs, pausable, firstSeen)];

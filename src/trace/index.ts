@@ -1,0 +1,8 @@
+/**
+ * Mechanism: a record's story, read from what the database keeps. One read model, two views:
+ * `trace <key>` prints it, the console's story page shows it. The search finds the records a
+ * key names (search.ts), the timeline tells what happened to one (timeline.ts).
+ */
+export { subjectsOfKey } from './search.js';
+export { traceOf } from './timeline.js';
+export type { TraceEvent, TraceEventKind } from './event.js';
