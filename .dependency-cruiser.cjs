@@ -11,8 +11,11 @@ const MECHANISMS =
   'contract|platform|store|housekeeping|readModels|trace|queue|erp|config|log|shared';
 /** What uses the store's tables over time or to show them: the store never imports them. */
 const STORE_USERS = 'housekeeping|readModels|trace';
-/** Interfaces face the user (commands, the endpoint, the online check): nothing below uses them. */
-const INTERFACES = 'cli|http|check';
+/**
+ * Interfaces face the user (commands, the endpoint, the online check, the console), and the
+ * operations serve them (what an operator does, once for all of them): nothing below uses either.
+ */
+const INTERFACES = 'cli|http|check|console|operations';
 
 module.exports = {
   forbidden: [
@@ -34,7 +37,7 @@ module.exports = {
     {
       name: 'interfaces-on-top',
       comment:
-        'A stage or a mechanism never imports an interface (cli/, http/, check/): see docs/architecture.md',
+        'A stage or a mechanism never imports an interface (cli/, http/, check/, console/) or operations/: see docs/architecture.md',
       severity: 'error',
       from: { path: `^src/(${STAGES}|${MECHANISMS})/` },
       to: { path: `^src/(${INTERFACES})/` },

@@ -112,16 +112,18 @@ export function whileNoDaemonRuns<T>(
 
 /**
  * withStore() for work that awaits (reads files beside the database): closed once it settles.
- * `copies`: see StaleCopies.
+ * `copies`: see StaleCopies; `access`: see withStore.
  */
 export async function withStoreAsync<T>(
   options: ConfigOption,
   work: (store: Store, config: Config) => Promise<T>,
   copies: StaleCopies = 'remove',
+  access: 'read' | 'write' = 'write',
 ): Promise<T> {
   const config = configOf(options, 'skip');
   const store = openFor(config, copies);
   try {
+    if (access === 'read') store.db.pragma('query_only = ON');
     return await work(store, config);
   } finally {
     store.close();

@@ -100,27 +100,6 @@ export function retryJob(store: Store, id: number, superseding: Superseding): St
   });
 }
 
-export interface RetryAllResult {
-  retried: number[];
-  /** Dead jobs left as they are, with the reason. */
-  refused: { id: number; reason: string }[];
-}
-
-/** retryJob for every job with an open dead letter. */
-export function retryAllDead(store: Store, superseding: Superseding): RetryAllResult {
-  const result: RetryAllResult = { retried: [], refused: [] };
-  for (const job of listJobs(store, { dead: true })) {
-    try {
-      retryJob(store, job.id, superseding);
-      result.retried.push(job.id);
-    } catch (error) {
-      if (!(error instanceof PermanentError)) throw error;
-      result.refused.push({ id: job.id, reason: error.message });
-    }
-  }
-  return result;
-}
-
 /**
  * Gives a dead job up: its dead letter is resolved `dropped`; the job stays in the database for
  * the record. A job still pending or running cannot be dropped: it may be on its way to the

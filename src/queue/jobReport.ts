@@ -25,17 +25,45 @@ function secondsSinceCreated(store: Store, clock: Clock, resource: string, id: s
   return Number.isNaN(created) ? undefined : (clock.now().getTime() - created) / 1000;
 }
 
+/** An ERP order's parcels by their tracking codes (else their links), as one value. */
+function trackingOf(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const parcels = value.flatMap((parcel: unknown) => {
+    if (parcel === null || typeof parcel !== 'object') return [];
+    const { trackingCode, trackingLink } = parcel as Record<string, unknown>;
+    const shown = text(trackingCode) ?? text(trackingLink);
+    return shown === undefined ? [] : [shown];
+  });
+  return parcels.length === 0 ? undefined : parcels.join(' and ');
+}
+
 /**
- * The values an operator looks for in a push-back's line: the status and the salesId it wrote
- * (no personal field: those stay out of the log).
+ * The values an operator looks for in a push-back's log line and its trace: the status, the
+ * salesId, the ERP's order number and the tracking it wrote (no personal field: those stay out
+ * of the log).
  */
-function sentValues(job: StoredJob): { status?: unknown; salesId?: string } {
-  const { status } = job.payload;
-  const salesId = text(job.payload.salesId);
+export function sentValues(payload: Readonly<Record<string, unknown>>): {
+  status?: number | string;
+  salesId?: string;
+  erpOrderNumber?: string;
+  tracking?: string;
+} {
+  const { status } = payload;
+  const salesId = text(payload['salesId']);
+  const erpOrderNumber = text(payload['erpOrderNumber']);
+  const tracking = trackingOf(payload['trackingInfo']);
   return {
     ...(typeof status === 'number' || typeof status === 'string' ? { status } : {}),
     ...(salesId === undefined ? {} : { salesId }),
+    ...(erpOrderNumber === undefined ? {} : { erpOrderNumber }),
+    ...(tracking === undefined ? {} : { tracking }),
   };
+}
+
+/** sentValues as the words of a line: ` (status 3, salesId SO-1)`; nothing when none. */
+export function sentText(payload: Readonly<Record<string, unknown>>): string {
+  const what = Object.entries(sentValues(payload)).map(([field, value]) => `${field} ${value}`);
+  return what.length === 0 ? '' : ` (${what.join(', ')})`;
 }
 
 /**
@@ -107,12 +135,9 @@ export function reportDone(context: DoneContext, job: StoredJob, answer?: Platfo
   }
   // What is neither a hand-over nor an acknowledgement is a push-back kind (one the worker was
   // given a handler for: a job of no known kind is dead, never done).
-  const sent = sentValues(job);
-  const what = Object.entries(sent).map(([field, value]) => `${field} ${String(value)}`);
-  const values = what.length === 0 ? '' : ` (${what.join(', ')})`;
   const { fields: answered, said } = answerOf(answer);
   logger.info(
-    { ...fields, ...sent, ...answered },
-    `pushed ${job.kind} ${job.entityKey} back to the platform${values}${said}`,
+    { ...fields, ...sentValues(job.payload), ...answered },
+    `pushed ${job.kind} ${job.entityKey} back to the platform${sentText(job.payload)}${said}`,
   );
 }

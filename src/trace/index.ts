@@ -4,5 +4,6 @@
  * key names (search.ts), the timeline tells what happened to one (timeline.ts).
  */
 export { subjectsOfKey } from './search.js';
-export { traceOf } from './timeline.js';
+export { traceOf, type TraceOptions } from './timeline.js';
+export { fileHandOvers, UNNAMED, type HandedVersion, type HandOverNaming } from './handOvers.js';
 export type { TraceEvent, TraceEventKind } from './event.js';

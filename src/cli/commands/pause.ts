@@ -1,18 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { effectiveResourceSettings, type Config } from '../../config/index.js';
-import { contractFor } from '../../contract/index.js';
-import { nearestField } from '../../shared/nearest.js';
-import { PUSH_BACK_KIND_NAMES } from '../../pushback/index.js';
-import { ACK_KINDS } from '../../queue/index.js';
+import type { Config } from '../../config/index.js';
+import { checkedPauseTarget, pauseWork, resumeWork } from '../../operations/index.js';
 import {
   currentOperator,
   EVERY_TARGET,
-  pause,
-  pausesInForce,
-  pauseSubject,
-  recordOperatorAction,
-  resume,
-  transaction,
   type Pause,
   type PauseDirection,
 } from '../../store/index.js';
@@ -27,26 +18,11 @@ function direction(value: string): PauseDirection {
   );
 }
 
-/** What may be paused: the resources the config's variant pulls, or the kinds of platform writes. */
-function targetsOf(config: Config, way: PauseDirection): readonly string[] {
-  if (way === 'push') return [...PUSH_BACK_KIND_NAMES, ...ACK_KINDS];
-  const contract = contractFor(config.platform.variant, config.platform.paths);
-  return effectiveResourceSettings(config, contract).map((settings) => settings.resource);
-}
-
 /** `name` when it can be paused; else a usage error naming the nearest name and every one. */
 function checkedTarget(config: Config, way: PauseDirection, name: string | undefined): string {
-  if (name === undefined) return EVERY_TARGET;
-  const known = targetsOf(config, way);
-  if (known.includes(name)) return name;
-  const ack = `ack.${name}`;
-  const nearest = known.includes(ack) ? ack : nearestField(name, known);
-  const what =
-    way === 'pull'
-      ? `a resource variant ${config.platform.variant} pulls`
-      : 'a kind of platform write (queue list shows the kinds)';
-  const guess = nearest === undefined ? '.' : `; did you mean ${nearest}?`;
-  throw new CliExit(EXIT.usage, `"${name}" is not ${what}${guess} One of: ${known.join(', ')}`);
+  const checked = checkedPauseTarget(config, way, name);
+  if (checked.ok) return checked.target;
+  throw new CliExit(EXIT.usage, checked.problem);
 }
 
 /** `the pulls of patient`, `the platform writes of kind orderStatus`, `every pull`. */
@@ -73,17 +49,9 @@ function effectText(way: PauseDirection): string {
 }
 
 function pauseAction(way: PauseDirection, name: string | undefined, options: ConfigOption): void {
-  const done = withStore(options, (store, config) => {
-    const target = checkedTarget(config, way, name);
-    return transaction(store, () => {
-      const paused = pause(store, way, target);
-      if (paused.changed) {
-        const action = { action: 'pause', subject: pauseSubject(way, target) } as const;
-        recordOperatorAction(store, action, currentOperator());
-      }
-      return { ...paused, target };
-    });
-  });
+  const done = withStore(options, (store, config) =>
+    pauseWork(store, way, checkedTarget(config, way, name), currentOperator()),
+  );
   const what = named(way, done.target);
   const lines = done.changed
     ? [`${what}: paused; ${effectText(way)}`]
@@ -93,17 +61,9 @@ function pauseAction(way: PauseDirection, name: string | undefined, options: Con
 }
 
 function resumeAction(way: PauseDirection, name: string | undefined, options: ConfigOption): void {
-  const done = withStore(options, (store, config) => {
-    const target = checkedTarget(config, way, name);
-    return transaction(store, () => {
-      const resumed = resume(store, way, target);
-      if (resumed) {
-        const action = { action: 'resume', subject: pauseSubject(way, target) } as const;
-        recordOperatorAction(store, action, currentOperator());
-      }
-      return { resumed, target, pauses: pausesInForce(store) };
-    });
-  });
+  const done = withStore(options, (store, config) =>
+    resumeWork(store, way, checkedTarget(config, way, name), currentOperator()),
+  );
   const what = named(way, done.target);
   const next =
     way === 'pull' ? 'the next scheduled pull takes it up' : 'the next queue pass sends its jobs';

@@ -1,15 +1,13 @@
 import { Command, InvalidArgumentError } from 'commander';
-import type { JobDetails } from '../../queue/index.js';
-import { dropJob, getJob, listJobs, retryAllDead, retryJob } from '../../queue/index.js';
-import { supersedingKind } from '../../pushback/index.js';
 import {
-  currentOperator,
-  recordOperatorAction,
-  maskedJob,
-  recordShowPersonal,
-  transaction,
-  type Store,
-} from '../../store/index.js';
+  actOnDeadLetters,
+  dropDeadLetter,
+  retryDeadLetter,
+  type DeadLetterAction,
+} from '../../operations/index.js';
+import type { JobDetails } from '../../queue/index.js';
+import { getJob, listJobs } from '../../queue/index.js';
+import { currentOperator, maskedJob, recordShowPersonal, transaction } from '../../store/index.js';
 import { withStore, withStoreOrExit } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
@@ -103,57 +101,74 @@ function showAction(id: number, options: ShowOptions): void {
   );
 }
 
-/** An operator's `change` to job `id`, kept with the `action` that names it or not at all. */
-function changeJob(
-  options: ConfigOption,
-  id: number,
-  action: 'retry' | 'drop',
-  change: (store: Store) => void,
-): void {
+/** An operator's action on one dead letter; a refusal exits 1 with its reason. */
+function actOnOne(options: ConfigOption, id: number, action: DeadLetterAction): void {
   withStoreOrExit(options, (store) =>
-    transaction(store, () => {
-      change(store);
-      recordOperatorAction(store, { action, subject: `job:${id}` }, currentOperator());
-    }),
+    action === 'retry'
+      ? retryDeadLetter(store, id, currentOperator())
+      : dropDeadLetter(store, id, currentOperator()),
   );
 }
 
-function retryAction(
+interface BulkOptions extends ConfigOption {
+  allDead?: boolean;
+  kind?: string;
+}
+
+/** Every open dead letter (of `--kind`), each kept as an operator action naming the flags. */
+function actOnAll(options: BulkOptions, action: DeadLetterAction): void {
+  const flags = options.kind === undefined ? '--all-dead' : `--all-dead --kind ${options.kind}`;
+  const scope = { kind: options.kind, cap: Number.MAX_SAFE_INTEGER };
+  const result = withStoreOrExit(options, (store) =>
+    actOnDeadLetters(store, action, scope, currentOperator(), flags),
+  );
+  const of = options.kind === undefined ? '' : ` of kind ${options.kind}`;
+  if (result.done.length === 0) print(`no dead letters${of} to ${action}`);
+  else if (action === 'retry') {
+    print(`${result.done.length} dead job(s) pending again: ${result.done.join(', ')}`);
+  } else {
+    print(`${result.done.length} dead letter(s) dropped: ${result.done.join(', ')}`);
+  }
+  for (const refused of result.refused)
+    print(`not ${action === 'retry' ? 'retried' : 'dropped'}: ${refused.reason}`);
+}
+
+/** `retry|drop <id>` or `retry|drop --all-dead [--kind <kind>]`. */
+function deadLetterAction(
   command: Command,
+  action: DeadLetterAction,
   id: number | undefined,
-  options: ConfigOption & { allDead?: boolean },
+  options: BulkOptions,
 ): void {
+  if (options.kind !== undefined && options.allDead !== true) {
+    command.error('error: --kind goes with --all-dead', { exitCode: EXIT.usage });
+  }
   if ((id === undefined) === (options.allDead !== true)) {
     command.error('error: give either a job id or --all-dead', { exitCode: EXIT.usage });
   }
-  if (id !== undefined) {
-    changeJob(options, id, 'retry', (store) => retryJob(store, id, supersedingKind));
-    print(`job ${id} is pending again, due now; it runs on the daemon's next queue pass`);
+  if (id === undefined) {
+    actOnAll(options, action);
     return;
   }
-  const result = withStoreOrExit(options, (store) => {
-    const retried = retryAllDead(store, supersedingKind);
-    transaction(store, () => {
-      for (const id of retried.retried) {
-        const action = { action: 'retry', subject: `job:${id}`, detail: '--all-dead' } as const;
-        recordOperatorAction(store, action, currentOperator());
-      }
-    });
-    return retried;
-  });
+  actOnOne(options, id, action);
   print(
-    result.retried.length === 0
-      ? 'no dead letters to retry'
-      : `${result.retried.length} dead job(s) pending again: ${result.retried.join(', ')}`,
+    action === 'retry'
+      ? `job ${id} is pending again, due now; it runs on the daemon's next queue pass`
+      : `job ${id} dropped: its dead letter is resolved; the job stays in the database for the record`,
   );
-  for (const refused of result.refused) print(`not retried: ${refused.reason}`);
 }
 
-function dropAction(id: number, options: ConfigOption): void {
-  changeJob(options, id, 'drop', (store) => dropJob(store, id));
-  print(
-    `job ${id} dropped: its dead letter is resolved; the job stays in the database for the record`,
-  );
+/** `retry` or `drop`, of one dead letter or (`--all-dead`) of every open one. */
+function deadLetterCommand(action: DeadLetterAction, description: string): Command {
+  return jobCommand(action, description, '[id]')
+    .option('--all-dead', `${action} every open dead letter`)
+    .option(
+      '--kind <kind>',
+      'with --all-dead: only the dead letters of this job kind (queue list shows the kinds)',
+    )
+    .action(function (this: Command, id: number | undefined, options: BulkOptions) {
+      deadLetterAction(this, action, id, options);
+    });
 }
 
 /** `queue list|show|retry|drop`: the durable retry queue and its dead letters. */
@@ -177,23 +192,14 @@ export function queueCommand(): Command {
     ).option('--json', 'print JSON'),
     'the personal values (payload, errors, answers)',
   ).action(showAction);
-  const retry = jobCommand(
+  const retry = deadLetterCommand(
     'retry',
     'put a dead letter (or all of them) back in the queue, tries counted from zero',
-    '[id]',
-  )
-    .option('--all-dead', 'retry every open dead letter')
-    .action(function (
-      this: Command,
-      id: number | undefined,
-      options: ConfigOption & { allDead?: boolean },
-    ) {
-      retryAction(this, id, options);
-    });
-  const drop = jobCommand(
+  );
+  const drop = deadLetterCommand(
     'drop',
-    'give a dead letter up; the job stays in the database for the record',
-  ).action(dropAction);
+    'give a dead letter (or all of them) up; the job stays in the database for the record',
+  );
   return new Command('queue')
     .description('the retry queue: jobs waiting to be sent to the platform, and dead letters')
     .addCommand(list)

@@ -1,53 +1,13 @@
 import type { Command } from 'commander';
-import { isPlatformWrite } from '../../queue/index.js';
-import { fileLabel } from '../../log/index.js';
 import type { PersonalValues } from '../../log/index.js';
-import { recordShowPersonal, transaction, type Store } from '../../store/index.js';
-import { subjectsOfKey, traceOf, type TraceEvent } from '../../trace/index.js';
-import { withStore } from '../context.js';
+import { handOversOf, traceRecords, type TracedRecord } from '../../operations/index.js';
+import { currentOperator } from '../../store/index.js';
+import { withStoreAsync } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
 import { withShowPersonal } from './personal.js';
 
-export interface TracedRecord {
-  resource: string;
-  id: string;
-  events: TraceEvent[];
-}
-
-function tracesOf(store: Store, key: string, personal: PersonalValues): TracedRecord[] {
-  return subjectsOfKey(store, key).map((subject) => ({
-    resource: subject.resource,
-    id: subject.id,
-    events: traceOf(store, subject, isPlatformWrite, personal),
-  }));
-}
-
-/**
- * Who saw the personal values: an operator action on each record traced, and on each job whose
- * texts the masking would have changed (so `queue show` of that job names the look too).
- */
-function recordLooks(store: Store, key: string, shown: readonly TracedRecord[]): void {
-  const masked = tracesOf(store, key, 'masked');
-  const jobs = new Set<number>();
-  shown.forEach((record, r) =>
-    record.events.forEach((event, e) => {
-      const other = masked[r]?.events[e];
-      if (event.job !== undefined && other?.what !== event.what) jobs.add(event.job);
-    }),
-  );
-  const subjects = shown.map((record) => `${record.resource}:${record.id}`);
-  subjects.push(...[...jobs].map((job) => `job:${job}`));
-  for (const subject of subjects) {
-    recordShowPersonal(store, { subject, detail: `trace ${keptKey(key)}` });
-  }
-}
-
-/**
- * The key as the audit keeps it, for good: an ERP file's name (it may be the patient's) by its
- * label, as logs show it; ids and ERP keys as given.
- */
-const keptKey = (key: string): string => (/\.[A-Za-z0-9]{1,8}$/.test(key) ? fileLabel(key) : key);
+export type { TracedRecord };
 
 /**
  * Every record `key` names, each with its timeline; none when the database knows no such key.
@@ -57,16 +17,15 @@ export function traceKey(
   options: ConfigOption,
   key: string,
   personal: PersonalValues = 'masked',
-): TracedRecord[] {
-  if (personal === 'masked') {
-    return withStore(options, (store) => tracesOf(store, key, 'masked'), 'read');
-  }
-  return withStore(options, (store) =>
-    transaction(store, () => {
-      const shown = tracesOf(store, key, 'shown');
-      recordLooks(store, key, shown);
-      return shown;
-    }),
+): Promise<TracedRecord[]> {
+  return withStoreAsync(
+    options,
+    async (store, config) => {
+      const reading = { personal, handOvers: await handOversOf(config) };
+      return traceRecords(store, key, reading, { by: currentOperator(), via: 'trace' });
+    },
+    'remove',
+    personal === 'masked' ? 'read' : 'write',
   );
 }
 
@@ -82,12 +41,12 @@ export function renderTrace(records: readonly TracedRecord[]): string {
     .concat('\n');
 }
 
-function traceAction(
+async function traceAction(
   key: string,
   options: ConfigOption & { json?: boolean; showPersonal?: boolean },
-): void {
+): Promise<void> {
   const personal = options.showPersonal === true ? 'shown' : 'masked';
-  const records = traceKey(options, key, personal);
+  const records = await traceKey(options, key, personal);
   if (records.length === 0) {
     throw new CliExit(
       EXIT.failure,

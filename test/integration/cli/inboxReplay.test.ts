@@ -81,7 +81,7 @@ describe('inbox replay', () => {
     expect(getStoredJob(cycle().app.store, replayed?.jobId ?? 0)?.state).toBe('done');
     expect(await writes()).toEqual([]);
 
-    const [record] = traceKey({ config: cycle().rig.configPath }, 'status-1.json');
+    const [record] = await traceKey({ config: cycle().rig.configPath }, 'status-1.json');
     const steps = record?.events.map((event) => event.what) ?? [];
     const at = (pattern: RegExp) => steps.findIndex((step) => pattern.test(step));
     // The file by its label, in the timeline and in the audit kept for good.
@@ -258,7 +258,7 @@ describe('inbox replay', () => {
     expect(await cycle().sim.control.getRecord('singleOrder', order._id)).toMatchObject({
       erpOrderNumber: 'ERP-77',
     });
-    const found = traceKey({ config: cycle().rig.configPath }, 'erp-key-1');
+    const found = await traceKey({ config: cycle().rig.configPath }, 'erp-key-1');
     expect(found.map((r) => r.id)).toEqual([order._id]);
   });
 

@@ -44,7 +44,7 @@ describe('trace', () => {
 
   it('shows every step of an order in order: pulled, handed over, acknowledged after a retry, the ERP status and its write', async () => {
     const order = await tracedOrder();
-    const [record, ...others] = traceKey({ config: cycle().rig.configPath }, order._id);
+    const [record, ...others] = await traceKey({ config: cycle().rig.configPath }, order._id);
     expect(others).toEqual([]);
     expect(record).toMatchObject({ resource: 'singleOrder', id: order._id });
     const steps = record?.events.map((event) => event.what) ?? [];
@@ -58,7 +58,10 @@ describe('trace', () => {
     );
     // The ERP's file by its label, as logs name it (an ERP may name files after patients).
     const message = steps.indexOf(`ERP orderStatus file ${fileLabel('status-1.json')} received`);
-    const statusDone = at(/^job \d+ orderStatus done: platform answered 200$/);
+    // What the push-back wrote (issue 40, item 6), as its log line says it.
+    const statusDone = at(
+      /^job \d+ orderStatus done \(status 3, salesId SO-TRACE-1\): platform answered 200$/,
+    );
     const echo = at(/is our own write coming back: not handed to the ERP/);
     const ours = at(/^our last write to it/);
     for (const index of [pulled, handed, ackQueued, ackDone, message, statusDone, echo, ours]) {
@@ -80,20 +83,20 @@ describe('trace', () => {
   it('finds the order by its salesId, a job id, the inbox file (or its label) and the outbox file, and nothing by an unknown key', async () => {
     const order = await tracedOrder();
     const options = { config: cycle().rig.configPath };
-    const [byId] = traceKey(options, order._id);
+    const [byId] = await traceKey(options, order._id);
     const jobId = byId?.events.find((event) => event.job !== undefined)?.job;
     const outboxFile = cycle()
       .rig.outboxFiles('singleOrder')
       .find((f) => f.startsWith(order._id));
     const label = fileLabel('status-1.json');
     for (const key of ['SO-TRACE-1', String(jobId), 'status-1.json', label, String(outboxFile)]) {
-      const found = traceKey(options, key);
+      const found = await traceKey(options, key);
       expect(
         found.map((r) => r.id),
         key,
       ).toContain(order._id);
     }
-    expect(traceKey(options, 'no-such-key')).toEqual([]);
+    expect(await traceKey(options, 'no-such-key')).toEqual([]);
   });
 
   it('prints JSON with --json, and exits 1 naming a key it does not know', async () => {

@@ -23,9 +23,10 @@ const PULLED = ['patient', 'article', 'integratedCare', 'singleOrder'] as const;
 describe('trace by file: outbox batches, inbox exports and their messages', () => {
   const cycle = useAppCycle({ variant: 'B', file: germanErpFileSettings() });
   /** The timelines with the ERP's file names as they are (`--show-personal`). */
-  const trace = (key: string): TracedRecord[] =>
+  const trace = (key: string): Promise<TracedRecord[]> =>
     traceKey({ config: cycle().rig.configPath }, key, 'shown');
-  const masked = (key: string): TracedRecord[] => traceKey({ config: cycle().rig.configPath }, key);
+  const masked = (key: string): Promise<TracedRecord[]> =>
+    traceKey({ config: cycle().rig.configPath }, key);
   const whats = (records: readonly TracedRecord[]) =>
     records.flatMap((record) => record.events.map((event) => event.what));
   const dropIn = (folder: string, name: string, data: string | Buffer) =>
@@ -48,7 +49,7 @@ describe('trace by file: outbox batches, inbox exports and their messages', () =
     const { file, ids } = await handedOver();
     expect(file).toMatch(/^singleOrder_\d{10}\.csv$/);
     expect(ids.length).toBeGreaterThan(1);
-    const records = trace(file);
+    const records = await trace(file);
     expect(records.map((record) => record.id).sort()).toEqual([...ids].sort());
     expect(records.every((record) => record.resource === 'singleOrder')).toBe(true);
   });
@@ -63,7 +64,7 @@ describe('trace by file: outbox batches, inbox exports and their messages', () =
     ]);
     await cycle().pass(['singleOrder']);
 
-    const both = trace('Rueckmeldung.csv');
+    const both = await trace('Rueckmeldung.csv');
     expect(both.map((record) => record.id).sort()).toEqual([first, second].sort());
     expect(whats(both)).toEqual(
       expect.arrayContaining([
@@ -71,15 +72,15 @@ describe('trace by file: outbox batches, inbox exports and their messages', () =
         'ERP orderStatus file Rueckmeldung.csv#3 received',
       ]),
     );
-    expect(trace('Rueckmeldung.csv#3').map((record) => record.id)).toEqual([second]);
+    expect((await trace('Rueckmeldung.csv#3')).map((record) => record.id)).toEqual([second]);
     // Masked, as by default, the file is its label and the row stays.
     const label = fileLabel('Rueckmeldung.csv');
-    expect(whats(masked('Rueckmeldung.csv'))).toContain(`ERP orderStatus file ${label}#2 received`);
-    expect(
-      masked(`${label}`)
-        .map((record) => record.id)
-        .sort(),
-    ).toEqual([first, second].sort());
+    expect(whats(await masked('Rueckmeldung.csv'))).toContain(
+      `ERP orderStatus file ${label}#2 received`,
+    );
+    expect((await masked(`${label}`)).map((record) => record.id).sort()).toEqual(
+      [first, second].sort(),
+    );
   });
 
   it('shows a message that repeated an earlier one, and one refused as overtaken', async () => {
@@ -94,9 +95,9 @@ describe('trace by file: outbox batches, inbox exports and their messages', () =
     dropExport('Export-2.csv', [HEADER, `${id};VK-1;Uebermittelt;;`]);
     await cycle().pass(['singleOrder']);
 
-    const [record] = trace('Export-1.csv');
+    const [record] = await trace('Export-1.csv');
     expect(record?.id).toBe(id);
-    const steps = whats(trace(id));
+    const steps = whats(await trace(id));
     expect(steps).toEqual(
       expect.arrayContaining([
         'ERP orderStatus file Export-1.csv#2 received: the same as Rueckmeldung-1.csv#2, nothing queued',
@@ -105,9 +106,9 @@ describe('trace by file: outbox batches, inbox exports and their messages', () =
         ) as string,
       ]),
     );
-    expect(trace('Export-2.csv').map((r) => r.id)).toEqual([id]);
+    expect((await trace('Export-2.csv')).map((r) => r.id)).toEqual([id]);
     // Masked, the newer message that overtook it is named by its label too.
-    expect(whats(masked(id))).toEqual(
+    expect(whats(await masked(id))).toEqual(
       expect.arrayContaining([
         expect.stringMatching(
           new RegExp(
@@ -127,7 +128,7 @@ describe('trace by file: outbox batches, inbox exports and their messages', () =
       orderResponse({ orderId: id, salesId: 'VK-7', lines: [{ lineItemId: '1', quantity: 1 }] }),
     );
     await cycle().pass(['singleOrder']);
-    const records = trace('AB-7.xml');
+    const records = await trace('AB-7.xml');
     expect(records.map((record) => record.id)).toEqual([id]);
     expect(whats(records)).toContain(`ERP orderStatus file AB-7.xml#${id} received`);
   });

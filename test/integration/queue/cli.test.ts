@@ -150,6 +150,32 @@ describe('queue CLI', () => {
     expect(all.stdout).toBe('no dead letters to retry\n');
   });
 
+  it('drop --all-dead --kind gives up the dead letters of one kind only, each kept as an operator action', async () => {
+    const refuse = () => Promise.reject(new PermanentError('answered HTTP 400', { status: 400 }));
+    const dead = ['d-1', 'd-2'].map(
+      (id) =>
+        enqueue(h.store, { kind: 'device', entityKey: `device:${id}`, payload: { _id: id } }).id,
+    );
+    const note = enqueue(h.store, {
+      kind: 'patientNote',
+      entityKey: 'patientNote:n-1',
+      payload: {},
+    }).id;
+    await h.worker({ device: refuse, patientNote: refuse }).runUntilEmpty();
+
+    const kindAlone = await queue('drop', '--kind', 'device');
+    expect(kindAlone.code).toBe(2);
+    expect(kindAlone.stderr).toContain('--kind goes with --all-dead');
+    const dropped = await queue('drop', '--all-dead', '--kind', 'device');
+    expect(dropped.stderr).toBe('');
+    expect(dropped.stdout).toBe(`2 dead letter(s) dropped: ${dead.join(', ')}\n`);
+    expect(dead.map((id) => getJob(h.store, id)?.status)).toEqual(['dropped', 'dropped']);
+    expect(getJob(h.store, note)?.status).toBe('dead');
+    expect(getJob(h.store, dead[0] ?? 0)?.operatorActions).toMatchObject([
+      { action: 'drop', detail: '--all-dead --kind device' },
+    ]);
+  });
+
   it('a broken config exits 1 listing the problem', async () => {
     const result = await runCli(['queue', 'list', '-c', 'missing.yaml'], { cwd: h.folder });
     expect(result.code).toBe(1);

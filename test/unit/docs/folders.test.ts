@@ -19,7 +19,8 @@ const FRONT_FILES: Readonly<Record<string, string>> = {
 };
 
 /** What a folder may be (docs/architecture.md), as its first comment opens. */
-const KINDS = /^(Stage [123], (pull|deliver|push back)|Mechanism|Composition root|Interface|Tool):/;
+const KINDS =
+  /^(Stage [123], (pull|deliver|push back)|Mechanism|Operations|Composition root|Interface|Tool):/;
 
 const folders = readdirSync(SRC).filter((name) => statSync(join(SRC, name)).isDirectory());
 

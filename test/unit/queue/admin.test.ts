@@ -4,7 +4,6 @@ import {
   enqueue,
   getJob,
   listJobs,
-  retryAllDead,
   retryJob,
   type NewJob,
 } from '../../../src/queue/index.js';
@@ -88,23 +87,6 @@ describe('retry', () => {
       `is older than job ${newer}, which replaces it`,
     );
     expect(getJob(h.store, old)?.state).toBe('dead');
-  });
-
-  it('--all-dead retries every open dead letter and says which it refused', async () => {
-    const patient: NewJob = {
-      kind: 'patient',
-      entityKey: 'patient:p-1',
-      payload: { v: 1 },
-      supersedes: true,
-    };
-    const [a = 0, b = 0, c = 0] = await deadJobs(status('o-1'), status('o-2'), patient);
-    enqueue(h.store, { ...patient, payload: { v: 2 } });
-    dropJob(h.store, b);
-
-    const result = retryAllDead(h.store, fullState);
-    expect(result.retried).toEqual([a]);
-    expect(result.refused.map((r) => r.id)).toEqual([c]);
-    expect(states(h.store)).toMatchObject({ [a]: 'pending', [b]: 'dead', [c]: 'dead' });
   });
 });
 

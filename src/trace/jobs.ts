@@ -1,0 +1,114 @@
+import { DELIVER_PREFIX, sentText } from '../queue/index.js';
+import type { RecordSubject, Store } from '../store/index.js';
+import { statement } from '../store/statements.js';
+import type { TraceEvent } from './event.js';
+import type { HandOverNaming } from './handOvers.js';
+import { messageOf, type Mask } from './messages.js';
+
+/** The jobs about a record, their tries and dead letters, from the queue. */
+
+export interface JobRow {
+  id: number;
+  kind: string;
+  state: string;
+  attempts: number;
+  last_error: string | null;
+  last_status: number | null;
+  answer: string | null;
+  created_at: string;
+  updated_at: string;
+  idempotency_key: string | null;
+  payload: string;
+  batch_id: number | null;
+}
+
+/** The jobs about the subject, by its entity keys, oldest first per key. */
+export function jobsOf(store: Store, subject: RecordSubject): JobRow[] {
+  const select = statement<{ key: string }, JobRow>(
+    store.db,
+    `SELECT id, kind, state, attempts, last_error, last_status, answer, created_at, updated_at,
+       idempotency_key, payload, batch_id
+     FROM queue INDEXED BY queue_entity WHERE entity_key = @key ORDER BY id`,
+  );
+  return subject.entityKeys.flatMap((key) => select.all({ key }));
+}
+
+/**
+ * What a job that ended well did, in the words that follow its state: the file or request a
+ * hand-over went as (`handOvers`), the values a platform write wrote (sentText, as its log line
+ * says them).
+ */
+function doneWith(job: JobRow, handOvers: HandOverNaming): { values: string; handed: string } {
+  const payload = JSON.parse(job.payload) as Record<string, unknown>;
+  if (!job.kind.startsWith(DELIVER_PREFIX)) return { values: sentText(payload), handed: '' };
+  if (job.state !== 'done') return { values: '', handed: '' };
+  const { resource, id, version } = payload;
+  if (typeof resource !== 'string' || typeof id !== 'string' || typeof version !== 'string') {
+    return { values: '', handed: '' };
+  }
+  const archival = payload['archival'] === true;
+  const batch = job.batch_id ?? undefined;
+  return {
+    values: '',
+    handed: `: handed over${handOvers({ resource, id, version, archival, batch })}`,
+  };
+}
+
+/**
+ * Where a job stands: `attempts` counts the tries that failed, and the last one's answer stays
+ * on the job after a later try went through.
+ */
+function jobState(job: JobRow, mask: Mask, handOvers: HandOverNaming): string {
+  const failed = `${job.attempts} failed ${job.attempts === 1 ? 'try' : 'tries'}`;
+  const status = job.last_status === null ? '' : `HTTP ${job.last_status}`;
+  const error = job.last_error === null ? '' : mask.text(job.last_error);
+  const last = [status, error].filter((part) => part !== '').join(': ');
+  const why = last === '' ? '' : ` (the last: ${last})`;
+  const answered = job.state === 'done' && job.answer !== null ? `: ${job.answer}` : '';
+  const { values, handed } = doneWith(job, handOvers);
+  const state = `job ${job.id} ${job.kind} ${job.state}${values}`;
+  if (job.attempts === 0) return `${state}${handed}${answered}`;
+  return `${state} after ${failed}${why}${handed}${answered}`;
+}
+
+/** A job's story: the ERP message it came from, queued, its state now, its dead letters. */
+export function jobEvents(
+  store: Store,
+  job: JobRow,
+  mask: Mask,
+  handOvers: HandOverNaming,
+): TraceEvent[] {
+  const events: TraceEvent[] = [];
+  const message = messageOf(store, job, mask);
+  if (message !== undefined) events.push(message);
+  events.push({
+    at: job.created_at,
+    kind: 'job',
+    what: `job ${job.id} ${job.kind} queued`,
+    job: job.id,
+  });
+  if (job.attempts > 0 || job.state !== 'pending') {
+    const what = jobState(job, mask, handOvers);
+    events.push({ at: job.updated_at, kind: 'job', what, job: job.id });
+  }
+  const letters = statement<
+    { id: number },
+    { reason: string; dead_at: string; resolved_at: string | null; resolution: string | null }
+  >(
+    store.db,
+    'SELECT reason, dead_at, resolved_at, resolution FROM dead_letters WHERE job_id = @id ORDER BY id',
+  ).all({ id: job.id });
+  for (const letter of letters) {
+    events.push({
+      at: letter.dead_at,
+      kind: 'deadLetter',
+      what: `job ${job.id} dead: ${mask.text(letter.reason)}`,
+      job: job.id,
+    });
+    if (letter.resolved_at !== null) {
+      const how = `job ${job.id}'s dead letter resolved: ${letter.resolution ?? 'resolved'}`;
+      events.push({ at: letter.resolved_at, kind: 'deadLetter', what: how, job: job.id });
+    }
+  }
+  return events;
+}
