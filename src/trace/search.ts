@@ -14,6 +14,7 @@ import {
   type Store,
 } from '../store/index.js';
 import { statement } from '../store/statements.js';
+import { distinctMatches, matched, type KeyKind, type KeyMatch } from './keys.js';
 
 /**
  * The records a key names (`trace <key>`, the console's search): by the mirror's keys and
@@ -21,46 +22,59 @@ import { statement } from '../store/statements.js';
  * and alerts show it), an outbox file name.
  */
 
+/** The mirror's keys: the platform's `_id`, then the ERP's. */
+export const MIRROR_KEY_NAMES: readonly MirrorKeyName[] = [
+  '_id',
+  'salesId',
+  'customerId',
+  'customerNumber',
+  'serialNumber',
+];
+
 /** The mirrored records whose `_id` or one of the ERP's keys is `key`. */
-function mirroredByAnyKey(store: Store, key: string): RecordSubject[] {
-  const names: MirrorKeyName[] = ['_id', 'salesId', 'customerId', 'customerNumber', 'serialNumber'];
-  return names.flatMap((name) => mirroredBy(store, name, key));
+function mirroredByAnyKey(store: Store, key: string): KeyMatch[] {
+  return MIRROR_KEY_NAMES.flatMap((name) => mirroredBy(store, name, key).map(matched(name, key)));
 }
 
 /**
  * The orders an ERP gave `number` as their erpOrderNumber (an orderStatus message; a reduced
- * record keeps it). No column or index holds it, so the orders' bodies are read: only after
- * the indexed keys matched nothing.
+ * record keeps it): only the order's body holds it, indexed for the orders that have one.
  */
-function mirroredByErpOrderNumber(store: Store, number: string): RecordSubject[] {
+function mirroredByErpOrderNumber(store: Store, number: string): KeyMatch[] {
   return statement<{ number: string }, Parameters<typeof subjectOfRow>[0]>(
     store.db,
-    `SELECT ${MIRROR_KEYS} FROM mirror
+    `SELECT ${MIRROR_KEYS} FROM mirror INDEXED BY mirror_erp_order_number
      WHERE resource IN ('singleOrder', 'directOrder') AND json ->> '$.erpOrderNumber' = @number
      ORDER BY resource, _id`,
   )
     .all({ number })
-    .map(subjectOfRow);
+    .map(subjectOfRow)
+    .map(matched('erpOrderNumber', number));
 }
 
-/** The entity keys (subjectOf) that name a record by the ERP's own key. */
-const ERP_KEYED = ['patient:', 'article:', 'device:', 'erpOrder:'].concat(
-  ['singleOrder', 'directOrder'].map((resource) => `${resource}:salesId:`),
-);
+/** The entity keys (subjectOfRow) that name a record by the ERP's own key, and that key's kind. */
+const ERP_KEYED: readonly [string, KeyKind][] = [
+  ['patient:', 'customerId'],
+  ['article:', 'customerNumber'],
+  ['device:', 'serialNumber'],
+  ['erpOrder:', 'salesId'],
+  ['singleOrder:salesId:', 'salesId'],
+  ['directOrder:salesId:', 'salesId'],
+];
 
 /**
  * A record the ERP named by its own key and the mirror does not hold: a patient the platform
  * refused to create, an order status by a salesId no pull has brought. Only its jobs know it.
  */
-function queuedByErpKey(store: Store, key: string): RecordSubject[] {
+function queuedByErpKey(store: Store, key: string): KeyMatch[] {
   const jobOf = statement<{ key: string }, { id: number }>(
     store.db,
     'SELECT id FROM queue INDEXED BY queue_entity WHERE entity_key = @key LIMIT 1',
   );
-  return ERP_KEYED.flatMap((prefix) => {
+  return ERP_KEYED.flatMap(([prefix, kind]) => {
     const job = jobOf.get({ key: `${prefix}${key}` });
     const subject = job === undefined ? undefined : subjectOfJob(store, job.id);
-    return subject === undefined ? [] : [subject];
+    return subject === undefined ? [] : [matched(kind, key)(subject)];
   });
 }
 
@@ -99,20 +113,20 @@ function messagesNamed(store: Store, name: string): NamedMessage[] {
   const file = row?.[1] ?? name;
   const replays = replayName(name, '');
   const inFile = `${file}#`;
-  const messages = statement<Record<string, string>, NamedMessage>(
-    store.db,
-    `SELECT kind, source, name, sha256, entity FROM inbox_messages
-     WHERE name = @name OR name LIKE @suffix OR (name > @replays AND name < @replaysEnd)
-       OR (name > @inFile AND name < @inFileEnd)
-     ORDER BY id`,
-  ).all({
+  const ranges = {
     name,
-    suffix: `%/${name}`,
     replays,
     replaysEnd: `${replays}\uffff`,
     inFile,
     inFileEnd: `${inFile}\uffff`,
-  });
+  };
+  const messages = statement<Record<string, string>, NamedMessage>(
+    store.db,
+    `SELECT kind, source, name, sha256, entity FROM inbox_messages INDEXED BY inbox_messages_name
+     WHERE name = @name OR (name > @replays AND name < @replaysEnd)
+       OR (name > @inFile AND name < @inFileEnd)
+     ORDER BY id`,
+  ).all(ranges);
   const wanted = row?.[2];
   if (wanted === undefined) return messages;
   // One row: the messages whose rows hold it (and their replays).
@@ -122,14 +136,16 @@ function messagesNamed(store: Store, name: string): NamedMessage[] {
   });
 }
 
-/** The subject of an ERP message, found by its file name, `<file>#<row>` or request key. */
-function subjectsOfMessage(store: Store, name: string): RecordSubject[] {
+/**
+ * The records of the ERP messages `name` names (a file name, `<file>#<row>` or request key),
+ * as an inbox file or a request key (`kind`: a label's, when a label named them).
+ */
+export function subjectsOfMessage(store: Store, name: string, kind?: KeyKind): KeyMatch[] {
   const jobOf = statement<{ key: string }, { id: number }>(
     store.db,
     'SELECT id FROM queue WHERE idempotency_key = @key',
   );
-  // A message and its replays are about one record: it is named once.
-  const subjects = new Map<string, RecordSubject>();
+  const matches: KeyMatch[] = [];
   for (const message of messagesNamed(store, name)) {
     const job = jobOf.get({ key: inboxJobKey(message) });
     // A repeat or an overtaken message queued nothing: its entity names the record.
@@ -139,9 +155,11 @@ function subjectsOfMessage(store: Store, name: string): RecordSubject[] {
         : message.entity === null
           ? undefined
           : subjectOfEntity(store, message.entity);
-    if (subject !== undefined) subjects.set(`${subject.resource}:${subject.id}`, subject);
+    const by = kind ?? (message.source === 'http' ? 'requestKey' : 'inboxFile');
+    if (subject !== undefined) matches.push(matched(by, name)(subject));
   }
-  return [...subjects.values()];
+  // A message and its replays are about one record: it is named once.
+  return distinctMatches(matches);
 }
 
 /** `<resource>_<ten digits>.<csv|ndjson>`: an outbox batch file (erp/file/names.ts). */
@@ -151,7 +169,7 @@ const BATCH_FILE = /^[A-Za-z0-9.~-]+_(\d{10})\.(?:csv|ndjson)$/;
  * The records handed over in an outbox batch file: its delivery jobs keep the batch's number
  * (until retention.jobs lets them go).
  */
-function subjectsOfBatch(store: Store, file: string): RecordSubject[] {
+function subjectsOfBatch(store: Store, file: string): KeyMatch[] {
   const batch = BATCH_FILE.exec(file.split('/').pop() ?? file)?.[1];
   if (batch === undefined) return [];
   return statement<{ batch: number }, { entity_key: string }>(
@@ -160,44 +178,62 @@ function subjectsOfBatch(store: Store, file: string): RecordSubject[] {
      WHERE batch_id = @batch ORDER BY entity_key`,
   )
     .all({ batch: Number(batch) })
-    .map((row) => subjectOfEntity(store, row.entity_key));
+    .map((row) => matched('outboxFile', file)(subjectOfEntity(store, row.entity_key)));
 }
 
-/** The subjects of the messages a file's label names (messagesLabelled), each once. */
-function subjectsOfLabel(store: Store, key: string): RecordSubject[] {
-  const subjects = new Map<string, RecordSubject>();
-  for (const name of messagesLabelled(store, key)) {
-    for (const subject of subjectsOfMessage(store, name)) {
-      subjects.set(`${subject.resource}:${subject.id}`, subject);
-    }
-  }
-  return [...subjects.values()];
+/** The records of the messages a file's label names (messagesLabelled), each once. */
+function subjectsOfLabel(store: Store, key: string): KeyMatch[] {
+  return distinctMatches(
+    messagesLabelled(store, key).flatMap((name) => subjectsOfMessage(store, name, 'fileLabel')),
+  );
+}
+
+/** An outbox file of one record: its `_id` comes first in its name (erp/file/names.ts). */
+function subjectsOfOutboxFile(store: Store, key: string): KeyMatch[] {
+  const [fileId] = (key.split('/').pop() ?? key).split('_');
+  if (fileId === undefined || fileId === key) return [];
+  return mirroredBy(store, '_id', fileId).map(matched('outboxFile', key));
+}
+
+/** A job id: the record its job is about. */
+function subjectsOfJobId(store: Store, key: string): KeyMatch[] {
+  if (!/^\d+$/.test(key)) return [];
+  const subject = subjectOfJob(store, Number(key));
+  return subject === undefined ? [] : [matched('jobId', key)(subject)];
 }
 
 /**
- * The records `key` names: a platform `_id`, a salesId (an ERP order's number), an order's
- * erpOrderNumber, a patient's customerId, an article's customerNumber, a device's serialNumber
- * (also of a record only the queue knows), an outbox file name (`<_id>_<version>.<ext>`, or a
- * batch file `<resource>_<batch>.<csv|ndjson>`), an inbox file name, one of its messages
- * (`<file>#<row>`) or a request key (or its label, as logs show it), or a job id. The mirror's
- * keys come first, as an ERP's number may look like a job id.
+ * Where a key is looked for, in this order, the first that finds it answering: the mirror's
+ * keys first, as an ERP's number may look like a job id.
  */
-export function subjectsOfKey(store: Store, key: string): RecordSubject[] {
-  for (const lookUp of [mirroredByAnyKey, mirroredByErpOrderNumber, queuedByErpKey]) {
+const EXACT_LOOK_UPS: readonly ((store: Store, key: string) => KeyMatch[])[] = [
+  mirroredByAnyKey,
+  mirroredByErpOrderNumber,
+  queuedByErpKey,
+  subjectsOfJobId,
+  subjectsOfMessage,
+  subjectsOfLabel,
+  subjectsOfBatch,
+  subjectsOfOutboxFile,
+];
+
+/**
+ * The records `key` names exactly, with the kind of key that named each: a platform `_id`, a
+ * salesId (an ERP order's number), an order's erpOrderNumber, a patient's customerId, an
+ * article's customerNumber, a device's serialNumber (also of a record only the queue knows),
+ * an outbox file name (`<_id>_<version>.<ext>`, or a batch file `<resource>_<batch>.<csv|ndjson>`),
+ * an inbox file name, one of its messages (`<file>#<row>`) or a request key (or its label, as logs
+ * show it), or a job id.
+ */
+export function exactMatches(store: Store, key: string): KeyMatch[] {
+  for (const lookUp of EXACT_LOOK_UPS) {
     const found = lookUp(store, key);
-    if (found.length > 0) return found;
+    if (found.length > 0) return distinctMatches(found);
   }
-  if (/^\d+$/.test(key)) {
-    const ofJob = subjectOfJob(store, Number(key));
-    if (ofJob !== undefined) return [ofJob];
-  }
-  const ofMessage = subjectsOfMessage(store, key);
-  if (ofMessage.length > 0) return ofMessage;
-  const ofLabel = subjectsOfLabel(store, key);
-  if (ofLabel.length > 0) return ofLabel;
-  const ofBatch = subjectsOfBatch(store, key);
-  if (ofBatch.length > 0) return ofBatch;
-  // An outbox file: the record's `_id` comes first in its name.
-  const [fileId] = (key.split('/').pop() ?? key).split('_');
-  return fileId !== undefined && fileId !== key ? mirroredBy(store, '_id', fileId) : [];
+  return [];
+}
+
+/** The records `key` names exactly (exactMatches), for `trace <key>`. */
+export function subjectsOfKey(store: Store, key: string): RecordSubject[] {
+  return exactMatches(store, key).map((match) => match.subject);
 }

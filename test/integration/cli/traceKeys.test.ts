@@ -78,9 +78,11 @@ describe('trace by the ERP order number and the patient customerId', () => {
     ascending(
       linesOf(text, [
         /pulled version \S+ \(run \d+\): new$/,
-        /handed version \S+ to the ERP; acknowledgement/,
+        /handed version \S+ to the ERP as singleOrder\/\S+\.json; acknowledgement/,
         /ERP orderStatus file #[0-9a-f]{8}\.json received$/,
-        /job \d+ orderStatus done: platform answered 200$/,
+        new RegExp(
+          `job \\d+ orderStatus done \\(erpOrderNumber ${ERP_ORDER_NUMBER}\\): platform answered 200$`,
+        ),
       ]),
     );
     expect(json.key).toBe(ERP_ORDER_NUMBER);
@@ -126,7 +128,9 @@ describe('trace by the ERP order number and the patient customerId', () => {
     ascending(
       linesOf(text, [
         /ERP erpOrder file #[0-9a-f]{8}\.json received$/,
-        /job \d+ erpOrder done: platform answered 20\d$/,
+        new RegExp(
+          `job \\d+ erpOrder done \\(salesId ${ERP_ORDER_SALES_ID}\\): platform answered 20\\d$`,
+        ),
         /our last write to it/,
       ]),
     );
@@ -149,7 +153,7 @@ describe('trace by the ERP order number and the patient customerId', () => {
     ascending(
       linesOf(text, [
         /pulled version \S+ \(run \d+\): new$/,
-        /handed version \S+ to the ERP$/,
+        /handed version \S+ to the ERP as patient\/\S+\.json$/,
         /ERP patient file #[0-9a-f]{8}\.json received$/,
         /job \d+ patient queued$/,
         /job \d+ patient done: platform answered 20\d$/,
@@ -180,7 +184,7 @@ describe('trace by the ERP order number and the patient customerId', () => {
       linesOf(text, [
         /ERP orderStatus file #[0-9a-f]{8}\.json received$/,
         /job \d+ orderStatus queued$/,
-        /job \d+ orderStatus pending after 1 failed try \(the last: .*no single order with salesId/,
+        /job \d+ orderStatus pending \(status 3, salesId \S+\) after 1 failed try \(the last: .*no single order with salesId/,
       ]),
     );
     expect(json.records.map(({ resource }) => resource)).toEqual(['singleOrder']);

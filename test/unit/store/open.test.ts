@@ -19,6 +19,7 @@ import type { TempStores } from '../../support/store/tempStore.js';
 const tables = [
   'backups',
   'checkpoints',
+  'console_sessions',
   'dead_letters',
   'erasures',
   'inbox_messages',
