@@ -5,17 +5,16 @@ import { isPlatformWrite } from '../queue/index.js';
 import { recordShowPersonal, transaction, type Operator, type Store } from '../store/index.js';
 import {
   fileHandOvers,
+  storyOf,
   subjectsOfKey,
-  traceOf,
   type HandOverNaming,
-  type TraceEvent,
+  type Story,
 } from '../trace/index.js';
 
-/** One record a key names, with its timeline. */
-export interface TracedRecord {
+/** One record a key names, with its timeline and what holds it now. */
+export interface TracedRecord extends Story {
   resource: string;
   id: string;
-  events: TraceEvent[];
 }
 
 /**
@@ -39,7 +38,7 @@ function tracesOf(store: Store, key: string, reading: TraceReading): TracedRecor
   return subjectsOfKey(store, key).map((subject) => ({
     resource: subject.resource,
     id: subject.id,
-    events: traceOf(store, subject, { pausable: isPlatformWrite, personal, handOvers }),
+    ...storyOf(store, subject, { pausable: isPlatformWrite, personal, handOvers }),
   }));
 }
 

@@ -20,6 +20,10 @@ export interface JobRow {
   idempotency_key: string | null;
   payload: string;
   batch_id: number | null;
+  entity_key: string;
+  next_attempt_at: string;
+  lease_until: string | null;
+  retry_after_until: string | null;
 }
 
 /** The jobs about the subject, by its entity keys, oldest first per key. */
@@ -27,7 +31,8 @@ export function jobsOf(store: Store, subject: RecordSubject): JobRow[] {
   const select = statement<{ key: string }, JobRow>(
     store.db,
     `SELECT id, kind, state, attempts, last_error, last_status, answer, created_at, updated_at,
-       idempotency_key, payload, batch_id
+       idempotency_key, payload, batch_id, entity_key, next_attempt_at, lease_until,
+       retry_after_until
      FROM queue INDEXED BY queue_entity WHERE entity_key = @key ORDER BY id`,
   );
   return subject.entityKeys.flatMap((key) => select.all({ key }));

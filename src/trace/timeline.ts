@@ -13,6 +13,7 @@ import { UNNAMED, type HandOverNaming } from './handOvers.js';
 import { jobEvents, jobsOf, type JobRow } from './jobs.js';
 import { SHOWN, unqueuedMessageEvents, type Mask } from './messages.js';
 import { versionEvents } from './versions.js';
+import { whyWaiting } from './waiting.js';
 
 /**
  * One record's way through the daemon, read from what the database keeps (`trace <key>`):
@@ -95,12 +96,15 @@ export interface TraceOptions {
   handOvers?: HandOverNaming;
 }
 
-/** The subject's timeline, oldest first (events of one time in the order they happened). */
-export function traceOf(
-  store: Store,
-  subject: RecordSubject,
-  options: TraceOptions = {},
-): TraceEvent[] {
+/** A record's story: what happened to it, oldest first, and what holds it now. */
+export interface Story {
+  events: TraceEvent[];
+  /** Why it has not moved (waiting.ts); empty when nothing holds it. */
+  waiting: string[];
+}
+
+/** The subject's story: its timeline (events of one time in the order they happened), its wait. */
+export function storyOf(store: Store, subject: RecordSubject, options: TraceOptions = {}): Story {
   const { pausable = () => false, personal = 'masked', handOvers = UNNAMED } = options;
   const jobs = jobsOf(store, subject);
   const mask = personal === 'shown' ? SHOWN : maskOf(store, subject, jobs);
@@ -111,11 +115,21 @@ export function traceOf(
     ...ownWriteEvent(store, subject),
   ];
   const firstSeen = recorded.map((event) => event.at).sort()[0];
-  const events = [...recorded, ...operatorEvents(store, subject, jobs, pausable, firstSeen)];
-  return events
+  const events = [...recorded, ...operatorEvents(store, subject, jobs, pausable, firstSeen)]
     .map((event, order) => ({ event, order }))
     .sort((a, b) =>
       a.event.at < b.event.at ? -1 : a.event.at > b.event.at ? 1 : a.order - b.order,
     )
     .map(({ event }) => event);
+  const now = store.clock.now().toISOString();
+  return { events, waiting: whyWaiting({ store, subject, jobs, mask, pausable, now }) };
+}
+
+/** The subject's timeline alone (storyOf). */
+export function traceOf(
+  store: Store,
+  subject: RecordSubject,
+  options: TraceOptions = {},
+): TraceEvent[] {
+  return storyOf(store, subject, options).events;
 }

@@ -29,13 +29,14 @@ export function traceKey(
   );
 }
 
-/** The timelines as text: a heading per record, a line per event. */
+/** The timelines as text: a heading per record, a line per event, a `now:` line per wait. */
 export function renderTrace(records: readonly TracedRecord[]): string {
   return records
     .map((record) => {
       const lines = record.events.map((event) => `  ${event.at}  ${event.what}`);
       const none = lines.length === 0 ? ['  (nothing recorded about it yet)'] : [];
-      return [`${record.resource} ${record.id}`, ...lines, ...none].join('\n');
+      const waiting = record.waiting.map((why) => `  now: ${why}`);
+      return [`${record.resource} ${record.id}`, ...lines, ...none, ...waiting].join('\n');
     })
     .join('\n\n')
     .concat('\n');
