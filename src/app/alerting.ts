@@ -1,4 +1,4 @@
-import { createAlerts, type AlertMemory, type Alerts } from '../alerts/index.js';
+import { createAlerts, type AlertEvent, type AlertMemory, type Alerts } from '../alerts/index.js';
 import { alertsWanted } from '../config/alertsSchema.js';
 import { repeat, type Repeating } from '../shared/repeat.js';
 import { countOpenDeadJobs, deadLettersOpened } from '../store/index.js';
@@ -8,6 +8,8 @@ import type { DaemonHealth } from './daemonHealth.js';
 export interface RunningAlerts {
   alerts: Alerts;
   loop: Repeating;
+  /** The last alert sent (the console's health page shows it). */
+  last(): AlertEvent | undefined;
 }
 
 /**
@@ -24,12 +26,13 @@ export function startAlerts(
   const config = app.config.alerts;
   if (alerts === undefined || config === undefined) return undefined;
   let probed = false;
+  let last: AlertEvent | undefined;
   const loop = repeat(
     async () => {
       // The first look waits for the probes: before them every check reads "not checked yet".
       if (!probed) await health.refresh();
       probed = true;
-      alerts.check();
+      last = alerts.check().at(-1) ?? last;
     },
     {
       intervalMs: config.checkSeconds * 1000,
@@ -37,7 +40,7 @@ export function startAlerts(
       onError: (error) => app.logger.warn({ err: error }, 'alerts: looking at the states failed'),
     },
   );
-  return { alerts, loop };
+  return { alerts, loop, last: () => last };
 }
 
 /**

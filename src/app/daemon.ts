@@ -5,7 +5,8 @@ import { errorMessage, failureLevel } from '../shared/errors.js';
 import { repeat } from '../shared/repeat.js';
 import { scheduleEntries, startScheduler, type Scheduler } from '../pull/scheduler.js';
 import { outboxOf, type App } from './app.js';
-import { startAlerts } from './alerting.js';
+import { startAlerts, type RunningAlerts } from './alerting.js';
+import { outageMemory } from './console.js';
 import { healthOf, startEndpoint } from './endpoint.js';
 import { retentionEntries } from '../housekeeping/index.js';
 import { inboxOf } from '../readModels/index.js';
@@ -87,7 +88,12 @@ function roomLog(app: App): () => void {
  * logs the full disk's and the platform's reach as states (roomLog, App.outageLog): the
  * outage's summary while it lasts (its start and end are told as they happen).
  */
-function watchDatabase(app: App, lock: WriterLock, stopOnItsOwn: () => void): NodeJS.Timeout {
+function watchDatabase(
+  app: App,
+  lock: WriterLock,
+  stopOnItsOwn: () => void,
+  outages: { look: () => void },
+): NodeJS.Timeout {
   const logRoom = roomLog(app);
   return setInterval(() => {
     if (!lock.stillInPlace()) {
@@ -107,6 +113,7 @@ function watchDatabase(app: App, lock: WriterLock, stopOnItsOwn: () => void): No
     }
     logRoom();
     app.outageLog();
+    outages.look();
   }, WATCH_MS);
 }
 
@@ -150,11 +157,17 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
   const health = await healthOf(app, startedAt);
   // Loaded with the health it looks at: a daemon without endpoint or alerts loads neither.
   const readinessLog = health === undefined ? undefined : await import('./readinessLog.js');
+  const outages = outageMemory(app);
+  // The alerts start after the endpoint, whose console shows their last.
+  const alerts: { running?: RunningAlerts | undefined } = {};
+  const memory = { lastOutage: outages.last, lastAlert: () => alerts.running?.last() };
   // First of all the parts, so that a port in use ends the start before anything runs.
-  const endpoint = await startEndpoint(app, health, options.door).catch((error: unknown) => {
-    releaseOwn();
-    throw error;
-  });
+  const endpoint = await startEndpoint(app, health, memory, options.door).catch(
+    (error: unknown) => {
+      releaseOwn();
+      throw error;
+    },
+  );
   const logFailure = (what: string) => (error: unknown) =>
     logger[failureLevel(error)]({ err: error }, `${what} failed: ${errorMessage(error)}`);
   // Work under way, so that stop() waits for it before the database closes.
@@ -207,9 +220,10 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
           firstAtOnce: false,
           onError: logFailure('inbox scan'),
         });
-  const watch = watchDatabase(app, lock, () => void stop().then(stopStopped));
+  const watch = watchDatabase(app, lock, () => void stop().then(stopStopped), outages);
   const alerting =
     health === undefined ? undefined : startAlerts(app, health, options.carried?.alerts);
+  alerts.running = alerting;
   const readiness = health === undefined ? undefined : readinessLog?.logReadiness(app, health);
   const ownDoor = options.door === undefined;
   function stop(): Promise<Carried> {

@@ -8,6 +8,7 @@ import type { Door, DoorOptions } from '../http/door.js';
 import type { HttpEndpoint } from '../http/server.js';
 import { errorMessage, SetupError } from '../shared/errors.js';
 import type { App } from './app.js';
+import { consoleOf, type DaemonMemory } from './console.js';
 import type { DaemonHealth } from './daemonHealth.js';
 
 /** The endpoint could not listen: a setup problem, named by the config keys that fix it. */
@@ -65,11 +66,13 @@ export async function healthOf(app: App, startedAt: Date): Promise<DaemonHealth 
 
 /**
  * The endpoint, when `http.enabled`: on `door` when given (it takes it over), else on a door of
- * its own, opened here and closed with it.
+ * its own, opened here and closed with it. The console's pages on it when `console.enabled`,
+ * showing what the daemon remembers (`memory`).
  */
 export async function startEndpoint(
   app: App,
   health: DaemonHealth | undefined,
+  memory: DaemonMemory,
   door?: Door,
 ): Promise<HttpEndpoint | undefined> {
   const { metrics, config } = app;
@@ -84,11 +87,13 @@ export async function startEndpoint(
     bodyLimitBytes: http.bodyLimitBytes,
   };
   door?.apply(options);
+  const consoleRoutes = await consoleOf(app, health, memory);
   let endpoint: HttpEndpoint;
   try {
     endpoint = await startHttpEndpoint(
       options,
       {
+        ...(consoleRoutes === undefined ? {} : { console: consoleRoutes }),
         logger: app.logger,
         liveness: health.live,
         readiness: health.ready,

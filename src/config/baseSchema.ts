@@ -18,6 +18,7 @@ import { DEFAULT_LIST_BOUNDS } from '../platform/listBounds.js';
 import { erpSchema, httpSchema } from './erpSchema.js';
 import { alertsSchema } from './alertsSchema.js';
 import { queueSchema } from './queueSchema.js';
+import { consoleSchema } from './consoleSchema.js';
 import { retentionSchema } from './retentionSchema.js';
 import {
   cronExpression,
@@ -153,6 +154,8 @@ export const baseConfigSchema = z.strictObject({
   retry: retrySchema.prefault({}),
   queue: queueSchema,
   http: httpSchema.prefault({}),
+  /** The operator's web console on the endpoint, under /console: off unless enabled. */
+  console: consoleSchema.prefault({}),
   /** Optional: each state (platform or ERP unreachable, disk full, …) fires once and clears once. */
   alerts: alertsSchema.optional(),
   /** Messages from the ERP, by file and by `POST /erp/<kind>` alike. */

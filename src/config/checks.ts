@@ -6,6 +6,17 @@ import type { ParsedConfig } from './baseSchema.js';
 export function crossSectionChecks(config: ParsedConfig, ctx: z.RefinementCtx): void {
   variantChecks(config, ctx);
   restAdapterChecks(config, ctx);
+  consoleChecks(config, ctx);
+}
+
+/** The console is served on the HTTP endpoint. */
+function consoleChecks(config: ParsedConfig, ctx: z.RefinementCtx): void {
+  if (!config.console.enabled || config.http.enabled) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['console', 'enabled'],
+    message: 'the console is served on the HTTP endpoint: set http.enabled: true as well',
+  });
 }
 
 function variantChecks(config: ParsedConfig, ctx: z.RefinementCtx): void {

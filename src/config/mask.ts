@@ -13,7 +13,8 @@ function maskUrlPassword(url: string): string {
 
 /**
  * The config with every secret replaced by "***": the API key, tokens and passwords (also when
- * read from a `*File`, whose path stays visible) and a password inside a URL. For printing.
+ * read from a `*File`, whose path stays visible), a password inside a URL, and the console's
+ * password hashes. For printing.
  */
 export function maskSecrets(config: Config): Config {
   const copy = structuredClone(config);
@@ -22,6 +23,8 @@ export function maskSecrets(config: Config): Config {
     const holder = secretHolder(copy, location);
     if (holder?.[key] !== undefined) holder[key] = MASK;
   }
+  // Hashes, not passwords; still nothing a printed config should carry.
+  for (const user of Object.values(copy.console.users)) user.passwordHash = MASK;
   copy.platform.baseUrl = maskUrlPassword(copy.platform.baseUrl);
   if (copy.erp.rest?.baseUrl !== undefined) {
     copy.erp.rest.baseUrl = maskUrlPassword(copy.erp.rest.baseUrl);

@@ -47,25 +47,40 @@ function isPlaceholderSecret(value: string): boolean {
   );
 }
 
+/** The bearer tokens our endpoint takes: the ERP's and the console's. */
+const BEARER_TOKENS: readonly (readonly string[])[] = [
+  ['http', 'token'],
+  ['console', 'operatorToken'],
+  ['console', 'readOnlyToken'],
+];
+
 /**
- * A weak `http.token`, checked on the config tree once the secret files are read (so a token
- * from `http.tokenFile` is checked too) and before the schema: it is then listed with every
- * other problem, which the schema's cross-section checks are not (they need a valid config).
+ * A weak bearer token (`http.token`, the console's), checked on the config tree once the secret
+ * files are read (so a token from `<key>File` is checked too) and before the schema: it is then
+ * listed with every other problem, which the schema's cross-section checks are not (they need a
+ * valid config).
  */
 export function weakHttpTokenProblems(tree: unknown): Problem[] {
-  const http = secretHolder(tree, ['http', 'token']);
-  const token = http?.['token'];
-  if (typeof token !== 'string' || token === '') return [];
-  const weakness = httpTokenWeakness(token, http?.['tokenFile'] !== undefined);
-  return weakness === undefined ? [] : [{ at: 'http.token', message: weakness }];
+  return BEARER_TOKENS.flatMap((location) => {
+    const key = location.at(-1) ?? '';
+    const holder = secretHolder(tree, location);
+    const token = holder?.[key];
+    if (typeof token !== 'string' || token === '' || token === UNREAD_SECRET) return [];
+    const at = location.join('.');
+    const weakness = tokenWeakness(
+      token,
+      holder?.[`${key}File`] !== undefined ? `${at}File` : undefined,
+    );
+    return weakness === undefined ? [] : [{ at, message: weakness }];
+  });
 }
 
 /**
- * Why `token` is no good as `http.token`, or undefined when it is. The token itself is never
- * part of the text: the message goes to a terminal and into CI logs.
+ * Why `token` is no good as a bearer token of our endpoint, or undefined when it is. The token
+ * itself is never part of the text: the message goes to a terminal and into CI logs.
  */
-function httpTokenWeakness(token: string, fromFile: boolean): string | undefined {
-  const what = fromFile ? 'the token read from http.tokenFile' : 'the token';
+function tokenWeakness(token: string, file: string | undefined): string | undefined {
+  const what = file === undefined ? 'the token' : `the token read from ${file}`;
   if (isPlaceholderSecret(token)) {
     return `${what} is a well-known placeholder, the first value anyone tries; ${MAKE_ONE}`;
   }

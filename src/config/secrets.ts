@@ -6,6 +6,8 @@ import type { Problem } from './problems.js';
 export const SECRET_LOCATIONS: readonly (readonly string[])[] = [
   ['platform', 'apiKey'],
   ['http', 'token'],
+  ['console', 'operatorToken'],
+  ['console', 'readOnlyToken'],
   ['erp', 'rest', 'auth', 'token'],
   ['erp', 'rest', 'auth', 'password'],
   ['alerts', 'webhook', 'url'],

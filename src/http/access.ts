@@ -19,9 +19,13 @@ export function tokenMatches(header: string | undefined, token: string | undefin
   return given !== undefined && timingSafeEqual(digest(given), digest(token));
 }
 
-/** What a route's `config` says about who may call it: routes without `public` need the token. */
+/**
+ * What a route's `config` says about who may call it: routes without `public` need the token,
+ * except those that decide it themselves (`own`: the console's, with its own logins).
+ */
 export interface RouteAccess {
   public?: boolean;
+  own?: boolean;
 }
 
 export const PUBLIC: { config: RouteAccess } = { config: { public: true } };

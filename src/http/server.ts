@@ -3,7 +3,12 @@
  * /erp/<kind>`, access decided by the route matched.
  */
 import { createServer, STATUS_CODES } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginCallback,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Logger } from 'pino';
 import { isPushBackKind, PUSH_BACK_KIND_NAMES, type PushBackKindName } from '../pushback/index.js';
 import { isTransient } from '../shared/errors.js';
@@ -45,6 +50,11 @@ export interface HttpEndpointDeps {
   refused?(status: number, route: string): void;
   /** Milliseconds since the epoch; the refusal log's minute is measured with it. */
   now?(): number;
+  /**
+   * The operator's console (src/console/), mounted under /console when `console.enabled`: a
+   * fastify plugin whose routes decide their own access (RouteAccess `own`).
+   */
+  console?: FastifyPluginCallback;
 }
 
 /** The door's options (address, time-outs, connection budget), and the routes'. */
@@ -68,6 +78,7 @@ export interface HttpEndpoint {
 function requireToken(app: FastifyInstance, token: string | undefined, refuse: Refuse): void {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const access = request.routeOptions.config as RouteAccess | undefined;
+    if (access?.own === true) return;
     if (access?.public === true || tokenMatches(request.headers.authorization, token)) {
       if (request.headers.expect?.toLowerCase() === '100-continue') reply.raw.writeContinue();
       return;
@@ -234,6 +245,7 @@ export async function startHttpEndpoint(
   checkedJsonBodies(app);
   healthRoutes(app, deps, options.token);
   inboundRoute(app, deps, refuse);
+  if (deps.console !== undefined) await app.register(deps.console, { prefix: '/console' });
   await app.ready();
   if (handle === undefined) throw new Error('fastify gave the endpoint no request handler');
   const admitted = own.admit({ handle, refusals });

@@ -6,5 +6,6 @@
 export * from './deadLetters.js';
 export * from './pauses.js';
 export * from './redeliver.js';
+export * from './status.js';
 export * from './trace.js';
 export type { Operator } from '../store/index.js';

@@ -2,7 +2,15 @@ import { restAdapterOptions } from '../app/adapter.js';
 import type { Config } from '../config/index.js';
 import { fileLabel, type PersonalValues } from '../log/index.js';
 import { isPlatformWrite } from '../queue/index.js';
-import { recordShowPersonal, transaction, type Operator, type Store } from '../store/index.js';
+import {
+  getMirror,
+  recordShowPersonal,
+  subjectOfEntity,
+  transaction,
+  type Operator,
+  type RecordSubject,
+  type Store,
+} from '../store/index.js';
 import {
   fileHandOvers,
   storyOf,
@@ -33,9 +41,13 @@ export interface TraceReading {
   handOvers: HandOverNaming;
 }
 
-function tracesOf(store: Store, key: string, reading: TraceReading): TracedRecord[] {
+function storiesOf(
+  store: Store,
+  subjects: readonly RecordSubject[],
+  reading: TraceReading,
+): TracedRecord[] {
   const { personal, handOvers } = reading;
-  return subjectsOfKey(store, key).map((subject) => ({
+  return subjects.map((subject) => ({
     resource: subject.resource,
     id: subject.id,
     ...storyOf(store, subject, { pausable: isPlatformWrite, personal, handOvers }),
@@ -60,12 +72,12 @@ const keptKey = (key: string): string => (/\.[A-Za-z0-9]{1,8}$/.test(key) ? file
  */
 function recordLooks(
   store: Store,
-  key: string,
+  subjects: readonly RecordSubject[],
   shown: readonly TracedRecord[],
-  look: Look,
+  look: Look & { what: string },
   handOvers: HandOverNaming,
 ): void {
-  const masked = tracesOf(store, key, { personal: 'masked', handOvers });
+  const masked = storiesOf(store, subjects, { personal: 'masked', handOvers });
   const jobs = new Set<number>();
   shown.forEach((record, r) =>
     record.events.forEach((event, e) => {
@@ -73,11 +85,26 @@ function recordLooks(
       if (event.job !== undefined && other?.what !== event.what) jobs.add(event.job);
     }),
   );
-  const subjects = shown.map((record) => `${record.resource}:${record.id}`);
-  subjects.push(...[...jobs].map((job) => `job:${job}`));
-  for (const subject of subjects) {
-    recordShowPersonal(store, { subject, detail: `${look.via} ${keptKey(key)}` }, look.by);
+  const looked = shown.map((record) => `${record.resource}:${record.id}`);
+  looked.push(...[...jobs].map((job) => `job:${job}`));
+  for (const subject of looked) {
+    recordShowPersonal(store, { subject, detail: `${look.via} ${look.what}` }, look.by);
   }
+}
+
+/** The stories of `subjects`; shown, with the look kept in the same transaction. */
+function readStories(
+  store: Store,
+  subjects: readonly RecordSubject[],
+  reading: TraceReading,
+  look: Look & { what: string },
+): TracedRecord[] {
+  if (reading.personal === 'masked') return storiesOf(store, subjects, reading);
+  return transaction(store, () => {
+    const shown = storiesOf(store, subjects, reading);
+    recordLooks(store, subjects, shown, look, reading.handOvers);
+    return shown;
+  });
 }
 
 /**
@@ -91,10 +118,25 @@ export function traceRecords(
   reading: TraceReading,
   look: Look,
 ): TracedRecord[] {
-  if (reading.personal === 'masked') return tracesOf(store, key, reading);
-  return transaction(store, () => {
-    const shown = tracesOf(store, key, reading);
-    recordLooks(store, key, shown, look, reading.handOvers);
-    return shown;
-  });
+  return readStories(store, subjectsOfKey(store, key), reading, { ...look, what: keptKey(key) });
+}
+
+/**
+ * The story of one record, by its resource and id (the console's page of a record), or
+ * undefined when the database knows nothing of it; shown, the look is kept as traceRecords keeps
+ * it.
+ */
+export function recordStory(
+  store: Store,
+  record: { resource: string; id: string },
+  reading: TraceReading,
+  look: Look,
+): TracedRecord | undefined {
+  const subject = subjectOfEntity(store, `${record.resource}:${record.id}`);
+  const what = `${record.resource}:${record.id}`;
+  const [story] = readStories(store, [subject], reading, { ...look, what });
+  const known =
+    story !== undefined &&
+    (story.events.length > 0 || getMirror(store, record.resource, record.id) !== undefined);
+  return known ? story : undefined;
 }

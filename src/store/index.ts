@@ -38,6 +38,7 @@ export * from './space.js';
 export * from './subjects.js';
 export * from './personalOf.js';
 export * from './operatorActions.js';
+export * from './consoleSessions.js';
 export * from './pauses.js';
 export * from './jobKeys.js';
 export * from './inboxReplay.js';

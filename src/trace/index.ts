@@ -7,6 +7,6 @@ export { exactMatches, subjectsOfKey } from './search.js';
 export { MIN_PREFIX_CHARS } from './prefix.js';
 export { searchKey, type KeySearch } from './find.js';
 export { KEY_KINDS, type KeyKind, type KeyMatch } from './keys.js';
-export { storyOf, traceOf, type Story, type TraceOptions } from './timeline.js';
+export { storyOf, traceOf, type Story, type StoryJob, type TraceOptions } from './timeline.js';
 export { fileHandOvers, UNNAMED, type HandedVersion, type HandOverNaming } from './handOvers.js';
 export type { TraceEvent, TraceEventKind } from './event.js';

@@ -38,6 +38,21 @@ export function jobsOf(store: Store, subject: RecordSubject): JobRow[] {
   return subject.entityKeys.flatMap((key) => select.all({ key }));
 }
 
+/** The open dead letter of each dead job among `jobs`, by job id: its reason. */
+export function openDeadLetters(store: Store, jobs: readonly JobRow[]): Map<number, string> {
+  const letter = statement<{ id: number }, { reason: string }>(
+    store.db,
+    `SELECT reason FROM dead_letters WHERE job_id = @id AND resolved_at IS NULL
+     ORDER BY id DESC LIMIT 1`,
+  );
+  const open = new Map<number, string>();
+  for (const job of jobs.filter((j) => j.state === 'dead')) {
+    const found = letter.get({ id: job.id });
+    if (found !== undefined) open.set(job.id, found.reason);
+  }
+  return open;
+}
+
 /**
  * What a job that ended well did, in the words that follow its state: the file or request a
  * hand-over went as (`handOvers`), the values a platform write wrote (sentText, as its log line

@@ -10,7 +10,7 @@ import {
 import { statement } from '../store/statements.js';
 import type { TraceEvent } from './event.js';
 import { UNNAMED, type HandOverNaming } from './handOvers.js';
-import { jobEvents, jobsOf, type JobRow } from './jobs.js';
+import { jobEvents, jobsOf, openDeadLetters, type JobRow } from './jobs.js';
 import { SHOWN, unqueuedMessageEvents, type Mask } from './messages.js';
 import { versionEvents } from './versions.js';
 import { whyWaiting } from './waiting.js';
@@ -96,11 +96,20 @@ export interface TraceOptions {
   handOvers?: HandOverNaming;
 }
 
+/** A job about the record as its story lists it: `deadLetterOpen` when it waits for an operator. */
+export interface StoryJob {
+  id: number;
+  kind: string;
+  state: string;
+  deadLetterOpen: boolean;
+}
+
 /** A record's story: what happened to it, oldest first, and what holds it now. */
 export interface Story {
   events: TraceEvent[];
   /** Why it has not moved (waiting.ts); empty when nothing holds it. */
   waiting: string[];
+  jobs: StoryJob[];
 }
 
 /** The subject's story: its timeline (events of one time in the order they happened), its wait. */
@@ -122,7 +131,17 @@ export function storyOf(store: Store, subject: RecordSubject, options: TraceOpti
     )
     .map(({ event }) => event);
   const now = store.clock.now().toISOString();
-  return { events, waiting: whyWaiting({ store, subject, jobs, mask, pausable, now }) };
+  const openLetters = openDeadLetters(store, jobs);
+  return {
+    events,
+    waiting: whyWaiting({ store, subject, jobs, mask, pausable, now, openLetters }),
+    jobs: jobs.map(({ id, kind, state }) => ({
+      id,
+      kind,
+      state,
+      deadLetterOpen: openLetters.has(id),
+    })),
+  };
 }
 
 /** The subject's timeline alone (storyOf). */

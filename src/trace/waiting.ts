@@ -25,6 +25,8 @@ export interface WaitContext {
   pausable: (kind: string) => boolean;
   /** Now, as the database's times are written (ISO, UTC). */
   now: string;
+  /** The open dead letters of its jobs, by job id: their reasons. */
+  openLetters: ReadonlyMap<number, string>;
 }
 
 function quarantined({ store, subject, mask }: WaitContext): string[] {
@@ -95,17 +97,11 @@ function jobWait(job: JobRow, context: WaitContext, pauses: readonly Pause[]): s
 function jobs(context: WaitContext, pauses: readonly Pause[]): string[] {
   const open = context.jobs.filter((job) => job.state === 'pending' || job.state === 'running');
   const reasons = open.map((job) => jobWait(job, context, pauses));
-  const dead = context.jobs.filter((job) => job.state === 'dead');
-  const letters = statement<{ id: number }, { reason: string }>(
-    context.store.db,
-    `SELECT reason FROM dead_letters WHERE job_id = @id AND resolved_at IS NULL
-     ORDER BY id DESC LIMIT 1`,
-  );
-  for (const job of dead) {
-    const letter = letters.get({ id: job.id });
-    if (letter === undefined) continue;
+  for (const job of context.jobs) {
+    const reason = context.openLetters.get(job.id);
+    if (reason === undefined) continue;
     reasons.push(
-      `job ${job.id} ${job.kind} is a dead letter: ${context.mask.text(letter.reason)}; it waits for an operator (retry once fixed, or drop)`,
+      `job ${job.id} ${job.kind} is a dead letter: ${context.mask.text(reason)}; it waits for an operator (retry once fixed, or drop)`,
     );
   }
   return reasons;

@@ -1,121 +1,12 @@
 import type { Command } from 'commander';
-import { maskPersonal } from '../../log/index.js';
-import { DELIVER_PREFIX } from '../../queue/index.js';
-import {
-  countInboxMessages,
-  countJobs,
-  countOpenDeadJobs,
-  latestRuns,
-  listCheckpoints,
-  listOpenDeadJobs,
-  listRetryingJobs,
-  countQuarantined,
-  quarantineNotes,
-  deadLettersOf,
-  openDeadLetterJobIds,
-  countUndelivered,
-  lastOnlineChecks,
-  operatorActionsOn,
-  pausesInForce,
-  pauseSubject,
-  personalValuesOf,
-  subjectOfJob,
-  type Run,
-  type StoredJob,
-  type Store,
-} from '../../store/index.js';
-import { dryRunCopies, type DryRunCopy } from '../../housekeeping/index.js';
+import type { DryRunCopy, Run } from '../../store/index.js';
 import { storageFigures, inboxOf, type StorageFigures } from '../../readModels/index.js';
+import { statusOf, type Status } from '../../operations/index.js';
 // The check's own text, not the check: every command loads this module (program.ts).
-import { keptCheckLines, keptCheckSummary } from '../../check/text.js';
+import { keptCheckLines } from '../../check/text.js';
 import { bytesText } from '../../shared/bytes.js';
 import { withStoreAsync } from '../context.js';
 import { commandWithConfig, type ConfigOption } from '../options.js';
-
-const SHOWN = 20;
-
-/** The record version a `deliver.<resource>` job hands over, as `status` names it. */
-function handOverOf(job: StoredJob) {
-  const { resource, id, version } = job.payload;
-  return { job: job.id, resource, id, version, tries: job.attempts };
-}
-
-/**
- * The open dead letter of a refused hand-over: the reason and the ERP's answer, masked as every
- * output is (the ERP's words may quote the record: `queue show <job> --show-personal` shows them).
- */
-function refusal(store: Store, job: StoredJob) {
-  const letter = deadLettersOf(store, job.id).find((l) => l.resolvedAt === undefined);
-  const known = personalValuesOf(store, subjectOfJob(store, job.id));
-  return maskPersonal(
-    {
-      ...handOverOf(job),
-      reason: letter?.reason ?? job.lastError,
-      httpStatus: letter?.httpStatus,
-      answer: letter?.bodyExcerpt,
-    },
-    known,
-  );
-}
-
-/** The pauses in force (`*`: the whole direction), with who paused and since when. */
-function pausesOf(store: Store) {
-  return pausesInForce(store).map((p) => {
-    const subject = pauseSubject(p.direction, p.target);
-    const by = operatorActionsOn(store, [subject])
-      .filter((done) => done.action === 'pause')
-      .at(-1);
-    return {
-      direction: p.direction,
-      resource: p.target,
-      since: p.since,
-      by: by === undefined ? undefined : `${by.osUser} on ${by.host}`,
-    };
-  });
-}
-
-/** Everything `status` reports, read from the database only (the daemon may be running). */
-export function statusOf(store: Store, storage: StorageFigures) {
-  const runs = latestRuns(store);
-  return {
-    database: store.path,
-    paused: pausesOf(store),
-    onlineCheck: keptCheckSummary(lastOnlineChecks(store)),
-    checkpoints: listCheckpoints(store).map((checkpoint) => {
-      const run = runs.find(
-        (r) => r.resource === checkpoint.resource && r.filter === checkpoint.filter,
-      );
-      return { ...checkpoint, lastRun: run };
-    }),
-    queue: {
-      pending: countJobs(store, 'pending'),
-      running: countJobs(store, 'running'),
-      dead: countJobs(store, 'dead'),
-      openDeadLetters: openDeadLetterJobIds(store).length,
-    },
-    delivery: {
-      undelivered: countUndelivered(store),
-      refusedCount: countOpenDeadJobs(store, DELIVER_PREFIX),
-      waiting: listRetryingJobs(store, DELIVER_PREFIX, SHOWN).map((job) =>
-        maskPersonal(
-          { ...handOverOf(job), nextTryAt: job.nextAttemptAt, reason: job.lastError },
-          personalValuesOf(store, subjectOfJob(store, job.id)),
-        ),
-      ),
-      refused: listOpenDeadJobs(store, DELIVER_PREFIX, SHOWN).map((job) => refusal(store, job)),
-    },
-    quarantined: countQuarantined(store),
-    quarantinedRecords: quarantineNotes(store, { limit: SHOWN }).map((entry) => ({
-      resource: entry.resource,
-      id: entry.recordId,
-      reason: entry.reason,
-      seenAt: entry.seenAt,
-    })),
-    inbox: countInboxMessages(store),
-    storage,
-    dryRunCopies: dryRunCopies(store.path),
-  };
-}
 
 /** Each dry-run copy beside the database: each holds every patient's data while it is there. */
 function dryRunLines(copies: readonly DryRunCopy[]): string[] {
@@ -135,7 +26,7 @@ export function runOutcome(run: Run | undefined): string {
     : `FAILED ${run.error ?? ''}`;
 }
 
-function text(status: ReturnType<typeof statusOf>): string {
+function text(status: Status): string {
   const lines = [`database ${status.database}`, ...pausedLines(status.paused)];
   lines.push(...keptCheckLines(status.onlineCheck?.checks ?? []));
   lines.push('', 'checkpoints (resource, filter, watermark, last run):');
@@ -157,7 +48,7 @@ function text(status: ReturnType<typeof statusOf>): string {
 }
 
 /** The count, then the latest quarantined records, each by resource, `_id`, when and why. */
-function quarantineLines(status: ReturnType<typeof statusOf>): string[] {
+function quarantineLines(status: Status): string[] {
   const shown = status.quarantinedRecords.map(
     (entry) =>
       `  ${entry.resource.padEnd(22)} ${entry.id ?? '(no _id)'} ${entry.seenAt}: ${entry.reason}`,
@@ -171,7 +62,7 @@ function quarantineLines(status: ReturnType<typeof statusOf>): string[] {
 }
 
 /** One line per pause in force, with the command that lifts it; none when nothing is paused. */
-function pausedLines(paused: ReturnType<typeof statusOf>['paused']): string[] {
+function pausedLines(paused: Status['paused']): string[] {
   return paused.map((p) => {
     const all = p.resource === '*';
     const what =
@@ -188,7 +79,7 @@ function pausedLines(paused: ReturnType<typeof statusOf>['paused']): string[] {
  * The queue in words that need no manual: a dead job either waits for the operator (its dead
  * letter is open) or was dropped by one (kept for the trace until retention.jobs).
  */
-export function queueLine(q: ReturnType<typeof statusOf>['queue']): string {
+export function queueLine(q: Status['queue']): string {
   const counts = `queue: ${q.pending} pending, ${q.running} running, ${q.dead} dead`;
   if (q.dead === 0 && q.openDeadLetters === 0) return counts;
   const dropped = Math.max(0, q.dead - q.openDeadLetters);
@@ -221,7 +112,7 @@ function storageLines(storage: StorageFigures): string[] {
   ];
 }
 
-function deliveryLines(delivery: ReturnType<typeof statusOf>['delivery']): string[] {
+function deliveryLines(delivery: Status['delivery']): string[] {
   const lines = [
     `delivery: ${delivery.undelivered} record versions not yet handed to the ERP, ${delivery.refusedCount} of them refused (queue list --dead)`,
   ];

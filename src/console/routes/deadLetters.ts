@@ -1,0 +1,239 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  actOnDeadLetters,
+  bulkTargets,
+  deadLettersMatching,
+  dropDeadLetter,
+  retryDeadLetter,
+  type DeadLetterAction,
+} from '../../operations/index.js';
+import { PermanentError } from '../../shared/errors.js';
+import { maskedJob, subjectOfJob } from '../../store/index.js';
+import { ACT, field, queryField, sendPage, VIEW, viewerOf } from '../context.js';
+import type { ConsoleDeps } from '../deps.js';
+import { href, html, recordHref, type Html } from '../html.js';
+import { notice } from '../layout.js';
+import { canAct, operatorOf } from '../viewer.js';
+
+/** Most dead letters the list shows; the count says how many there are. */
+const LISTED = 200;
+
+const ACTIONS: readonly DeadLetterAction[] = ['retry', 'drop'];
+const isAction = (value: string): value is DeadLetterAction =>
+  (ACTIONS as readonly string[]).includes(value);
+
+const kindOf = (request: FastifyRequest, from: 'query' | 'body'): string | undefined => {
+  const kind = from === 'query' ? queryField(request, 'kind') : field(request.body, 'kind');
+  return kind === '' ? undefined : kind;
+};
+
+function filterForm(kinds: readonly string[], kind: string | undefined): Html {
+  const options = kinds.map(
+    (k) => html`<option value="${k}" ${k === kind ? html`selected` : ''}>${k}</option>`,
+  );
+  return html`<form method="get" action="/console/dead">
+    <label for="kind">Job kind</label>
+    <select id="kind" name="kind">
+      <option value="">every kind</option>
+      ${options}
+    </select>
+    <button type="submit" class="quiet">Filter</button>
+  </form>`;
+}
+
+function listPage(deps: ConsoleDeps, request: FastifyRequest, reply: FastifyReply) {
+  const kind = kindOf(request, 'query');
+  const every = deadLettersMatching(deps.store);
+  const kinds = [...new Set(every.map((job) => job.kind))].sort();
+  const matching = kind === undefined ? every : every.filter((job) => job.kind === kind);
+  const viewer = viewerOf(request);
+  const back = href('/console/dead', { kind });
+  const rows = matching.slice(0, LISTED).map((listed) => {
+    const job = maskedJob(deps.store, listed);
+    const subject = subjectOfJob(deps.store, job.id);
+    const record =
+      subject === undefined
+        ? job.entityKey
+        : html`<a href="${recordHref(subject.resource, subject.id)}">${job.entityKey}</a>`;
+    const actions = canAct(viewer)
+      ? ACTIONS.map(
+          (action) =>
+            html`<form
+              class="inline"
+              method="post"
+              action="${href(`/console/jobs/${job.id}/${action}`, { back })}"
+            >
+              <button type="submit" class="${action === 'drop' ? 'danger' : ''}">
+                ${action === 'retry' ? 'Retry' : 'Drop'} job ${job.id}
+              </button>
+            </form> `,
+        )
+      : '';
+    return html`<tr>
+      <td class="num">${job.id}</td>
+      <td>${job.kind}</td>
+      <td>${record}</td>
+      <td class="num">${job.attempts}</td>
+      <td class="what">${job.lastError ?? ''}</td>
+      <td>${actions}</td>
+    </tr>`;
+  });
+  const bulk =
+    canAct(viewer) && matching.length > 0
+      ? html`<p>
+          ${ACTIONS.map(
+            (action) =>
+              html`<a href="${href('/console/dead/confirm', { action, kind })}"
+                >${action === 'retry' ? 'Retry' : 'Drop'} all
+                ${matching.length}${kind === undefined ? '' : ` of kind ${kind}`}…</a
+              > `,
+          )}
+        </p>`
+      : '';
+  const count =
+    matching.length === 0
+      ? notice('No open dead letters.', 'good')
+      : notice(
+          `${matching.length} open dead letter(s)${matching.length > LISTED ? `, the first ${LISTED} listed` : ''}.`,
+        );
+  const table =
+    rows.length === 0
+      ? ''
+      : html`<table>
+          <thead>
+            <tr>
+              <th scope="col">Job</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Record</th>
+              <th scope="col">Tries</th>
+              <th scope="col">Last error</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${rows}
+          </tbody>
+        </table>`;
+  return sendPage(
+    request,
+    reply,
+    'Dead letters',
+    html`${filterForm(kinds, kind)}${count}${bulk}${table}`,
+  );
+}
+
+/** Before a bulk action: how many it takes, the cap, and one button to go on. */
+function confirmPage(deps: ConsoleDeps, request: FastifyRequest, reply: FastifyReply) {
+  const action = queryField(request, 'action');
+  if (!isAction(action)) return reply.redirect('/console/dead', 303);
+  const kind = kindOf(request, 'query');
+  const cap = deps.config.console.bulkLimit;
+  const { ids, left } = bulkTargets(deps.store, { kind, cap });
+  const upTo = Math.max(0, ...ids);
+  const which = kind === undefined ? 'open dead letters' : `open dead letters of kind ${kind}`;
+  const beyond =
+    left === 0 ? '' : ` ${left} more match; at most ${cap} are taken at once (console.bulkLimit).`;
+  const verb = action === 'retry' ? 'put back in the queue' : 'given up';
+  const content = html`${notice(`${ids.length} ${which} will be ${verb}.${beyond}`)}
+    <form method="post" action="/console/dead/${action}">
+      <input type="hidden" name="kind" value="${kind ?? ''}" />
+      <input type="hidden" name="upTo" value="${upTo}" />
+      <input type="hidden" name="count" value="${ids.length}" />
+      <button type="submit" class="${action === 'drop' ? 'danger' : ''}">
+        ${action === 'retry' ? 'Retry' : 'Drop'} these ${ids.length}
+      </button>
+      <a href="${href('/console/dead', { kind })}">Cancel</a>
+    </form>`;
+  return sendPage(request, reply, `${action === 'retry' ? 'Retry' : 'Drop'} dead letters`, content);
+}
+
+function bulkAction(
+  deps: ConsoleDeps,
+  request: FastifyRequest<{ Params: { action: string } }>,
+  reply: FastifyReply,
+) {
+  const { action } = request.params;
+  const upTo = Number(field(request.body, 'upTo'));
+  if (!isAction(action) || !Number.isSafeInteger(upTo)) {
+    return sendPage(request, reply, 'Refused', notice('Not a bulk action of the console.', 'bad'), {
+      status: 400,
+    });
+  }
+  const kind = kindOf(request, 'body');
+  const scope = { kind, upTo, cap: deps.config.console.bulkLimit };
+  const by = operatorOf(viewerOf(request), request.socket.remoteAddress);
+  const detail = `console: ${action} all${kind === undefined ? '' : ` of kind ${kind}`}`;
+  const outcome = actOnDeadLetters(deps.store, action, scope, by, detail);
+  const verb = action === 'retry' ? 'pending again' : 'dropped';
+  const lines = [
+    notice(`${outcome.done.length} dead letter(s) ${verb}.`, 'good'),
+    ...outcome.refused.map((refused) =>
+      notice(`Job ${refused.id} left as it is: ${refused.reason}`, 'bad'),
+    ),
+    outcome.left > 0
+      ? notice(`${outcome.left} more were beyond the cap: act again to take them.`)
+      : '',
+  ];
+  return sendPage(
+    request,
+    reply,
+    'Dead letters',
+    html`${lines}
+      <p><a href="${href('/console/dead', { kind })}">Back to the dead letters</a></p>`,
+  );
+}
+
+/** A console address to go back to after an action; never another site. */
+const backOf = (request: FastifyRequest): string => {
+  const back = queryField(request, 'back');
+  return /^\/console(?:[/?]|$)/.test(back) && !back.startsWith('//') ? back : '/console/dead';
+};
+
+function oneAction(
+  deps: ConsoleDeps,
+  request: FastifyRequest<{ Params: { id: string; action: string } }>,
+  reply: FastifyReply,
+) {
+  const { action } = request.params;
+  const id = Number(request.params.id);
+  const back = html`<p><a href="${backOf(request)}">Back</a></p>`;
+  if (!isAction(action) || !Number.isSafeInteger(id) || id <= 0) {
+    return sendPage(
+      request,
+      reply,
+      'Refused',
+      html`${notice('Not an action of the console.', 'bad')}${back}`,
+      { status: 400 },
+    );
+  }
+  const by = operatorOf(viewerOf(request), request.socket.remoteAddress);
+  try {
+    if (action === 'retry') retryDeadLetter(deps.store, id, by);
+    else dropDeadLetter(deps.store, id, by);
+  } catch (error) {
+    if (!(error instanceof PermanentError)) throw error;
+    return sendPage(request, reply, 'Refused', html`${notice(error.message, 'bad')}${back}`, {
+      status: 409,
+    });
+  }
+  const text =
+    action === 'retry'
+      ? `Job ${id} is pending again, due now: it runs at the daemon's next queue pass.`
+      : `Job ${id} dropped: its dead letter is resolved; the job stays for the record.`;
+  return sendPage(request, reply, `Job ${id}`, html`${notice(text, 'good')}${back}`);
+}
+
+/** Dead letters: the list with its filter, retry and drop of one, or of all that match. */
+export function deadLetterRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
+  app.get('/dead', VIEW, (request, reply) => listPage(deps, request, reply));
+  app.get('/dead/confirm', ACT, (request, reply) => confirmPage(deps, request, reply));
+  app.post('/dead/:action', ACT, (request: FastifyRequest<{ Params: { action: string } }>, reply) =>
+    bulkAction(deps, request, reply),
+  );
+  app.post(
+    '/jobs/:id/:action',
+    ACT,
+    (request: FastifyRequest<{ Params: { id: string; action: string } }>, reply) =>
+      oneAction(deps, request, reply),
+  );
+}
