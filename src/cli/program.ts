@@ -10,6 +10,7 @@ import { backupCommand } from './commands/backup.js';
 import { checkCommand } from './commands/check.js';
 import { checkpointCommand } from './commands/checkpoint.js';
 import { configCommand } from './commands/config.js';
+import { consoleCommand } from './commands/consolePassword.js';
 import { demoCommand } from './commands/demo.js';
 import { forgetCommand } from './commands/forget.js';
 import { inboxCommand } from './commands/inbox.js';
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
     .addCommand(backupCommand())
     .addCommand(forgetCommand())
     .addCommand(configCommand())
+    .addCommand(consoleCommand())
     .addCommand(checkCommand())
     .addCommand(simulatorCommand())
     .addCommand(demoCommand())

@@ -61,8 +61,14 @@ export interface BulkOutcome {
   left: number;
 }
 
-/** The jobs a bulk action takes, and how many it leaves beyond the cap. */
-export function bulkTargets(store: Store, scope: BulkScope): { ids: number[]; left: number } {
+/**
+ * The jobs a bulk action takes, how many it leaves beyond the cap, and the highest id it
+ * counted (the `upTo` that takes these same ones, none that died since).
+ */
+export function bulkTargets(
+  store: Store,
+  scope: BulkScope,
+): { ids: number[]; left: number; upTo: number } {
   const matched = deadLettersMatching(store, scope).filter(
     (job) => scope.upTo === undefined || job.id <= scope.upTo,
   );
@@ -70,6 +76,7 @@ export function bulkTargets(store: Store, scope: BulkScope): { ids: number[]; le
   return {
     ids: matched.slice(0, cap).map((job) => job.id),
     left: Math.max(0, matched.length - cap),
+    upTo: matched.at(-1)?.id ?? 0,
   };
 }
 

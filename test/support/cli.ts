@@ -21,6 +21,8 @@ export interface RunCliOptions {
   timeoutMs?: number;
   /** Closes the reading end of stdout at once, as `| head` does after the lines it wanted. */
   closeStdout?: boolean;
+  /** What is piped into the command's stdin (none: stdin is closed at once). */
+  input?: string;
 }
 
 /** Runs `homecare-sync <args>` as a user would, and collects what it printed. */
@@ -29,9 +31,10 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
     const child = spawn(process.execPath, [builtCli(), ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       env: { PATH: process.env['PATH'] ?? '', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
       timeout: options.timeoutMs ?? 60_000,
     });
+    child.stdin.end(options.input);
     let stdout = '';
     let stderr = '';
     if (options.closeStdout === true) child.stdout.destroy();

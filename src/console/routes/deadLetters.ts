@@ -128,8 +128,7 @@ function confirmPage(deps: ConsoleDeps, request: FastifyRequest, reply: FastifyR
   if (!isAction(action)) return reply.redirect('/console/dead', 303);
   const kind = kindOf(request, 'query');
   const cap = deps.config.console.bulkLimit;
-  const { ids, left } = bulkTargets(deps.store, { kind, cap });
-  const upTo = Math.max(0, ...ids);
+  const { ids, left, upTo } = bulkTargets(deps.store, { kind, cap });
   const which = kind === undefined ? 'open dead letters' : `open dead letters of kind ${kind}`;
   const beyond =
     left === 0 ? '' : ` ${left} more match; at most ${cap} are taken at once (console.bulkLimit).`;

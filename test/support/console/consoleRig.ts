@@ -39,6 +39,8 @@ export interface ConsoleRigOptions {
   console?: Record<string, unknown>;
   /** More `http` settings beside the port and the endpoint's token. */
   http?: Record<string, unknown>;
+  /** More `erp.file` settings beside the folders (relative to the daemon's folder). */
+  erpFile?: Record<string, unknown>;
   /** Before the daemon starts: faults to set on the simulator, say. */
   before?: (sim: TestSimulator) => Promise<void>;
 }
@@ -61,6 +63,10 @@ export function useConsoleDaemon(options: ConsoleRigOptions = {}): () => Console
     const f = cliFolder(sim.url, {
       http: { host: '127.0.0.1', port: 0, token: ENDPOINT_TOKEN, ...options.http },
       queue: { pollIntervalMs: 100 },
+      erp: {
+        adapter: 'file',
+        file: { outbox: 'erp/outbox', inbox: 'erp/inbox', ...options.erpFile },
+      },
       console: {
         enabled: true,
         users,

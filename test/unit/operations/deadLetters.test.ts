@@ -89,9 +89,13 @@ describe('all dead letters matching a filter (queue retry|drop --all-dead, the c
       status('o-3'),
       patient(1),
     );
-    expect(bulkTargets(h.store, { kind: 'orderStatus' })).toEqual({ ids: [a, b, c], left: 0 });
+    expect(bulkTargets(h.store, { kind: 'orderStatus' })).toEqual({
+      ids: [a, b, c],
+      left: 0,
+      upTo: c,
+    });
     const counted = bulkTargets(h.store, { kind: 'orderStatus', cap: 2 });
-    expect(counted).toEqual({ ids: [a, b], left: 1 });
+    expect(counted).toEqual({ ids: [a, b], left: 1, upTo: c });
     const [later = 0] = await deadJobs(status('o-4'));
 
     const result = actOnDeadLetters(
