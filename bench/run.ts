@@ -4,6 +4,7 @@
  */
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { backlogBenchmark } from './backlog.js';
+import { consoleBenchmark } from './console/index.js';
 import { cycleBenchmark } from './cycle/index.js';
 import { endpointBenchmark } from './endpoint/index.js';
 import { idleBenchmark } from './idle.js';
@@ -30,6 +31,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   retentionBenchmark,
   inboxBenchmark,
   backlogBenchmark,
+  consoleBenchmark,
 ];
 
 function chosen(names: readonly string[]): Benchmark[] {

@@ -137,6 +137,18 @@ export function latestRuns(store: Store): Run[] {
     .map(toRun);
 }
 
+/** The latest run of each list of one resource: its index steps only, however many runs there are. */
+export function latestRunsOf(store: Store, resource: string): Run[] {
+  return statement<{ resource: string }, RunRow>(
+    store.db,
+    `SELECT * FROM runs WHERE id IN (
+       SELECT max(id) FROM runs INDEXED BY runs_latest WHERE resource = @resource GROUP BY filter)
+     ORDER BY filter`,
+  )
+    .all({ resource })
+    .map(toRun);
+}
+
 function toRun(row: RunRow): Run {
   const run: Run = {
     id: row.id,

@@ -26,6 +26,18 @@ export const MIRROR_KEY_COLUMNS = {
 
 export type MirrorKeyName = keyof typeof MIRROR_KEY_COLUMNS;
 
+/**
+ * The index each key is looked up by, named: without statistics SQLite may rather read a whole
+ * resource through the primary key than take a partial index (migrations.ts).
+ */
+export const MIRROR_KEY_INDEXES: Readonly<Record<MirrorKeyName, string>> = {
+  _id: 'sqlite_autoindex_mirror_1',
+  salesId: 'mirror_sales_id',
+  customerId: 'mirror_customer_id',
+  customerNumber: 'mirror_customer_number',
+  serialNumber: 'mirror_serial_number',
+};
+
 interface MirrorKeys {
   resource: string;
   _id: string;
@@ -66,9 +78,9 @@ export function subjectOfRow(row: MirrorKeys): RecordSubject {
 export function mirroredBy(store: Store, name: MirrorKeyName, value: string): RecordSubject[] {
   return statement<{ value: string; resources: string }, MirrorKeys>(
     store.db,
-    `SELECT ${MIRROR_KEYS} FROM mirror
+    `SELECT ${MIRROR_KEYS} FROM mirror INDEXED BY ${MIRROR_KEY_INDEXES[name]}
      WHERE resource IN (SELECT value FROM json_each(@resources))
-       AND ${MIRROR_KEY_COLUMNS[name]} = @value
+       AND ${MIRROR_KEY_COLUMNS[name]} = @value AND ${MIRROR_KEY_COLUMNS[name]} IS NOT NULL
      ORDER BY resource, _id`,
   )
     .all({ value, resources: JSON.stringify(RESOURCE_NAMES) })

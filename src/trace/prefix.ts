@@ -1,6 +1,7 @@
 import { RESOURCE_NAMES } from '../contract/index.js';
 import {
   MIRROR_KEY_COLUMNS,
+  MIRROR_KEY_INDEXES,
   MIRROR_KEYS,
   subjectOfRow,
   type MirrorKeyName,
@@ -25,9 +26,9 @@ function mirrorStarting(store: Store, name: MirrorKeyName, prefix: string, limit
   const column = MIRROR_KEY_COLUMNS[name];
   return statement<Record<string, string | number>, Row>(
     store.db,
-    `SELECT ${MIRROR_KEYS}, ${column} AS value FROM mirror
+    `SELECT ${MIRROR_KEYS}, ${column} AS value FROM mirror INDEXED BY ${MIRROR_KEY_INDEXES[name]}
      WHERE resource IN (SELECT value FROM json_each(@resources))
-       AND ${column} >= @prefix AND ${column} < @end
+       AND ${column} >= @prefix AND ${column} < @end AND ${column} IS NOT NULL
      ORDER BY ${column}, resource LIMIT @limit`,
   )
     .all({ ...rangeOf(prefix), resources: JSON.stringify(RESOURCE_NAMES), limit })

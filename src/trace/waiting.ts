@@ -1,6 +1,6 @@
 import {
   EVERY_TARGET,
-  latestRuns,
+  latestRunsOf,
   pausesInForce,
   type Pause,
   type RecordSubject,
@@ -53,7 +53,7 @@ function pulls({ store, subject, mask }: WaitContext, pauses: readonly Pause[]):
       `the pulls of ${subject.resource} are paused since ${paused.since}: changes on the platform are not pulled (homecare-sync resume pull${which})`,
     );
   }
-  for (const run of latestRuns(store).filter((r) => r.resource === subject.resource)) {
+  for (const run of latestRunsOf(store, subject.resource)) {
     if (run.ok !== false) continue;
     const list = run.filter === '' ? subject.resource : `${subject.resource} (${run.filter})`;
     reasons.push(

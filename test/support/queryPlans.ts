@@ -28,3 +28,10 @@ export function queryPlansOf(store: Store, work: () => void): string[] {
       .join('\n');
   });
 }
+
+/**
+ * A plan that reads a table the database keeps growing whole (a SCAN), or all of one resource
+ * of the mirror through its primary key where a key's index would name the row.
+ */
+export const WHOLE_TABLE =
+  /\bSCAN (mirror|ledger|queue|inbox_messages|dead_letters|operator_actions|runs)\b|mirror USING INDEX sqlite_autoindex_mirror_1 \(resource=\?\)/;

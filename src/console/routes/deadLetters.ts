@@ -16,7 +16,7 @@ import { notice } from '../layout.js';
 import { canAct, operatorOf } from '../viewer.js';
 
 /** Most dead letters the list shows; the count says how many there are. */
-const LISTED = 200;
+const LISTED = 50;
 
 const ACTIONS: readonly DeadLetterAction[] = ['retry', 'drop'];
 const isAction = (value: string): value is DeadLetterAction =>

@@ -14,6 +14,7 @@ import {
   type Store,
 } from '../../../src/store/index.js';
 import { storyOf } from '../../../src/trace/index.js';
+import { queryPlansOf, WHOLE_TABLE } from '../../support/queryPlans.js';
 import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 let stores: TempStores;
@@ -86,5 +87,23 @@ describe('why a record has not moved', () => {
       `the last pull of singleOrder (created) failed at ${NOW}: the list passed sync.maxListBytes`,
       `job ${status} orderStatus is held by a pause of the platform writes since ${NOW} (homecare-sync resume push orderStatus)`,
     ]);
+  });
+});
+
+describe('a story read at any size', () => {
+  it('reads every table through an index, never a whole table', () => {
+    job('ack.singleOrder');
+    store.db
+      .prepare(
+        `INSERT INTO ledger (resource, _id, version, seen_at, delivered_at)
+         VALUES ('singleOrder', 'o-1', @v, @v, @v)`,
+      )
+      .run({ v: NOW });
+    const plans = queryPlansOf(store, () => {
+      storyOf(store, subjectOfEntity(store, 'singleOrder:o-1'), { pausable: isPlatformWrite });
+    });
+    expect(plans.length).toBeGreaterThan(5);
+    const scans = plans.filter((plan) => WHOLE_TABLE.test(plan));
+    expect(scans).toEqual([]);
   });
 });
