@@ -39,6 +39,7 @@ const OPTIONAL = {
   csv: ['node_modules/csv-parse/', 'node_modules/csv-stringify/', 'node_modules/iconv-lite/'],
   pretty: ['node_modules/pino-pretty/'],
   rest: ['dist/erp/outbound/rest/'],
+  console: ['dist/console/', 'dist/trace/restHandOvers.js'],
 };
 
 let sim: TestSimulator;
@@ -88,6 +89,17 @@ describe('run loads what its config needs', () => {
     const loaded = await loadedBy({ http: { enabled: true, host: '127.0.0.1', port: 0 } });
     expect(loadedAny(loaded, OPTIONAL.endpoint)).toEqual(OPTIONAL.endpoint);
     expect(loadedAny(loaded, OPTIONAL.metrics)).toEqual(OPTIONAL.metrics);
-    expect(loadedAny(loaded, [...OPTIONAL.xml, ...OPTIONAL.csv, ...OPTIONAL.rest])).toEqual([]);
+    expect(
+      loadedAny(loaded, [...OPTIONAL.xml, ...OPTIONAL.csv, ...OPTIONAL.rest, ...OPTIONAL.console]),
+    ).toEqual([]);
+  }, 60_000);
+
+  it('with the console: its pages, still no REST adapter', async () => {
+    const loaded = await loadedBy({
+      http: { enabled: true, host: '127.0.0.1', port: 0 },
+      console: { enabled: true, operatorToken: 'console-operator-8e2b4d61a9f0' },
+    });
+    expect(loadedAny(loaded, ['dist/console/index.js'])).toEqual(['dist/console/index.js']);
+    expect(loadedAny(loaded, [...OPTIONAL.rest, 'dist/trace/restHandOvers.js'])).toEqual([]);
   }, 60_000);
 });
