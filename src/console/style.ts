@@ -31,6 +31,7 @@ th { background: var(--panel); font-weight: 600; }
 td.when, td.num { white-space: nowrap; font-variant-numeric: tabular-nums; }
 td.what { overflow-wrap: anywhere; }
 form.inline { display: inline; }
+.actions { white-space: nowrap; }
 form.search { display: flex; gap: .5rem; margin: .4rem 0 1rem; }
 form.search input { flex: 1; max-width: 36rem; }
 input, select, button { font: inherit; padding: .35rem .6rem; border: 1px solid #6e7781;

@@ -12,6 +12,7 @@ import { maskedJob, subjectOfJob } from '../../store/index.js';
 import { ACT, field, queryField, sendPage, VIEW, viewerOf } from '../context.js';
 import type { ConsoleDeps } from '../deps.js';
 import { href, html, recordHref, type Html } from '../html.js';
+import { jobButtons } from '../jobButtons.js';
 import { notice } from '../layout.js';
 import { canAct, operatorOf } from '../viewer.js';
 
@@ -19,6 +20,9 @@ import { canAct, operatorOf } from '../viewer.js';
 const LISTED = 50;
 
 const ACTIONS: readonly DeadLetterAction[] = ['retry', 'drop'];
+
+/** `1 dead letter`, `3 dead letters`. */
+const letters = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
 const isAction = (value: string): value is DeadLetterAction =>
   (ACTIONS as readonly string[]).includes(value);
 
@@ -55,20 +59,7 @@ function listPage(deps: ConsoleDeps, request: FastifyRequest, reply: FastifyRepl
       subject === undefined
         ? job.entityKey
         : html`<a href="${recordHref(subject.resource, subject.id)}">${job.entityKey}</a>`;
-    const actions = canAct(viewer)
-      ? ACTIONS.map(
-          (action) =>
-            html`<form
-              class="inline"
-              method="post"
-              action="${href(`/console/jobs/${job.id}/${action}`, { back })}"
-            >
-              <button type="submit" class="${action === 'drop' ? 'danger' : ''}">
-                ${action === 'retry' ? 'Retry' : 'Drop'} job ${job.id}
-              </button>
-            </form> `,
-        )
-      : '';
+    const actions = canAct(viewer) ? jobButtons(job.id, back) : '';
     return html`<tr>
       <td class="num">${job.id}</td>
       <td>${job.kind}</td>
@@ -94,7 +85,7 @@ function listPage(deps: ConsoleDeps, request: FastifyRequest, reply: FastifyRepl
     matching.length === 0
       ? notice('No open dead letters.', 'good')
       : notice(
-          `${matching.length} open dead letter(s)${matching.length > LISTED ? `, the first ${LISTED} listed` : ''}.`,
+          `${letters(matching.length, 'open dead letter')}${matching.length > LISTED ? `, the first ${LISTED} listed` : ''}.`,
         );
   const table =
     rows.length === 0
@@ -129,17 +120,20 @@ function confirmPage(deps: ConsoleDeps, request: FastifyRequest, reply: FastifyR
   const kind = kindOf(request, 'query');
   const cap = deps.config.console.bulkLimit;
   const { ids, left, upTo } = bulkTargets(deps.store, { kind, cap });
-  const which = kind === undefined ? 'open dead letters' : `open dead letters of kind ${kind}`;
+  const of = kind === undefined ? '' : ` of kind ${kind}`;
   const beyond =
-    left === 0 ? '' : ` ${left} more match; at most ${cap} are taken at once (console.bulkLimit).`;
+    left === 0
+      ? ''
+      : ` ${left} more ${left === 1 ? 'matches' : 'match'}; at most ${cap} ${cap === 1 ? 'is' : 'are'} taken at once (console.bulkLimit).`;
   const verb = action === 'retry' ? 'put back in the queue' : 'given up';
-  const content = html`${notice(`${ids.length} ${which} will be ${verb}.${beyond}`)}
+  const content = html`${notice(`${letters(ids.length, 'open dead letter')}${of} will be ${verb}.${beyond}`)}
     <form method="post" action="/console/dead/${action}">
       <input type="hidden" name="kind" value="${kind ?? ''}" />
       <input type="hidden" name="upTo" value="${upTo}" />
       <input type="hidden" name="count" value="${ids.length}" />
       <button type="submit" class="${action === 'drop' ? 'danger' : ''}">
-        ${action === 'retry' ? 'Retry' : 'Drop'} these ${ids.length}
+        ${action === 'retry' ? 'Retry' : 'Drop'}
+        ${ids.length === 1 ? 'this one' : `these ${ids.length}`}
       </button>
       <a href="${href('/console/dead', { kind })}">Cancel</a>
     </form>`;
@@ -163,14 +157,20 @@ function bulkAction(
   const by = operatorOf(viewerOf(request), request.socket.remoteAddress);
   const detail = `console: ${action} all${kind === undefined ? '' : ` of kind ${kind}`}`;
   const outcome = actOnDeadLetters(deps.store, action, scope, by, detail);
-  const verb = action === 'retry' ? 'pending again' : 'dropped';
+  const plural = outcome.done.length !== 1;
+  const verb =
+    action === 'retry'
+      ? `${plural ? 'are' : 'is'} pending again`
+      : `${plural ? 'are' : 'is'} dropped`;
   const lines = [
-    notice(`${outcome.done.length} dead letter(s) ${verb}.`, 'good'),
+    notice(`${letters(outcome.done.length, 'dead letter')} ${verb}.`, 'good'),
     ...outcome.refused.map((refused) =>
       notice(`Job ${refused.id} left as it is: ${refused.reason}`, 'bad'),
     ),
     outcome.left > 0
-      ? notice(`${outcome.left} more were beyond the cap: act again to take them.`)
+      ? notice(
+          `${outcome.left} more ${outcome.left === 1 ? 'was' : 'were'} beyond the cap: act again to take ${outcome.left === 1 ? 'it' : 'them'}.`,
+        )
       : '',
   ];
   return sendPage(

@@ -16,6 +16,7 @@ import {
 import { ACT, queryField, sendPage, VIEW, viewerOf } from '../context.js';
 import type { ConsoleDeps } from '../deps.js';
 import { html, recordHref, type Html } from '../html.js';
+import { jobButtons } from '../jobButtons.js';
 import { notice } from '../layout.js';
 import { canAct, operatorOf, type Viewer } from '../viewer.js';
 
@@ -134,9 +135,7 @@ function jobs(story: TracedRecord, viewer: Viewer, back: string): Html {
       html`<tr>
         <td class="num">${job.id}</td>
         <td>${job.kind}</td>
-        <td>
-          ${canAct(viewer) ? [button(`/console/jobs/${job.id}/retry?back=${encodeURIComponent(back)}`, `Retry job ${job.id}`), ' ', button(`/console/jobs/${job.id}/drop?back=${encodeURIComponent(back)}`, `Drop job ${job.id}`, 'danger')] : 'dead letter'}
-        </td>
+        <td>${canAct(viewer) ? jobButtons(job.id, back) : 'dead letter'}</td>
       </tr>`,
   );
   return html`<h2>Dead letters</h2>

@@ -12,7 +12,8 @@ import { eventually } from '../../support/eventually.js';
  * daemon, the simulator and SQLite. The daemon starts while the platform refuses every
  * acknowledgement (HTTP 400), so the queue holds dead letters of two kinds; the ERP then sends
  * an order status, a device and an inbox file, so every kind of key names a record.
- * CONSOLE_SCREENSHOTS=<folder> also saves the pages the README shows.
+ * CONSOLE_SCREENSHOTS=<folder> also saves a screenshot of each kind of page (the README's are
+ * made so, into docs/images/).
  */
 const rig = useConsoleDaemon({
   console: { bulkLimit: 1 },
@@ -183,7 +184,7 @@ async function scan(kind: string, page: Page): Promise<void> {
   const folder = process.env['CONSOLE_SCREENSHOTS'];
   if (folder !== undefined) {
     const file = join(folder, `console-${kind.replace(' ', '-')}.png`);
-    await page.screenshot({ path: file, fullPage: true });
+    await page.screenshot({ path: file });
   }
 }
 
@@ -283,19 +284,21 @@ describe('the console in a browser', () => {
 
   it('retries all of a kind, told the count and the cap first, and drops all of another', async () => {
     const { context, page } = await loggedIn('alice');
+    // Seed 5 has two created direct orders: with a cap of one, one is taken and one is left.
     const direct = deadOf('ack.directOrder');
+    expect(direct).toHaveLength(2);
     await page.goto(`${rig().url}/console/dead?kind=ack.directOrder`);
     await page
       .getByRole('link', { name: `Retry all ${direct.length} of kind ack.directOrder…` })
       .click();
     await scan('confirm', page);
     expect(await page.getByRole('status').textContent()).toBe(
-      `1 open dead letters of kind ack.directOrder will be put back in the queue. ${direct.length - 1} more match; at most 1 are taken at once (console.bulkLimit).`,
+      `1 open dead letter of kind ack.directOrder will be put back in the queue. 1 more matches; at most 1 is taken at once (console.bulkLimit).`,
     );
-    await page.getByRole('button', { name: 'Retry these 1' }).click();
+    await page.getByRole('button', { name: 'Retry this one' }).click();
     const done = await page.locator('main').textContent();
-    expect(done).toContain('1 dead letter(s) pending again.');
-    expect(done).toContain(`${direct.length - 1} more were beyond the cap`);
+    expect(done).toContain('1 dead letter is pending again.');
+    expect(done).toContain('1 more was beyond the cap: act again to take it.');
     await eventually('the one retried', () => jobState(direct[0] ?? 0) === 'done' || undefined);
     expect(deadOf('ack.directOrder')).toEqual(direct.slice(1));
 
@@ -303,8 +306,8 @@ describe('the console in a browser', () => {
     for (let left = deadOf('ack.singleOrder').length; left > 0; left -= 1) {
       await page.goto(`${rig().url}/console/dead?kind=ack.singleOrder`);
       await page.getByRole('link', { name: `Drop all ${left} of kind ack.singleOrder…` }).click();
-      await page.getByRole('button', { name: 'Drop these 1' }).click();
-      expect(await page.locator('main').textContent()).toContain('1 dead letter(s) dropped.');
+      await page.getByRole('button', { name: 'Drop this one' }).click();
+      expect(await page.locator('main').textContent()).toContain('1 dead letter is dropped.');
     }
     await page.goto(`${rig().url}/console/dead?kind=ack.singleOrder`);
     expect(await page.getByRole('status').textContent()).toBe('No open dead letters.');
