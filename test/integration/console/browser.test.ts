@@ -240,6 +240,19 @@ describe('the console in a browser', () => {
       ),
     );
     expect(story).toContain('ERP orderStatus request');
+    // The ERP's file name is masked by its label until an operator asks, and the look is kept.
+    await search(page, INBOX_FILE);
+    expect(await page.locator('main table').textContent()).not.toContain(INBOX_FILE);
+    await page.getByRole('button', { name: 'Show personal values' }).click();
+    expect(await page.locator('main table').textContent()).toContain(
+      `ERP orderStatus file ${INBOX_FILE} received`,
+    );
+    expect(
+      query(
+        `SELECT os_user, host FROM operator_actions WHERE action = 'showPersonal' AND subject = ?`,
+        `singleOrder:${keys.otherOrder}`,
+      ),
+    ).toEqual([{ os_user: 'console:alice', host: '127.0.0.1' }]);
     // By the start of a key: the list says so, and each entry opens the story.
     await search(page, 'SO-BROWS');
     expect(await page.getByRole('status').textContent()).toContain(
@@ -324,7 +337,13 @@ describe('the console in a browser', () => {
     expect(query('SELECT target FROM pauses WHERE resumed_at IS NULL')).toEqual([
       { target: 'patient' },
     ]);
-    await page.getByRole('link', { name: 'Back to the pauses' }).click();
+    // The health page says so on the resource's lists.
+    await page.getByRole('link', { name: 'Health' }).click();
+    const patient = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: 'patient', exact: true }) });
+    expect(await patient.textContent()).toMatch(/since \d{4}-\d\d-\d\dT/);
+    await page.getByRole('link', { name: 'Pauses' }).click();
     await page.getByRole('button', { name: 'Resume the pulls of patient', exact: true }).click();
     expect(await page.getByRole('status').textContent()).toBe('the pulls of patient: resumed.');
     expect(query('SELECT target FROM pauses WHERE resumed_at IS NULL')).toEqual([]);
