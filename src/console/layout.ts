@@ -64,3 +64,16 @@ export function page(
 /** A short text in a box: what happened, what was refused. */
 export const notice = (text: Part, tone: 'good' | 'bad' | 'plain' = 'plain'): Html =>
   html`<p class="notice ${tone === 'plain' ? '' : tone}" role="status">${text}</p>`;
+
+/** A table: a header cell per column, the rows as given. */
+export const table = (columns: readonly Part[], rows: readonly Html[]): Html =>
+  html`<table>
+    <thead>
+      <tr>
+        ${columns.map((column) => html`<th scope="col">${column}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;

@@ -75,3 +75,22 @@ export async function api(
   }
   return { status: response.status, headers: response.headers, text, json };
 }
+
+/** A single order of the simulator's as the platform lists it. */
+export type ListedOrder = Record<string, unknown> & { _id: string };
+
+/**
+ * The first created single order the platform lists (asked with another client's key, so that
+ * the daemon's own view of the list is not touched); the seed always has one.
+ */
+export async function firstCreatedOrder(simulator: { url: string }): Promise<ListedOrder> {
+  const listed = await api(
+    simulator,
+    'GET',
+    '/singleOrder?status=created&updatedAfter=1970-01-01T00:00:00.000Z',
+    { key: 'demo-key-2' },
+  );
+  const order = (listed.json as ListedOrder[])[0];
+  if (order === undefined) throw new Error('the seed has no created singleOrder');
+  return order;
+}

@@ -13,7 +13,7 @@ import { ACT, field, queryField, sendPage, VIEW, viewerOf } from '../context.js'
 import type { ConsoleDeps } from '../deps.js';
 import { href, html, recordHref, type Html } from '../html.js';
 import { jobButtons } from '../jobButtons.js';
-import { notice } from '../layout.js';
+import { notice, table } from '../layout.js';
 import { canAct, operatorOf } from '../viewer.js';
 
 /** Most dead letters the list shows; the count says how many there are. */
@@ -87,29 +87,15 @@ function listPage(deps: ConsoleDeps, request: FastifyRequest, reply: FastifyRepl
       : notice(
           `${letters(matching.length, 'open dead letter')}${matching.length > LISTED ? `, the first ${LISTED} listed` : ''}.`,
         );
-  const table =
+  const listed =
     rows.length === 0
       ? ''
-      : html`<table>
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Record</th>
-              <th scope="col">Tries</th>
-              <th scope="col">Last error</th>
-              <th scope="col">Action</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows}
-          </tbody>
-        </table>`;
+      : table(['Job', 'Kind', 'Record', 'Tries', 'Last error', 'Action'], rows);
   return sendPage(
     request,
     reply,
     'Dead letters',
-    html`${filterForm(kinds, kind)}${count}${bulk}${table}`,
+    html`${filterForm(kinds, kind)}${count}${bulk}${listed}`,
   );
 }
 

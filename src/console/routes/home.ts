@@ -6,6 +6,7 @@ import { lastSuccessfulPulls, oldestOpenJob } from '../../store/index.js';
 import { sendPage, VIEW } from '../context.js';
 import type { ConsoleDeps, DaemonView } from '../deps.js';
 import { html, type Html } from '../html.js';
+import { table } from '../layout.js';
 
 /** "3 min", "2 h 5 min", "4 d": how long ago, in the largest units that say it. */
 export function ago(from: string | undefined, now: Date): string {
@@ -30,18 +31,7 @@ function checks(view: DaemonView): Html {
       </tr>`,
   );
   return html`<h2>Ready ${state(view.readiness.ready, view.readiness.ready ? 'yes' : 'no')}</h2>
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Check</th>
-          <th scope="col">State</th>
-          <th scope="col">Problem</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>`;
+    ${table(['Check', 'State', 'Problem'], rows)}`;
 }
 
 function resources(deps: ConsoleDeps, status: Status, now: Date): Html {
@@ -64,22 +54,7 @@ function resources(deps: ConsoleDeps, status: Status, now: Date): Html {
     </tr>`;
   });
   return html`<h2>Pulls</h2>
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Resource</th>
-          <th scope="col">List</th>
-          <th scope="col">Checkpoint</th>
-          <th scope="col">Last pull</th>
-          <th scope="col">Lag</th>
-          <th scope="col">Last error</th>
-          <th scope="col">Paused</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>`;
+    ${table(['Resource', 'List', 'Checkpoint', 'Last pull', 'Lag', 'Last error', 'Paused'], rows)}`;
 }
 
 function queue(deps: ConsoleDeps, status: Status, now: Date): Html {

@@ -4,7 +4,7 @@ import { EVERY_TARGET, pausesInForce, type PauseDirection } from '../../store/in
 import { ACT, field, sendPage, VIEW, viewerOf } from '../context.js';
 import type { ConsoleDeps } from '../deps.js';
 import { html, type Html } from '../html.js';
-import { notice } from '../layout.js';
+import { notice, table } from '../layout.js';
 import { canAct, operatorOf, type Viewer } from '../viewer.js';
 
 const DIRECTIONS: readonly PauseDirection[] = ['pull', 'push'];
@@ -20,7 +20,7 @@ const named = (way: PauseDirection, target: string) =>
       ? `the pulls of ${target}`
       : `the platform writes of kind ${target}`;
 
-function table(deps: ConsoleDeps, viewer: Viewer, way: PauseDirection): Html {
+function direction(deps: ConsoleDeps, viewer: Viewer, way: PauseDirection): Html {
   const inForce = pausesInForce(deps.store).filter((p) => p.direction === way);
   const rows = [EVERY_TARGET, ...pauseTargets(deps.config, way)].map((target) => {
     const pause = inForce.find((p) => p.target === target);
@@ -45,18 +45,7 @@ function table(deps: ConsoleDeps, viewer: Viewer, way: PauseDirection): Html {
   });
   const title = way === 'pull' ? 'Pulls, by resource' : 'Platform writes, by kind';
   return html`<h2>${title}</h2>
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">${way === 'pull' ? 'Resource' : 'Kind'}</th>
-          <th scope="col">State</th>
-          <th scope="col">Action</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>`;
+    ${table([way === 'pull' ? 'Resource' : 'Kind', 'State', 'Action'], rows)}`;
 }
 
 function act(
@@ -103,7 +92,7 @@ export function pauseRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const content = html`<p class="muted">
         A pause holds work back without a restart: nothing is lost, it goes on when resumed.
       </p>
-      ${table(deps, viewer, 'pull')}${table(deps, viewer, 'push')}`;
+      ${direction(deps, viewer, 'pull')}${direction(deps, viewer, 'push')}`;
     return sendPage(request, reply, 'Pauses', content);
   });
   app.post(

@@ -17,7 +17,7 @@ import { ACT, queryField, sendPage, VIEW, viewerOf } from '../context.js';
 import type { ConsoleDeps } from '../deps.js';
 import { html, recordHref, type Html } from '../html.js';
 import { jobButtons } from '../jobButtons.js';
-import { notice } from '../layout.js';
+import { notice, table } from '../layout.js';
 import { canAct, operatorOf, type Viewer } from '../viewer.js';
 
 /** Most records a search lists. */
@@ -62,22 +62,8 @@ function searchPage(deps: ConsoleDeps, request: FastifyRequest, reply: FastifyRe
           ? `Nothing is known by “${q}”; give at least ${MIN_PREFIX_CHARS} characters to find keys that start with it.`
           : `Nothing is known by “${q}”, and no key starts with it.`
         : `No key is “${q}”; these start with it${found.more ? ` (the first ${LISTED})` : ''}.`;
-  const table =
-    rows.length === 0
-      ? ''
-      : html`<table>
-          <thead>
-            <tr>
-              <th scope="col">Record</th>
-              <th scope="col">Found by</th>
-              <th scope="col">Key</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows}
-          </tbody>
-        </table>`;
-  return sendPage(request, reply, 'Search', html`${notice(how)}${table}`, { search: q });
+  const listed = rows.length === 0 ? '' : table(['Record', 'Found by', 'Key'], rows);
+  return sendPage(request, reply, 'Search', html`${notice(how)}${listed}`, { search: q });
 }
 
 /** Each kind of event as the page names it. */
@@ -107,18 +93,7 @@ function events(list: readonly TraceEvent[]): Html {
     ${
       rows.length === 0
         ? notice('Nothing recorded about it yet.')
-        : html`<table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">What</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
+        : table(['When', 'What', 'Details'], rows)
     }`;
 }
 
@@ -139,18 +114,7 @@ function jobs(story: TracedRecord, viewer: Viewer, back: string): Html {
       </tr>`,
   );
   return html`<h2>Dead letters</h2>
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Job</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Action</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>`;
+    ${table(['Job', 'Kind', 'Action'], rows)}`;
 }
 
 function storyPage(

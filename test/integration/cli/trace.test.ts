@@ -3,9 +3,7 @@ import { renderTrace, traceKey } from '../../../src/cli/commands/trace.js';
 import { fileLabel } from '../../../src/log/index.js';
 import { useAppCycle } from '../../support/appCycle.js';
 import { runCli } from '../../support/cli.js';
-import { api } from '../../support/simulator.js';
-
-type Order = Record<string, unknown> & { _id: string };
+import { firstCreatedOrder } from '../../support/simulator.js';
 
 /**
  * `trace <key>`: one order through the whole cycle with a fault on the way (the acknowledgement
@@ -16,14 +14,7 @@ describe('trace', () => {
 
   async function tracedOrder() {
     const { sim, rig } = cycle();
-    const listed = await api(
-      sim,
-      'GET',
-      '/singleOrder?status=created&updatedAfter=1970-01-01T00:00:00.000Z',
-      { key: 'demo-key-2' },
-    );
-    const order = (listed.json as Order[])[0];
-    if (order === undefined) throw new Error('the seed has no created singleOrder');
+    const order = await firstCreatedOrder(sim);
     await sim.control.setFault({
       method: 'PATCH',
       path: '/singleOrder/',

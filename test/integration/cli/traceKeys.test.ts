@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useAppCycle } from '../../support/appCycle.js';
 import { runCli } from '../../support/cli.js';
-import { api } from '../../support/simulator.js';
+import { api, firstCreatedOrder } from '../../support/simulator.js';
 
 type Row = Record<string, unknown> & { _id: string };
 
@@ -48,20 +48,8 @@ describe('trace by the ERP order number and the patient customerId', () => {
   const ascending = (indexes: readonly number[]) =>
     expect(indexes).toEqual([...indexes].sort((a, b) => a - b));
 
-  async function createdOrder(): Promise<Row> {
-    const listed = await api(
-      cycle().sim,
-      'GET',
-      '/singleOrder?status=created&updatedAfter=1970-01-01T00:00:00.000Z',
-      { key: 'demo-key-2' },
-    );
-    const order = (listed.json as Row[])[0];
-    if (order === undefined) throw new Error('the seed has no created singleOrder');
-    return order;
-  }
-
   it("finds an order by the erpOrderNumber an ERP's orderStatus message gave it", async () => {
-    const order = await createdOrder();
+    const order = await firstCreatedOrder(cycle().sim);
     await cycle().pass(['patient', 'article', 'integratedCare', 'singleOrder']);
     cycle().rig.drop('orderStatus', 'number-1.json', {
       orderType: 'single',
@@ -96,7 +84,7 @@ describe('trace by the ERP order number and the patient customerId', () => {
   });
 
   it('finds an ERP order by its own number, the salesId it was sent with', async () => {
-    const order = await createdOrder();
+    const order = await firstCreatedOrder(cycle().sim);
     await cycle().pass(['patient', 'article', 'integratedCare', 'singleOrder']);
     cycle().rig.drop('erpOrder', 'erp-order-1.json', {
       salesId: ERP_ORDER_SALES_ID,

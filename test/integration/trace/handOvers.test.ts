@@ -7,27 +7,17 @@ import { CYCLE_START, useAppCycle } from '../../support/appCycle.js';
 import { appRig, type AppRig } from '../../support/appRig.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { startFakeErp, type FakeErp } from '../../support/fakeErp.js';
-import { api, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
+import {
+  firstCreatedOrder,
+  startTestSimulator,
+  type TestSimulator,
+} from '../../support/simulator.js';
 
-type Order = Record<string, unknown> & { _id: string };
 const PULLED = ['patient', 'article', 'integratedCare', 'singleOrder'] as const;
 const OPERATOR = { osUser: 'tester', host: 'test-host' };
 
 const whats = (records: readonly TracedRecord[]) =>
   records.flatMap((record) => record.events.map((event) => event.what));
-
-/** A created single order of the seed, as the platform lists it. */
-async function createdOrder(sim: TestSimulator): Promise<Order> {
-  const listed = await api(
-    sim,
-    'GET',
-    '/singleOrder?status=created&updatedAfter=1970-01-01T00:00:00.000Z',
-    { key: 'demo-key-2' },
-  );
-  const order = (listed.json as Order[])[0];
-  if (order === undefined) throw new Error('the seed has no created singleOrder');
-  return order;
-}
 
 /**
  * `trace` names what the ERP got at every hand-over (issue 40, item 6): the outbox file, in
@@ -40,7 +30,7 @@ describe('trace names each hand-over and what each push-back wrote', () => {
     const whatsOf = async (key: string) => whats(await trace(key));
 
     it('names the outbox file of the hand-over and of a redelivery', async () => {
-      const order = await createdOrder(cycle().sim);
+      const order = await firstCreatedOrder(cycle().sim);
       await cycle().pass(PULLED);
       const [file] = cycle()
         .rig.outboxFiles('singleOrder')
@@ -68,7 +58,7 @@ describe('trace names each hand-over and what each push-back wrote', () => {
     });
 
     it('says what each push-back wrote: status, salesId, erpOrderNumber and tracking', async () => {
-      const order = await createdOrder(cycle().sim);
+      const order = await firstCreatedOrder(cycle().sim);
       await cycle().pass(PULLED);
       await cycle().pass(['singleOrder']);
       cycle().rig.drop('orderStatus', 'status-1.json', {
@@ -92,7 +82,7 @@ describe('trace names each hand-over and what each push-back wrote', () => {
     const cycle = useAppCycle({ variant: 'B', file: { format: 'csv' } });
 
     it('names the batch file the record went out in', async () => {
-      const order = await createdOrder(cycle().sim);
+      const order = await firstCreatedOrder(cycle().sim);
       await cycle().pass(PULLED);
       const files = cycle().rig.outboxFiles('singleOrder');
       expect(files.every((name) => /^singleOrder_\d{10}\.csv$/.test(name))).toBe(true);
@@ -129,7 +119,7 @@ describe('trace names each hand-over and what each push-back wrote', () => {
     });
 
     it('names the request: method, URL and Idempotency-Key', async () => {
-      const order = await createdOrder(sim);
+      const order = await firstCreatedOrder(sim);
       await syncOnce(app, PULLED);
       const key = [...erp.stored.keys()].find((k) => k.startsWith(`singleOrder:${order._id}:`));
       expect(key).toBeDefined();

@@ -8,6 +8,7 @@ import {
 import { enqueue, type NewJob } from '../../../src/queue/index.js';
 import { PermanentError } from '../../../src/shared/errors.js';
 import { operatorActionsOn } from '../../../src/store/index.js';
+import { deadJobs as deadJobsOf, statusJob } from '../../support/queue/deadJobs.js';
 import { queueHarness, states, type QueueHarness } from '../../support/queue/queueHarness.js';
 
 const ALICE = { osUser: 'console:alice', host: '10.0.0.7' };
@@ -20,20 +21,8 @@ afterEach(async () => {
   await h.cleanup();
 });
 
-const refused = () => Promise.reject(new PermanentError('answered HTTP 400', { status: 400 }));
-
-/** Queues the jobs and runs them once through handlers that refuse every one. */
-async function deadJobs(...jobs: NewJob[]): Promise<number[]> {
-  const ids = jobs.map((job) => enqueue(h.store, job).id);
-  await h.worker({ orderStatus: refused, patient: refused }).runUntilEmpty();
-  return ids;
-}
-
-const status = (key: string): NewJob => ({
-  kind: 'orderStatus',
-  entityKey: `singleOrder:${key}`,
-  payload: { id: key },
-});
+const deadJobs = (...jobs: NewJob[]) => deadJobsOf(h, ...jobs);
+const status = statusJob;
 
 const patient = (v: number): NewJob => ({
   kind: 'patient',

@@ -9,6 +9,7 @@ import {
 } from '../../../src/queue/index.js';
 import { PermanentError } from '../../../src/shared/errors.js';
 import type { Superseding } from '../../../src/queue/index.js';
+import { deadJobs as deadJobsOf, refused, statusJob } from '../../support/queue/deadJobs.js';
 import { queueHarness, states, type QueueHarness } from '../../support/queue/queueHarness.js';
 
 /** Patients carry their whole state (as the push-back kinds say, src/pushback/kinds/). */
@@ -22,20 +23,8 @@ afterEach(async () => {
   await h.cleanup();
 });
 
-const refused = () => Promise.reject(new PermanentError('answered HTTP 400', { status: 400 }));
-
-/** Queues the jobs and runs them once through handlers that refuse every one. */
-async function deadJobs(...jobs: NewJob[]): Promise<number[]> {
-  const ids = jobs.map((job) => enqueue(h.store, job).id);
-  await h.worker({ orderStatus: refused, patient: refused }).runUntilEmpty();
-  return ids;
-}
-
-const status = (key: string): NewJob => ({
-  kind: 'orderStatus',
-  entityKey: `singleOrder:${key}`,
-  payload: { id: key },
-});
+const deadJobs = (...jobs: NewJob[]) => deadJobsOf(h, ...jobs);
+const status = statusJob;
 
 function refusal(run: () => unknown): string {
   try {
