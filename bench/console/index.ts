@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { request } from 'undici';
-import { storageFigures } from '../../src/app/storage.js';
+import { storageFigures } from '../../src/readModels/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { consolePlugin } from '../../src/console/index.js';
 import { startHttpEndpoint } from '../../src/http/server.js';

@@ -4,7 +4,7 @@ import type { Outage } from '../console/index.js';
 import { handOversOf } from '../operations/index.js';
 import type { App } from './app.js';
 import type { DaemonHealth } from './daemonHealth.js';
-import { cachedStorageFigures, inboxOf } from './storage.js';
+import { cachedStorageFigures, inboxOf } from '../readModels/index.js';
 
 /** What the daemon remembers for the console beside its database. */
 export interface DaemonMemory {

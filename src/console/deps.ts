@@ -1,5 +1,5 @@
 import type { AlertEvent } from '../alerts/index.js';
-import type { StorageFigures } from '../app/storage.js';
+import type { StorageFigures } from '../readModels/index.js';
 import type { Config } from '../config/index.js';
 import type { Readiness } from '../http/readiness.js';
 import type { Logger } from '../log/index.js';

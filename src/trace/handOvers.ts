@@ -1,7 +1,7 @@
-import { ARCHIVAL_FOLDER } from '../erp/file/archivalEvents.js';
-import { isBatchFormat } from '../erp/file/formats.js';
-import { batchBaseName, recordBaseName, safeSegment } from '../erp/file/names.js';
-import type { OutboxFormat } from '../erp/file/options.js';
+import type { OutboxFormat } from '../erp/mapping/spec.js';
+import { archivalFolderOf } from '../erp/outbound/file/archivalEvents.js';
+import { isBatchFormat } from '../erp/outbound/file/index.js';
+import { batchBaseName, recordBaseName, safeSegment } from '../erp/outbound/file/names.js';
 
 /** One hand-over of a record version (or of its archival event) to the ERP. */
 export interface HandedVersion {
@@ -17,19 +17,21 @@ export interface HandedVersion {
  * What the ERP got at a hand-over, as the words that follow "handed … to the ERP": the outbox
  * file (` as singleOrder/<file>.json`, ` in singleOrder/singleOrder_0000000042.csv`) or the
  * REST request (restHandOvers.ts). Named as the config names them now: the adapter's names are
- * fixed by the record's `_id`, its version and the batch (erp/file/names.ts).
+ * fixed by the record's `_id`, its version and the batch (erp/outbound/file/names.ts).
  */
 export type HandOverNaming = (handed: HandedVersion) => string;
 
 /** Say nothing of where a version went (a timeline read without the config). */
 export const UNNAMED: HandOverNaming = () => '';
 
-/** The file drop's names, for `erp.file.format` (erp/file/render.ts, archivalEvents.ts). */
+/** The file drop's names, for `erp.file.format` (erp/outbound/file/). */
 export function fileHandOvers(format: OutboxFormat): HandOverNaming {
   return (handed) => {
     const folder = safeSegment(handed.resource);
     const base = recordBaseName(handed.id, handed.version);
-    if (handed.archival) return ` as ${ARCHIVAL_FOLDER}/${folder}/${base}.archived.json`;
+    // archivalFileName's name, in the archival events' folder below the outbox.
+    if (handed.archival)
+      return ` as ${archivalFolderOf('', handed.resource)}/${base}.archived.json`;
     if (!isBatchFormat(format)) return ` as ${folder}/${base}.${format}`;
     if (handed.batch === undefined) {
       return ` in a batch file of ${folder} (its job, which kept the number, is past retention)`;

@@ -1,11 +1,11 @@
 import type { ResourceName } from '../contract/index.js';
-import type { RestAdapterOptions } from '../erp/rest/options.js';
-import { archivalTargetOf, expandUrl, targetOf } from '../erp/rest/urls.js';
+import type { RestAdapterOptions } from '../erp/outbound/rest/options.js';
+import { archivalTargetOf, expandUrl, targetOf } from '../erp/outbound/rest/urls.js';
 import { archivalKey, handOverKey } from '../store/index.js';
 import type { HandOverNaming } from './handOvers.js';
 
 /**
- * The REST adapter's requests (erp/rest/restAdapter.ts): method, URL (without user info or
+ * The REST adapter's requests (erp/outbound/rest/): method, URL (without user info or
  * query, which may carry a secret) and Idempotency-Key; a hand-over is done only on a 2xx.
  * Loaded only for a config whose adapter is REST, as the adapter itself is.
  */

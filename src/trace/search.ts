@@ -4,6 +4,7 @@ import {
   MIRROR_KEYS,
   mirroredBy,
   replayedName,
+  quarantinedResources,
   replayName,
   subjectOfEntity,
   subjectOfJob,
@@ -162,7 +163,7 @@ export function subjectsOfMessage(store: Store, name: string, kind?: KeyKind): K
   return distinctMatches(matches);
 }
 
-/** `<resource>_<ten digits>.<csv|ndjson>`: an outbox batch file (erp/file/names.ts). */
+/** `<resource>_<ten digits>.<csv|ndjson>`: an outbox batch file (erp/outbound/file/names.ts). */
 const BATCH_FILE = /^[A-Za-z0-9.~-]+_(\d{10})\.(?:csv|ndjson)$/;
 
 /**
@@ -188,11 +189,18 @@ function subjectsOfLabel(store: Store, key: string): KeyMatch[] {
   );
 }
 
-/** An outbox file of one record: its `_id` comes first in its name (erp/file/names.ts). */
+/** An outbox file of one record: its `_id` comes first in its name (erp/outbound/file/names.ts). */
 function subjectsOfOutboxFile(store: Store, key: string): KeyMatch[] {
   const [fileId] = (key.split('/').pop() ?? key).split('_');
   if (fileId === undefined || fileId === key) return [];
   return mirroredBy(store, '_id', fileId).map(matched('outboxFile', key));
+}
+
+/** A record only the quarantine knows (none of its versions could be kept), by its `_id`. */
+function quarantinedBy(store: Store, id: string): KeyMatch[] {
+  return quarantinedResources(store, id).map((resource) =>
+    matched('_id', id)({ resource, id, entityKeys: [`${resource}:${id}`] }),
+  );
 }
 
 /** A job id: the record its job is about. */
@@ -210,6 +218,7 @@ const EXACT_LOOK_UPS: readonly ((store: Store, key: string) => KeyMatch[])[] = [
   mirroredByAnyKey,
   mirroredByErpOrderNumber,
   queuedByErpKey,
+  quarantinedBy,
   subjectsOfJobId,
   subjectsOfMessage,
   subjectsOfLabel,

@@ -3,6 +3,7 @@ import {
   operatorActionsOn,
   pauseActionsOf,
   personalValuesOf,
+  quarantined,
   type RecordedAction,
   type RecordSubject,
   type Store,
@@ -122,6 +123,11 @@ export function storyOf(store: Store, subject: RecordSubject, options: TraceOpti
     ...jobs.flatMap((job) => jobEvents(store, job, mask, handOvers)),
     ...unqueuedMessageEvents(store, subject, mask),
     ...ownWriteEvent(store, subject),
+    ...quarantined(store, subject).map(({ at, what }) => ({
+      at,
+      kind: 'quarantine' as const,
+      what: mask.text(what),
+    })),
   ];
   const firstSeen = recorded.map((event) => event.at).sort()[0];
   const events = [...recorded, ...operatorEvents(store, subject, jobs, pausable, firstSeen)]

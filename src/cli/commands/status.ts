@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { DryRunCopy, Run } from '../../store/index.js';
+import type { DryRunCopy } from '../../housekeeping/index.js';
+import type { Run } from '../../store/index.js';
 import { storageFigures, inboxOf, type StorageFigures } from '../../readModels/index.js';
 import { statusOf, type Status } from '../../operations/index.js';
 // The check's own text, not the check: every command loads this module (program.ts).

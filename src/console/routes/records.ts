@@ -75,6 +75,7 @@ const KIND_NAMES: Readonly<Record<TraceEventKind, string>> = {
   message: 'ERP message',
   ownWrite: 'our write',
   operator: 'operator',
+  quarantine: 'quarantined',
 };
 
 function events(list: readonly TraceEvent[]): Html {
