@@ -37,6 +37,7 @@ export function startAlerts(
     {
       intervalMs: config.checkSeconds * 1000,
       firstAtOnce: false,
+      clock: app.clock,
       onError: (error) => app.logger.warn({ err: error }, 'alerts: looking at the states failed'),
     },
   );

@@ -218,6 +218,7 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
       : repeat(async () => void (await tracked(inbox.scanOnce())), {
           intervalMs: app.config.erp.file.scanIntervalMs,
           firstAtOnce: false,
+          clock: app.clock,
           onError: logFailure('inbox scan'),
         });
   const watch = watchDatabase(app, lock, () => void stop().then(stopStopped), outages);

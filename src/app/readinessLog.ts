@@ -39,6 +39,7 @@ export function logReadiness(app: App, health: DaemonHealth): Repeating {
     {
       intervalMs: app.config.http.readyCheckSeconds * 1000,
       firstAtOnce: true,
+      clock: app.clock,
       onError: (error) => app.logger.warn({ err: error }, 'readiness: looking at it failed'),
     },
   );

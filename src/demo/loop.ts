@@ -1,3 +1,4 @@
+import type { Clock } from '../shared/clock.js';
 import { repeat, type Repeating } from '../shared/repeat.js';
 
 /** A piece of the demo that works in ticks: one tick at a time, until stopped. */
@@ -11,13 +12,14 @@ export interface TickLoop {
 }
 
 /**
- * Repeats `work` every `intervalMs` (`repeat`), the first after a wait too. A tick asked for
+ * Repeats `work` every `intervalMs` of `clock` (`repeat`), the first after a wait too. A tick asked for
  * while one runs is that one, so ticks never overlap. A failed tick is reported and the loop
  * goes on.
  */
 export function tickLoop(
   work: () => Promise<void>,
   intervalMs: number,
+  clock: Pick<Clock, 'sleep'>,
   onError: (error: unknown) => void,
 ): TickLoop {
   let running: Promise<void> | undefined;
@@ -32,7 +34,7 @@ export function tickLoop(
   return {
     tick,
     start() {
-      loop ??= repeat(tick, { intervalMs, firstAtOnce: false, onError });
+      loop ??= repeat(tick, { intervalMs, firstAtOnce: false, clock, onError });
     },
     async stop() {
       await loop?.stop();

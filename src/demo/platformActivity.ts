@@ -45,7 +45,7 @@ export function createPlatformActivity(options: PlatformActivityOptions): Platfo
     options.say(`platform user: placed a new ${kind} order ${id}`);
   }
 
-  const loop = tickLoop(tick, options.intervalMs, (error) =>
+  const loop = tickLoop(tick, options.intervalMs, options.clock, (error) =>
     options.say(`platform user: ${errorMessage(error)}; trying again`),
   );
   return { ...loop, created: () => [...created] };

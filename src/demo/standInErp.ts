@@ -118,7 +118,7 @@ export function createStandInErp(options: StandInErpOptions): StandInErp {
     await discover();
   }
 
-  const loop = tickLoop(tick, options.intervalMs, (error) =>
+  const loop = tickLoop(tick, options.intervalMs, options.clock, (error) =>
     options.say(`stand-in ERP: ${errorMessage(error)}; trying again`),
   );
   return {

@@ -76,6 +76,7 @@ export function createChannel(options: ChannelOptions): Channel {
       loop = repeat(async () => (await runOnce()) > 0, {
         intervalMs,
         firstAtOnce: true,
+        clock: options.runner.clock,
         onError: passFailed,
       });
     },

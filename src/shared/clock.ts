@@ -1,14 +1,28 @@
-/** The one way code reads the time, so tests can move it. */
+import { setTimeout as realSleep } from 'node:timers/promises';
+
+/** The one way code reads the time and waits for it, so tests can move it. */
 export interface Clock {
   now(): Date;
+  /**
+   * Resolves once `ms` have passed on this clock, or as soon as `signal` aborts: it resolves
+   * then too, never rejects, so a caller looks at its own signal to tell which. A test's clock
+   * resolves it when the test moves the time that far.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+export const systemClock: Clock = {
+  now: () => new Date(),
+  sleep: (ms, signal) =>
+    realSleep(ms, undefined, signal === undefined ? {} : { signal }).catch(() => undefined),
+};
 
 /**
  * A base clock plus an offset that can be moved: the simulator's clock (its control API moves
  * it, to give the platform a skewed or jumping clock), and a daemon's clock under test (the
- * CLI's test hook moves it, so what the clock decides passes without waiting in real time).
+ * CLI's test hook moves it, so what the clock decides passes without waiting in real time). Its
+ * sleeps (an answer's latency, a loop's wait) are the base clock's: moving the offset jumps the
+ * date, it lets no time pass.
  */
 export class OffsetClock implements Clock {
   private offsetMs = 0;
@@ -17,6 +31,10 @@ export class OffsetClock implements Clock {
 
   now(): Date {
     return new Date(this.base.now().getTime() + this.offsetMs);
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.base.sleep(ms, signal);
   }
 
   move(offsetMs: number): void {

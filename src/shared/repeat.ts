@@ -1,3 +1,5 @@
+import type { Clock } from './clock.js';
+
 /** A loop started by `repeat`. */
 export interface Repeating {
   /** Ends the wait before the next round now; a round under way is followed by the next at once. */
@@ -13,36 +15,38 @@ export interface RepeatOptions {
   firstAtOnce: boolean;
   /** Told of a failed round; the loop goes on. */
   onError(error: unknown): void;
+  /** Whose time the waits are: the daemon's clock, which a test moves by hand. */
+  clock: Pick<Clock, 'sleep'>;
 }
 
 /**
- * Runs `round` until stopped, never two at once: waits `intervalMs` after each round ended (a
- * timer per wait, never an interval, so a slow round is not followed by a queue of them and a
- * stopped loop leaves no timer behind). A round that resolves `true` (it found work, so more may
- * wait) or a `wake()` while it ran is followed by the next at once.
+ * Runs `round` until stopped, never two at once: waits `intervalMs` on the clock after each
+ * round ended (a wait per round, never an interval, so a slow round is not followed by a queue
+ * of them and a stopped loop leaves no wait behind). A round that resolves `true` (it found
+ * work, so more may wait) or a `wake()` while it ran is followed by the next at once.
  */
 export function repeat(round: () => Promise<boolean | void>, options: RepeatOptions): Repeating {
-  const abort = new AbortController();
+  const stopped = new AbortController();
   let woken = false;
   let endWait: (() => void) | undefined;
 
   /** Waits `ms`, or less when woken or stopped. */
-  const wait = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        abort.signal.removeEventListener('abort', done);
-        endWait = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      abort.signal.addEventListener('abort', done);
-      endWait = done;
-    });
+  const wait = async (ms: number): Promise<void> => {
+    const waking = new AbortController();
+    const end = () => waking.abort();
+    endWait = end;
+    stopped.signal.addEventListener('abort', end);
+    try {
+      await options.clock.sleep(ms, waking.signal);
+    } finally {
+      stopped.signal.removeEventListener('abort', end);
+      if (endWait === end) endWait = undefined;
+    }
+  };
 
   const loop = async (): Promise<void> => {
     if (!options.firstAtOnce) await wait(options.intervalMs);
-    while (!abort.signal.aborted) {
+    while (!stopped.signal.aborted) {
       woken = false;
       let again: boolean | void = false;
       try {
@@ -50,7 +54,7 @@ export function repeat(round: () => Promise<boolean | void>, options: RepeatOpti
       } catch (error) {
         options.onError(error);
       }
-      if (again !== true && !woken && !abort.signal.aborted) await wait(options.intervalMs);
+      if (again !== true && !woken && !stopped.signal.aborted) await wait(options.intervalMs);
     }
   };
   const done = loop();
@@ -61,7 +65,7 @@ export function repeat(round: () => Promise<boolean | void>, options: RepeatOpti
       endWait?.();
     },
     async stop() {
-      abort.abort();
+      stopped.abort();
       await done;
     },
   };

@@ -1,8 +1,22 @@
 import type { Clock } from '../../src/shared/clock.js';
+import { eventually } from './eventually.js';
 
-/** A clock tests move by hand; it may jump backwards, as real clocks do. */
+interface Sleeper {
+  due: number;
+  /** In the order the sleeps began: of two due at once, the first asleep wakes first. */
+  order: number;
+  wake: () => void;
+}
+
+/**
+ * A clock tests move by hand; it may jump backwards, as real clocks do. Its sleeps end when the
+ * test moves the time to their end (`advance`, `set`), never on their own: code that waits on
+ * this clock waits for the test, not for real time.
+ */
 export class FakeClock implements Clock {
   private current: number;
+  private readonly sleepers = new Set<Sleeper>();
+  private begun = 0;
 
   constructor(start: Date | string = '2026-01-15T08:00:00.000Z') {
     this.current = new Date(start).getTime();
@@ -12,12 +26,62 @@ export class FakeClock implements Clock {
     return new Date(this.current);
   }
 
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (ms <= 0 || signal?.aborted === true) return Promise.resolve();
+    return new Promise((resolve) => {
+      const sleeper: Sleeper = {
+        due: this.current + ms,
+        order: (this.begun += 1),
+        wake: () => {
+          this.sleepers.delete(sleeper);
+          signal?.removeEventListener('abort', sleeper.wake);
+          resolve();
+        },
+      };
+      this.sleepers.add(sleeper);
+      signal?.addEventListener('abort', sleeper.wake);
+    });
+  }
+
+  /** How many sleeps wait on this clock now: a test moves it once the code under test waits. */
+  sleeping(): number {
+    return this.sleepers.size;
+  }
+
   advance(ms: number): void {
     this.current += ms;
+    this.wakeDue();
+  }
+
+  /**
+   * Moves the time on by `ms`, then waits until each sleep it ended was followed by a new one:
+   * the loops it woke have run their round and wait again (a round that found work runs the next
+   * first). Let the code under test begin waiting first, or a loop that only now starts its
+   * first wait counts as one that went round.
+   */
+  async elapse(ms: number): Promise<void> {
+    const begun = this.begun;
+    this.current += ms;
+    const woken = this.wakeDue();
+    await eventually(
+      () =>
+        `the ${woken} loop(s) woken at ${this.now().toISOString()} to wait again (${this.begun - begun} did)`,
+      () => this.begun - begun >= woken,
+    );
   }
 
   set(to: Date | string): void {
     this.current = new Date(to).getTime();
+    this.wakeDue();
+  }
+
+  /** Ends the sleeps the time has reached, the earliest end first; says how many. */
+  private wakeDue(): number {
+    const due = [...this.sleepers]
+      .filter((sleeper) => sleeper.due <= this.current)
+      .sort((a, b) => a.due - b.due || a.order - b.order);
+    for (const sleeper of due) sleeper.wake();
+    return due.length;
   }
 }
 

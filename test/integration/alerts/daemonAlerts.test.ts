@@ -2,18 +2,21 @@ import { pino } from 'pino';
 import { expect, it } from 'vitest';
 import { startDaemon } from '../../../src/app/daemon.js';
 import { appRig } from '../../support/appRig.js';
-import { eventually, quietFor } from '../../support/eventually.js';
+import { eventually } from '../../support/eventually.js';
+import type { FakeClock } from '../../support/fakeClock.js';
 import { smtpReceiver } from '../../support/smtpReceiver.js';
 import { webhookReceiver } from '../../support/webhookReceiver.js';
 
 /** Nothing listens on the discard port: every request to the platform fails at once. */
 const DEAD_PLATFORM = 'http://127.0.0.1:9/api';
 
-/**
- * Two more looks at checkSeconds 1: the state lasts, nothing more is sent. Real time: the
- * daemon looks on a real timer (its loop takes no clock), and these tests are of that loop.
- */
-const twoMoreLooks = (what: string, holds: () => boolean) => quietFor(2_200, what, holds);
+/** The daemon looks every checkSeconds (1) of its clock; the first look after one, too. */
+const look = (clock: FakeClock) => clock.elapse(1_000);
+/** Two more looks: the state lasts, nothing more is sent. */
+const twoMoreLooks = async (clock: FakeClock) => {
+  await look(clock);
+  await look(clock);
+};
 
 it('the daemon looks at the states on its own and tells the webhook once, also with the endpoint off', async () => {
   const { url, bodies, server } = await webhookReceiver();
@@ -24,8 +27,10 @@ it('the daemon looks at the states on its own and tells the webhook once, also w
   const app = await rig.open(pino({ enabled: false }));
   const daemon = await startDaemon(app);
   try {
+    expect(bodies).toEqual([]);
+    await look(rig.clock);
     await eventually('the webhook to be told', () => bodies.length > 0, 10_000);
-    await twoMoreLooks('nothing more sent to the webhook', () => bodies.length === 1);
+    await twoMoreLooks(rig.clock);
   } finally {
     await daemon.stop();
     await app.close();
@@ -49,8 +54,10 @@ it('with mail alone the daemon looks at the states too, and mails once', async (
   const app = await rig.open(pino({ enabled: false }));
   const daemon = await startDaemon(app);
   try {
+    expect(smtp.mails).toEqual([]);
+    await look(rig.clock);
     await eventually('a mail to be sent', () => smtp.mails.length > 0, 10_000);
-    await twoMoreLooks('nothing more mailed', () => smtp.mails.length === 1);
+    await twoMoreLooks(rig.clock);
   } finally {
     await daemon.stop();
     await app.close();

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createStandInErp, type StandInErp } from '../../../src/demo/index.js';
 import { parseInboxBody } from '../../support/inboxKinds.js';
-import { eventually, quietFor } from '../../support/eventually.js';
 import { FakeClock } from '../../support/fakeClock.js';
 
 const NOW = '2026-03-01T08:00:00.000Z';
@@ -39,6 +38,7 @@ describe('the stand-in ERP', () => {
   let inbox: string;
   let said: string[];
   let erp: StandInErp;
+  let clock: FakeClock;
 
   const putOrder = (resource: string, name: string, order: unknown) => {
     mkdirSync(join(outbox, resource), { recursive: true });
@@ -62,12 +62,13 @@ describe('the stand-in ERP', () => {
     outbox = join(folder, 'outbox');
     inbox = join(folder, 'inbox');
     said = [];
+    clock = new FakeClock(NOW);
     erp = createStandInErp({
       outbox,
       inbox,
       doneMarker: false,
       intervalMs: 10,
-      clock: new FakeClock(NOW),
+      clock,
       say: (line) => said.push(line),
     });
   });
@@ -216,18 +217,23 @@ describe('the stand-in ERP', () => {
     ]);
   });
 
-  it('keeps ticking on its timer until stopped, and not after', async () => {
+  it('keeps ticking on its clock until stopped, and not after', async () => {
     putOrder('singleOrder', 'order-1_v1.json', single('order-1', 0));
     erp.start();
-    await eventually(
-      'the order answered four times',
-      () => erp.orders()[0]?.answered === 4,
-      10_000,
-    );
+    // The first tick waits an interval too; then one answer a tick, after the tick that took it.
+    expect(erp.orders()).toEqual([]);
+    await clock.elapse(10);
+    expect(erp.orders().map((order) => order.answered)).toEqual([0]);
+    for (let tick = 1; tick <= 4; tick++) {
+      await clock.elapse(10);
+      expect(erp.orders()[0]?.answered).toBe(tick);
+    }
     await erp.stop();
+    expect(clock.sleeping()).toBe(0);
     putOrder('singleOrder', 'order-9_v1.json', single('order-9', 0));
-    // Real time: the ticks run on a real timer (the clock only dates the answers); ten of its
-    // intervals would have taken the new order.
-    await quietFor(100, 'no order taken after the stop', () => erp.orders().length === 1);
+    // Nothing waits on the clock any more: ten intervals of it take no new order.
+    clock.advance(100);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(erp.orders().map((order) => order.id)).toEqual(['order-1']);
   });
 });
