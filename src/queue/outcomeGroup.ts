@@ -43,13 +43,14 @@ export function outcomeGroup(runner: JobRunner): OutcomeGroup {
   let firstAt = 0;
   let underWay = 0;
   let looking = false;
-  let timer: NodeJS.Timeout | undefined;
+  /** Ends the wait on the clock for the group's time to be up. */
+  let timer: AbortController | undefined;
 
   function flush(): void {
     const group = waiting;
     waiting = [];
     gathered = 0;
-    clearTimeout(timer);
+    timer?.abort();
     timer = undefined;
     let failures: Map<Outcome, unknown>;
     try {
@@ -79,11 +80,14 @@ export function outcomeGroup(runner: JobRunner): OutcomeGroup {
     const due = waited >= GROUP_MAX_WAIT_MS || waited < 0;
     if (underWay === 0 || gathered >= GROUP_MAX_OUTCOMES || due) {
       flush();
-    } else {
-      timer ??= setTimeout(() => {
+    } else if (timer === undefined) {
+      const wait = new AbortController();
+      timer = wait;
+      void runner.clock.sleep(GROUP_MAX_WAIT_MS, wait.signal).then(() => {
+        if (wait.signal.aborted) return;
         timer = undefined;
         consider();
-      }, GROUP_MAX_WAIT_MS);
+      });
     }
   }
 

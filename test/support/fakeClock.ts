@@ -2,6 +2,7 @@ import type { Clock } from '../../src/shared/clock.js';
 import { eventually } from './eventually.js';
 
 interface Sleeper {
+  /** When it ends, in time passed on the clock (`passed`). */
   due: number;
   /** In the order the sleeps began: of two due at once, the first asleep wakes first. */
   order: number;
@@ -10,11 +11,14 @@ interface Sleeper {
 
 /**
  * A clock tests move by hand; it may jump backwards, as real clocks do. Its sleeps end when the
- * test moves the time to their end (`advance`, `set`), never on their own: code that waits on
- * this clock waits for the test, not for real time.
+ * test lets that much time pass (`advance`, `elapse`), never on their own: code that waits on
+ * this clock waits for the test, not for real time. As a real timer, a sleep counts time passed,
+ * not the date: setting the clock (`set`, or `advance` by a negative step) moves the date only.
  */
 export class FakeClock implements Clock {
   private current: number;
+  /** Time passed on this clock, in ms: what sleeps wait for. */
+  private passed = 0;
   private readonly sleepers = new Set<Sleeper>();
   private begun = 0;
 
@@ -30,7 +34,7 @@ export class FakeClock implements Clock {
     if (ms <= 0 || signal?.aborted === true) return Promise.resolve();
     return new Promise((resolve) => {
       const sleeper: Sleeper = {
-        due: this.current + ms,
+        due: this.passed + ms,
         order: (this.begun += 1),
         wake: () => {
           this.sleepers.delete(sleeper);
@@ -48,9 +52,13 @@ export class FakeClock implements Clock {
     return this.sleepers.size;
   }
 
+  /** Moves the date by `ms`; a step forward is time passing, which ends the sleeps it reaches. */
   advance(ms: number): void {
     this.current += ms;
-    this.wakeDue();
+    if (ms > 0) {
+      this.passed += ms;
+      this.wakeDue();
+    }
   }
 
   /**
@@ -62,6 +70,7 @@ export class FakeClock implements Clock {
   async elapse(ms: number): Promise<void> {
     const begun = this.begun;
     this.current += ms;
+    this.passed += ms;
     const woken = this.wakeDue();
     await eventually(
       () =>
@@ -70,15 +79,15 @@ export class FakeClock implements Clock {
     );
   }
 
+  /** Sets the date, as an operator or NTP does: no time passes, no sleep ends. */
   set(to: Date | string): void {
     this.current = new Date(to).getTime();
-    this.wakeDue();
   }
 
   /** Ends the sleeps the time has reached, the earliest end first; says how many. */
   private wakeDue(): number {
     const due = [...this.sleepers]
-      .filter((sleeper) => sleeper.due <= this.current)
+      .filter((sleeper) => sleeper.due <= this.passed)
       .sort((a, b) => a.due - b.due || a.order - b.order);
     for (const sleeper of due) sleeper.wake();
     return due.length;
