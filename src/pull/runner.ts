@@ -166,7 +166,7 @@ export function createPullRunner(
       known().forEach((resource) => beforeFirstPass.add(resource));
       try {
         for (const wave of referenceWaves(known())) {
-          if (under.size > 0) await beforeWave(wave, under, targets);
+          if (under.size > 0) await beforeWave(wave, under, targets, deps.clock);
           if (stopped() || stop.aborted) break;
           wave.forEach((resource) => beforeFirstPass.delete(resource));
           for (const r of wave) under.set(r, exclusive(r, incremental, stop));

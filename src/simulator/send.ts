@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 import type { SimResponse } from './api/response.js';
 import { endlessList, isLoopback } from './endless.js';
@@ -23,10 +22,19 @@ function malformed(full: Buffer): Buffer {
   return Buffer.concat([full.subarray(0, Math.max(0, full.length - 1)), Buffer.from(',{"')]);
 }
 
-async function* trickle(full: Buffer, totalMs: number): AsyncGenerator<Buffer> {
+/** How an answer is sent: dated, and its waits (a slow body's) on the simulator's clock. */
+export interface Sending {
+  date: Date;
+  wait(ms: number): Promise<void>;
+  /** Aborts when the simulator closes: a body still trickling is cut. */
+  closing: AbortSignal;
+}
+
+async function* trickle(full: Buffer, totalMs: number, sending: Sending): AsyncGenerator<Buffer> {
   const size = Math.max(1, Math.ceil(full.length / SLOW_PIECES));
   for (let start = 0; start < full.length; start += size) {
-    if (start > 0) await sleep(totalMs / SLOW_PIECES);
+    if (start > 0) await sending.wait(totalMs / SLOW_PIECES);
+    if (sending.closing.aborted) throw new Error('the simulator closed while the body trickled');
     yield full.subarray(start, start + size);
   }
 }
@@ -49,7 +57,7 @@ export function sendResponse(
   reply: FastifyReply,
   response: SimResponse,
   effect: FaultEffect | undefined,
-  date: Date,
+  sending: Sending,
 ): FastifyReply {
   // Lists stream as chunks; a single record (a string) is answered as it is.
   const isList = typeof response.body !== 'string' && !(response.body instanceof Uint8Array);
@@ -73,12 +81,14 @@ export function sendResponse(
   }
   if (effect.malformed) full = malformed(full);
   if (effect.truncate) {
-    sendTruncated(reply, response, full, date);
+    sendTruncated(reply, response, full, sending.date);
     return reply;
   }
   reply
     .code(response.status)
     .headers({ ...response.headers, 'content-type': response.contentType });
-  if (effect.slowBodyMs > 0) return reply.send(Readable.from(trickle(full, effect.slowBodyMs)));
+  if (effect.slowBodyMs > 0) {
+    return reply.send(Readable.from(trickle(full, effect.slowBodyMs, sending)));
+  }
   return reply.send(full);
 }

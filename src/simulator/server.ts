@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -75,7 +74,20 @@ function drain(body: SimResponse['body']): void {
   for (const piece of body) void piece;
 }
 
-function apiHandler(state: SimulatorState) {
+/** Ends the connection without an answer, as a reset or a platform gone away does. */
+function cutOff(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.hijack();
+  request.raw.socket.destroy();
+  return reply;
+}
+
+/**
+ * The API's handler. A fault's latency and slow body take the simulator's clock: a test's fake
+ * clock holds the answer until the test lets the time pass. `closing` ends those waits when the
+ * simulator closes; the connection is then cut.
+ */
+function apiHandler(state: SimulatorState, closing: AbortSignal) {
+  const wait = (ms: number) => state.clock.sleep(ms, closing);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const url = new URL(request.url, 'http://simulator');
     const header = request.headers['service-api-key'];
@@ -93,12 +105,10 @@ function apiHandler(state: SimulatorState) {
       url.pathname,
       Object.fromEntries(url.searchParams),
     );
-    if (effect && effect.latencyMs > 0) await sleep(effect.latencyMs);
-    if (effect?.reset) {
+    if (effect && effect.latencyMs > 0) await wait(effect.latencyMs);
+    if (effect?.reset || closing.aborted) {
       entry.status = 0;
-      reply.hijack();
-      request.raw.socket.destroy();
-      return reply;
+      return cutOff(request, reply);
     }
     const response = effect?.error
       ? injectedError(effect.error.status, effect.error.retryAfter, effect.error.body)
@@ -107,12 +117,10 @@ function apiHandler(state: SimulatorState) {
       drain(response.body);
       entry.status = 0;
       entry.withheldStatus = response.status;
-      reply.hijack();
-      request.raw.socket.destroy();
-      return reply;
+      return cutOff(request, reply);
     }
     entry.status = response.status;
-    return sendResponse(reply, response, effect, state.clock.now());
+    return sendResponse(reply, response, effect, { date: state.clock.now(), wait, closing });
   };
 }
 
@@ -120,6 +128,7 @@ function buildApp(
   state: SimulatorState,
   options: SimulatorOptions,
   token: string,
+  closing: AbortSignal,
 ): FastifyInstance {
   const app = Fastify(
     options.logger
@@ -149,7 +158,7 @@ function buildApp(
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/*',
-    handler: apiHandler(state),
+    handler: apiHandler(state, closing),
   });
   return app;
 }
@@ -158,7 +167,8 @@ function buildApp(
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
   const state = createState(options);
   const controlToken = options.controlToken ?? DEFAULT_CONTROL_TOKEN;
-  const app = buildApp(state, options, controlToken);
+  const closing = new AbortController();
+  const app = buildApp(state, options, controlToken, closing.signal);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const { port } = app.server.address() as AddressInfo;
@@ -168,6 +178,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     controlToken,
     state,
     close: async () => {
+      // Answers held by a latency or a slow body end now, not when their time would have come.
+      closing.abort();
       await app.close();
       state.store.close();
     },

@@ -1,30 +1,84 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import {
   SimControl,
   startSimulator,
   type RunningSimulator,
   type SimulatorOptions,
 } from '../../src/simulator/index.js';
+import { eventually } from './eventually.js';
 import { FakeClock } from './fakeClock.js';
 
 export { SimControl };
 
 export interface TestSimulator extends RunningSimulator {
   control: SimControl;
+  /**
+   * The fake clock the simulator runs on: the answers its faults hold (a latency, a slow body)
+   * come once the test moves it that far. Fails when the test gave the simulator another clock.
+   */
+  fakeClock(): FakeClock;
 }
 
 /** Starts a simulator on a free loopback port; variant B and a fake clock unless told. */
 export async function startTestSimulator(
   options: Partial<SimulatorOptions> = {},
 ): Promise<TestSimulator> {
+  const clock = options.clock ?? new FakeClock('2026-03-01T08:00:00.000Z');
   const simulator = await startSimulator({
     variant: 'B',
-    clock: new FakeClock('2026-03-01T08:00:00.000Z'),
     ...options,
+    clock,
     port: 0,
     host: '127.0.0.1',
   });
-  return { ...simulator, control: new SimControl(simulator.url, simulator.controlToken) };
+  return {
+    ...simulator,
+    control: new SimControl(simulator.url, simulator.controlToken),
+    fakeClock() {
+      if (clock instanceof FakeClock) return clock;
+      throw new Error('this simulator runs on a clock of its own, not a fake one');
+    },
+  };
+}
+
+/**
+ * What `send` resolves with, once the simulator held its answer for `ms` of its fake clock (a
+ * latency fault): the answer still waits 1 ms before that, and comes when the time is up.
+ */
+export async function heldAnswer<T>(
+  sim: TestSimulator,
+  ms: number,
+  send: () => Promise<T>,
+): Promise<T> {
+  const clock = sim.fakeClock();
+  const held = clock.sleeping();
+  const answer = send();
+  await eventually('the simulator to hold the answer', () => clock.sleeping() > held);
+  clock.advance(ms - 1);
+  expect(clock.sleeping(), 'the answer held until its latency is up').toBe(held + 1);
+  clock.advance(1);
+  return answer;
+}
+
+/**
+ * Settles as `work` does, moving the simulator's fake clock on by `stepMs` whenever it holds an
+ * answer (a latency, a slow body's next piece) meanwhile; says how many steps that took.
+ */
+export async function answeringUntil<T>(
+  sim: TestSimulator,
+  stepMs: number,
+  work: Promise<T>,
+): Promise<{ value: T; steps: number }> {
+  const clock = sim.fakeClock();
+  let settled = false;
+  const done = work.finally(() => (settled = true));
+  let steps = 0;
+  for (;;) {
+    await eventually('an answer held, or the work done', () => settled || clock.sleeping() > 0);
+    if (settled) return { value: await done, steps };
+    steps += 1;
+    clock.advance(stepMs);
+  }
 }
 
 /** One simulator for the tests of a file: started before them, closed after. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withinBound } from '../../support/cli/daemonProcess.js';
 import { useDaemonRig } from '../../support/cli/daemonRig.js';
+import { answeringUntil } from '../../support/simulator.js';
 
 const rig = useDaemonRig({
   simulator: { seed: 17 },
@@ -11,12 +12,19 @@ const rig = useDaemonRig({
 describe('run: SIGTERM during the first pull of a slow platform', () => {
   it('ends the pulls under way at a batch boundary, starts no other, exits 0 and leaves the database to the next run', async () => {
     const { sim, f, start } = rig();
-    // Every list takes a second: the whole first pass would take far longer than a stop may.
+    // Every list takes a second of the simulator's clock, which moves only when the test says.
     await sim.control.setFault({ method: 'GET', latencyMs: 1000 });
     const daemon = start();
-    await daemon.waitForLog('pull finished');
+    await answeringUntil(sim, 1000, daemon.waitForLog('pull finished'));
     daemon.signal('SIGTERM');
-    expect(await withinBound(daemon.exited, 'the daemon to exit after SIGTERM')).toBe(0);
+    // The lists under way are answered as their time comes; no other is asked for.
+    const { value: code } = await answeringUntil(
+      sim,
+      1000,
+      withinBound(daemon.exited, 'the daemon to exit after SIGTERM'),
+    );
+    expect(code).toBe(0);
+    expect(sim.fakeClock().sleeping()).toBe(0);
     await daemon.waitForLog('homecare-sync stopped');
     expect(daemon.stdout()).not.toContain('did not stop within');
     const pulled = daemon

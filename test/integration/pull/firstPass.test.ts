@@ -3,8 +3,10 @@ import type { App } from '../../../src/app/app.js';
 import type { ResourceName } from '../../../src/contract/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { countJobs } from '../../../src/store/index.js';
+import { WAVE_WAIT_MS } from '../../../src/pull/waveWait.js';
 import { appRig, type AppRig } from '../../support/appRig.js';
-import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
+import { eventually } from '../../support/eventually.js';
+import { answeringUntil, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
 
 type Line = Record<string, unknown>;
 
@@ -49,7 +51,7 @@ describe("the daemon's first pass", () => {
     expect(await app.runner.runResource('singleOrder')).toBeUndefined();
     expect(await app.runner.reconcile(7)).toEqual([]);
     const pulled = (await pass).map((summary) => summary.resource);
-    expect(pulled.filter((r) => r === 'singleOrder').length).toBeGreaterThan(0);
+    expect(pulled).toEqual(expect.arrayContaining(['integratedCare', 'singleOrder']));
     // In the order they finished: single orders after every care arrangement.
     expect(lastAt(finished(), ['integratedCare'])).toBeLessThan(
       firstAt(finished(), ['singleOrder']),
@@ -70,8 +72,29 @@ describe("the daemon's first pass", () => {
     await sim.control.setFault({ path: '/patient', withQuery: 'updatedAfter', latencyMs: 4_000 });
     const slowCare = { path: '/integratedCare', withQuery: 'updatedAfter', latencyMs: 2_000 };
     await sim.control.setFault({ ...slowCare, times: 1 });
-    await app.runner.firstPass(() => false);
+    const held = sim.fakeClock();
+    const pass = app.runner.firstPass(() => false);
+    // The articles finish while the simulator holds the patients and the care arrangements.
+    await eventually('the articles pulled', () => finished().includes('article'));
+    expect(finished()).not.toContain('patient');
+    // The orders wait for the care arrangements however long they take on the daemon's clock.
+    await eventually('the orders to wait on the clock', () => rig.clock.sleeping() > 0);
+    rig.clock.advance(10 * WAVE_WAIT_MS);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(finished()).not.toContain('integratedCare');
+    held.advance(2_000);
+    await eventually('the care arrangements pulled', () => finished().includes('integratedCare'));
+    // Then for the patients, still held, WAVE_WAIT_MS of the daemon's clock at most.
+    await eventually('the orders to wait for the patients', () => rig.clock.sleeping() > 0);
+    expect(finished()).not.toContain('singleOrder');
+    rig.clock.advance(WAVE_WAIT_MS);
+    await eventually('the single orders pulled', () => finished().includes('singleOrder'));
+    expect(finished()).not.toContain('patient');
+    await answeringUntil(sim, 2_000, pass);
     const order = finished();
+    for (const resource of ['article', 'patient', 'integratedCare', 'singleOrder']) {
+      expect(order, `${resource} pulled`).toContain(resource);
+    }
     // One by one, in reference order, the patients would have finished before the articles.
     expect(order.indexOf('article')).toBeLessThan(order.indexOf('patient'));
     // The orders waited for the slow care arrangements (no read of one alone), not the patients

@@ -6,7 +6,8 @@ import {
   listStoredJobs,
 } from '../../../src/store/index.js';
 import { startPullRig, type PullRig } from '../../support/daemon.js';
-import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
+import { eventually } from '../../support/eventually.js';
+import { answeringUntil, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
 import { FakeClock } from '../../support/fakeClock.js';
 import { SIM_START } from '../../support/daemon.js';
 
@@ -164,12 +165,12 @@ describe('reconciliation and overlapping runs', () => {
 
   it('never runs two pulls of one resource at once; the second is skipped', async () => {
     await sim.control.setFault({ path: '/payer', latencyMs: 300 });
-    const [first, second] = await Promise.all([
-      rig.runner.runResource('payer'),
-      rig.runner.runResource('payer'),
-    ]);
-    expect(first?.length).toBe(1);
-    expect(second).toBeUndefined();
+    const first = rig.runner.runResource('payer');
+    await eventually('the first pull to wait for its list', () => simClock.sleeping() > 0);
+    // Skipped at once, while the first still waits.
+    expect(await rig.runner.runResource('payer')).toBeUndefined();
+    const { value: pulled } = await answeringUntil(sim, 300, first);
+    expect(pulled?.length).toBe(1);
     const calls = (await sim.control.requests()).filter((r) => r.path.startsWith('/payer'));
     expect(calls).toHaveLength(1);
   });

@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withinBound } from '../../support/cli/daemonProcess.js';
 import { useDaemonRig } from '../../support/cli/daemonRig.js';
+import { answeringUntil } from '../../support/simulator.js';
 
 const rig = useDaemonRig({
   simulator: { seed: 3 },
@@ -10,20 +11,20 @@ const rig = useDaemonRig({
   },
 });
 
-beforeAll(async () => {
-  // Every pull of regions takes 1.5 s and one is due every second: ticks must be skipped.
-  await rig().sim.control.setFault({ path: '/region', latencyMs: 1_500 });
-});
-
 describe('run: what the daemon prints', () => {
   it('writes only JSON lines to stdout; a tick that meets its run still going is a debug line, none from node-cron', async () => {
     const daemon = rig().start();
+    // Once the first pass has the regions, their pulls wait for the simulator's clock, which the
+    // test holds, and one is due every second of the daemon's real time: ticks must be skipped.
+    await daemon.waitForLog('pull finished', { resource: 'region' });
+    await rig().sim.control.setFault({ path: '/region', latencyMs: 1_500 });
     const skipped = await daemon.waitForLog('scheduled run skipped: its last run still goes', {
       task: 'pull region',
     });
     expect(skipped).toMatchObject({ level: 'debug', skipped: 'overlap' });
     daemon.signal('SIGTERM');
-    await withinBound(daemon.exited, 'the daemon to stop');
+    // The pull under way ends when its list is answered; the stop waits for it.
+    await answeringUntil(rig().sim, 1_500, withinBound(daemon.exited, 'the daemon to stop'));
     const lines = daemon
       .stdout()
       .split('\n')
