@@ -4,9 +4,7 @@
  * rights, a skewed clock, an ERP folder or endpoint that does not work). Nothing may be written
  * to the platform: the simulator's request log shows GETs and HEADs only.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -16,6 +14,7 @@ import type { ApiKeyEntry } from '../../../src/simulator/index.js';
 import { runCli, type CliResult } from '../../support/cli.js';
 import { API_KEY, cliFolder, type CliFolder } from '../../support/cli/cliFolder.js';
 import { json as answer, startScriptedServer } from '../../support/platform/scriptedServer.js';
+import { lockFolder } from '../../support/lockFolder.js';
 import { startTestSimulator, type TestSimulator } from '../../support/simulator.js';
 
 const OTHER_TENANT_KEY = 'other-tenant-key-5b1d';
@@ -64,31 +63,6 @@ function configBeside(f: CliFolder, name: string, platform: Record<string, unkno
   writeFileSync(path, stringify(config), { mode: 0o600 });
   return path;
 }
-
-/**
- * Makes a folder unwritable for the CLI, and back: its mode for a user, the immutable flag for
- * root (whom no mode stops); undefined where neither is possible here.
- */
-const lockable: ((folder: string) => () => void) | undefined = (() => {
-  if (process.getuid?.() !== 0) {
-    return (folder: string) => {
-      chmodSync(folder, 0o555);
-      return () => chmodSync(folder, 0o755);
-    };
-  }
-  try {
-    execFileSync('chattr', ['-i', tmpdir()], { stdio: 'ignore' });
-  } catch {
-    console.log(
-      'check --online: chattr is not available as root here; the unwritable outbox is skipped',
-    );
-    return undefined;
-  }
-  return (folder: string) => {
-    execFileSync('chattr', ['+i', folder]);
-    return () => execFileSync('chattr', ['-i', folder]);
-  };
-})();
 
 const check = (f: CliFolder, ...args: string[]) => f.cli('check', '--online', ...args);
 const json = (result: CliResult) => JSON.parse(result.stdout) as CheckJson;
@@ -275,24 +249,21 @@ describe('first contact in variant B', () => {
     }
   });
 
-  it.skipIf(lockable === undefined)(
-    'an outbox the daemon cannot write fails erp.outbox, naming it',
-    async () => {
-      const unlock = lockable?.(f.outbox);
-      try {
-        const result = await check(f, '--json', '--only', 'erp');
-        expect(result.code).toBe(1);
-        const outbox = verdict(result, 'erp.outbox');
-        expect(outbox?.status).toBe('fail');
-        expect(outbox?.message).toContain(`${f.outbox} is not writable`);
-        expect(outbox?.hint).toContain('write access');
-        expect(verdict(result, 'erp.inbox')?.status).toBe('pass');
-      } finally {
-        unlock?.();
-      }
-      expect(readdirSync(f.outbox)).toEqual([]);
-    },
-  );
+  it('an outbox the daemon cannot write fails erp.outbox, naming it', async () => {
+    const unlock = lockFolder(f.outbox);
+    try {
+      const result = await check(f, '--json', '--only', 'erp');
+      expect(result.code).toBe(1);
+      const outbox = verdict(result, 'erp.outbox');
+      expect(outbox?.status).toBe('fail');
+      expect(outbox?.message).toContain(`${f.outbox} is not writable`);
+      expect(outbox?.hint).toContain('write access');
+      expect(verdict(result, 'erp.inbox')?.status).toBe('pass');
+    } finally {
+      unlock();
+    }
+    expect(readdirSync(f.outbox)).toEqual([]);
+  });
 
   it('names an unknown check with the one it may have meant (exit 2), and checks nothing', async () => {
     await sim.control.clearRequests();

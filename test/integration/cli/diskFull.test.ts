@@ -1,7 +1,8 @@
 /**
  * A real full disk: the database on a small tmpfs, filled up before the daemon starts. Needs
- * the right to mount (root in a container with CAP_SYS_ADMIN); where that is missing the test
- * says so and is skipped — test/integration/e2e/diskFull.test.ts covers each writer with SQLite's own limit.
+ * the right to mount: root (as CI runs) mounts its own tmpfs, and fails when it cannot; another
+ * user cannot mount, and the test says so and is skipped —
+ * test/integration/e2e/diskFull.test.ts covers each writer with SQLite's own limit.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
@@ -13,21 +14,27 @@ import { everyResource } from '../../support/cli/cliFolder.js';
 import { useDaemonRig } from '../../support/cli/daemonRig.js';
 
 /**
- * Mounts a 64 MB tmpfs on a temp folder; undefined where this process may not mount. Larger than
+ * Mounts a 64 MB tmpfs on a temp folder; undefined for a user who may not mount. Larger than
  * the WAL may grow before SQLite copies it into the database (WAL_CHECKPOINT_PAGES, 40 MB): on a
  * smaller disk the WAL alone fills it up again once the filler is gone.
  */
 function mountSmallDisk(): string | undefined {
+  if (process.getuid?.() !== 0) {
+    console.log('diskFull: only root may mount the tmpfs this test fills; skipped');
+    return undefined;
+  }
   const folder = mkdtempSync(join(tmpdir(), 'homecare-sync-full-'));
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m,mode=0700', 'tmpfs', folder], {
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     return folder;
-  } catch {
+  } catch (error) {
     rmSync(folder, { recursive: true, force: true });
-    console.log('diskFull: cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN); skipped');
-    return undefined;
+    const said = (error as { stderr?: Buffer }).stderr?.toString().trim();
+    throw new Error(
+      `diskFull: root cannot mount a tmpfs here (${said || String(error)}); run the tests where root has CAP_SYS_ADMIN, as CI does`,
+    );
   }
 }
 

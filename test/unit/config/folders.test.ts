@@ -1,8 +1,9 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config/index.js';
 import { MINIMAL, useTempDir } from '../../support/config/tempDir.js';
+import { lockFolder } from '../../support/lockFolder.js';
 
 const dir = useTempDir();
 
@@ -48,22 +49,20 @@ describe('config check: the folders the daemon writes into', () => {
     ]);
   });
 
-  it.skipIf(process.getuid?.() === 0)(
-    'names a folder under a parent this user may not write to',
-    async () => {
-      const locked = join(dir.path(), 'locked');
-      mkdirSync(locked);
-      chmodSync(locked, 0o555);
-      try {
-        const found = await problems(withFolders('./sync.db', './locked/outbox', './inbox'));
-        expect(found).toEqual([
-          `erp.file.outbox: ${locked}/outbox cannot be created: ${locked}, its nearest existing parent, is not writable for this user; create it, or choose a path on a writable volume`,
-        ]);
-      } finally {
-        chmodSync(locked, 0o755);
-      }
-    },
-  );
+  // Root too, as CI runs: lockFolder stops root with the immutable flag or a read-only mount.
+  it('names a folder under a parent this user may not write to', async () => {
+    const locked = join(dir.path(), 'locked');
+    mkdirSync(locked);
+    const unlock = lockFolder(locked);
+    try {
+      const found = await problems(withFolders('./sync.db', './locked/outbox', './inbox'));
+      expect(found).toEqual([
+        `erp.file.outbox: ${locked}/outbox cannot be created: ${locked}, its nearest existing parent, is not writable for this user; create it, or choose a path on a writable volume`,
+      ]);
+    } finally {
+      unlock();
+    }
+  });
 
   it('leaves the drop folders alone with the REST adapter, and checks nothing unless asked', async () => {
     writeFileSync(join(dir.path(), 'plain-file'), 'not a folder');
