@@ -129,6 +129,7 @@ describe('mapping preview', () => {
     const shown = JSON.parse(result.stdout) as Record<string, unknown>;
     const mirrored = getMirror(p.app.store, 'singleOrder', p.orderId)?.record;
     expect(shown['_id']).toBe(p.orderId);
+    expect(mirrored).toMatchObject({ _id: p.orderId });
     expect(mirrored?.['patient']).toBeUndefined();
     const patient = shown['patient'] as Record<string, unknown> | undefined;
     expect(typeof patient?.['lastName']).toBe('string');

@@ -88,6 +88,7 @@ describe.each([400, 404, 422])(
         withQuery: 'updatedAfter',
       });
       const summaries = (await runner.runResource('article')) ?? [];
+      expect(summaries.length).toBeGreaterThan(0);
       expect(summaries.every((s) => !s.ok && s.notice === undefined)).toBe(true);
     });
 

@@ -22,6 +22,7 @@ describe('article writes (variant B)', () => {
     const article = answer.json as Row;
     expect(article).toMatchObject({ therapyIds: [], prescriptionType: 0, createdBy: 'erp-1' });
     const ids = (article.packagingUnits as Row[]).map((u) => u._id);
+    expect(ids).toHaveLength(units.length);
     expect(ids.every((id) => typeof id === 'string' && id.length === 36)).toBe(true);
     expect(String(article._id)).toMatch(/^[0-9a-f-]{36}$/);
   });
