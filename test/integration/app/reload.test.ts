@@ -15,8 +15,9 @@ import { api, startTestSimulator, type TestSimulator } from '../../support/simul
 
 const START = '2026-03-01T08:00:00.000Z';
 /**
- * Quick loops, so the daemon's own timers take the work up soon; patients pulled only by a
- * daemon's first pass (their schedule is once a year), so a test knows which daemon pulled one.
+ * The daemon's loops on the rig's fake clock (a test moves it for a scan of the inbox); patients
+ * pulled only by a daemon's first pass (their schedule is once a year), so a test knows which
+ * daemon pulled one.
  */
 const EXTRA = {
   queue: { concurrency: 2, pollIntervalMs: 50 },
@@ -82,7 +83,7 @@ function firstPassDone(running: ReloadableDaemon): true | undefined {
 
 const statusOf = async (id: string) => (await sim.control.getRecord('singleOrder', id))['status'];
 
-// Each waits for work the daemon's own timers do, in real time: generous bounds for a busy CI.
+// The first passes and the writes they queue run at once; generous bounds for a busy CI.
 describe('reload (SIGHUP)', { timeout: 120_000 }, () => {
   it('a refused reload logs every problem once and changes nothing: the running config goes on working', async () => {
     const running = daemon;
@@ -110,6 +111,7 @@ describe('reload (SIGHUP)', { timeout: 120_000 }, () => {
 
     // The running daemon still reads the inbox and writes to the platform.
     rig.drop('orderStatus', 'answer.json', { orderType: 'single', id: order, status: 3 });
+    await rig.clock.elapse(FILE.scanIntervalMs);
     await eventually('the answer to reach the platform', async () =>
       (await statusOf(order)) === 3 ? true : undefined,
     );
@@ -167,6 +169,7 @@ describe('reload (SIGHUP)', { timeout: 120_000 }, () => {
     }
     expect(running.app.config.http.enabled).toBe(false);
     rig.drop('orderStatus', 'answer.json', { orderType: 'single', id: order, status: 3 });
+    await rig.clock.elapse(FILE.scanIntervalMs);
     await eventually('the answer to reach the platform', async () =>
       (await statusOf(order)) === 3 ? true : undefined,
     );
