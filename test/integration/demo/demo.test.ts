@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { startDemo, type RunningDemo } from '../../../src/demo/index.js';
-import { systemClock } from '../../../src/shared/clock.js';
+import { systemClock, type Clock } from '../../../src/shared/clock.js';
 import { eventually, quietFor } from '../../support/eventually.js';
+import { FakeClock } from '../../support/fakeClock.js';
 import { SimControl } from '../../support/simulator.js';
 import { demoConfigIn, filesUnder } from '../../support/demo/demoRig.js';
 
@@ -23,24 +24,28 @@ const keptIn = (logged: Line[]) =>
     destination: { write: (line: string) => void logged.push(JSON.parse(line) as Line) },
   });
 
+const ERP_INTERVAL_MS = 100;
+const ACTIVITY_INTERVAL_MS = 300;
+
 async function start(
   rig: Rig,
   said: string[],
   variant?: 'A' | 'B' | 'C',
   logged?: Line[],
+  clock: Clock = systemClock,
 ): Promise<RunningDemo> {
   const { config } = loadConfig({ path: rig.configPath, env: {}, cwd: rig.folder });
   return startDemo({
     config,
     source: rig.configPath,
     cwd: rig.folder,
-    clock: systemClock,
+    clock,
     env: {},
     logger: logged === undefined ? pino({ enabled: false }) : keptIn(logged),
     say: (line) => said.push(line),
     port: 0,
-    erpIntervalMs: 100,
-    activityIntervalMs: 300,
+    erpIntervalMs: ERP_INTERVAL_MS,
+    activityIntervalMs: ACTIVITY_INTERVAL_MS,
     ...(variant ? { variant } : {}),
   });
 }
@@ -48,7 +53,9 @@ async function start(
 describe.each(['B', 'A'] as const)('the demo in variant %s', (variant) => {
   let rig: Rig | undefined;
   let demo: RunningDemo | undefined;
+  let stopDriving: () => void = () => undefined;
   afterEach(async () => {
+    stopDriving();
     await demo?.stop();
     rig?.cleanup();
   });
@@ -60,7 +67,13 @@ describe.each(['B', 'A'] as const)('the demo in variant %s', (variant) => {
       rig = demoConfigIn();
       const said: string[] = [];
       const logged: Line[] = [];
-      demo = await start(rig, said, variant, logged);
+      // The demo's loops (stand-ins, inbox scans, queue) wait on its clock: here a fake one,
+      // moved ten times as fast as real time while the test waits for the cycle. Its schedules
+      // are node-cron's, on real time (every second or two in the rig's config).
+      const clock = new FakeClock(new Date());
+      const drive = setInterval(() => clock.advance(ERP_INTERVAL_MS), ERP_INTERVAL_MS / 10);
+      stopDriving = () => clearInterval(drive);
+      demo = await start(rig, said, variant, logged, clock);
       const running = demo;
       // The first-contact check ran against the demo's own simulator and folders: all well.
       expect(said).toContain('first contact (homecare-sync check --online):');
@@ -120,6 +133,7 @@ describe.each(['B', 'A'] as const)('the demo in variant %s', (variant) => {
 
       await running.stop();
       demo = undefined;
+      stopDriving();
       // A fresh start has nothing to warn about: no order waits for what it refers to.
       const troubles = logged.filter((line) =>
         ['warn', 'error', 'fatal'].includes(String(line['level'])),
@@ -137,12 +151,15 @@ describe.each(['B', 'A'] as const)('the demo in variant %s', (variant) => {
       writeFileSync(join(outbox, order.resource, 'placed-after-stop_1.json'), JSON.stringify(late));
       atStop.outbox = filesUnder(outbox);
       const saidAtStop = said.length;
-      // Ten times the stand-ins' intervals: a timer left running would have done something.
-      // Real time: the demo's loops (stand-ins, schedules, queue) run on real timers, which no
-      // fake clock stops or moves.
+      // No loop waits on the clock any more, and ten of the longest interval of it move none.
       const now = () => ({ ...quiet(), said: said.slice(saidAtStop) });
+      expect(clock.sleeping()).toBe(0);
+      clock.advance(10 * ACTIVITY_INTERVAL_MS);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(now()).toEqual({ ...atStop, said: [] });
+      // Real time for the schedules alone (node-cron reads the real clock): past the longest.
       await quietFor(
-        3_000,
+        2_200,
         () => `the demo still after its stop; now ${JSON.stringify(now())}`,
         () => isDeepStrictEqual(now(), { ...atStop, said: [] }),
       );
