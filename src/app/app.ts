@@ -21,7 +21,7 @@ import {
   type PlatformClient,
 } from '../platform/index.js';
 import { createQueueWorker, type Handler, type QueueWorker } from '../queue/index.js';
-import { createHandlers, PUSH_BACK_KINDS } from '../pushback/index.js';
+import { createHandlers, noteInterruptedWrites, PUSH_BACK_KINDS } from '../pushback/index.js';
 import type { Clock } from '../shared/clock.js';
 import { packageVersion } from '../shared/version.js';
 import {
@@ -250,6 +250,9 @@ async function assemble(
     failures,
     weightOf: weightOf(config.queue.weights),
     ...(metrics === undefined ? {} : { observer: metrics }),
+    interrupted: (jobs) => {
+      noteInterruptedWrites({ store, contract }, jobs);
+    },
   });
   const runner = createPullRunner(
     {

@@ -4,15 +4,8 @@ import type { Config } from '../config/index.js';
 import type { ResourceName } from '../contract/index.js';
 import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../erp/adapter.js';
 import { archivalFileName, archivalFolderOf } from '../erp/outbound/file/index.js';
-import { acknowledgedResource, type Handler } from '../queue/index.js';
-import {
-  planAcknowledgement,
-  planOf,
-  plannedRequest,
-  type Plan,
-  type PlannedRequest,
-  type PlanView,
-} from '../pushback/index.js';
+import type { Handler } from '../queue/index.js';
+import { planOfJob, plannedRequest, type PlannedRequest } from '../pushback/index.js';
 import type { Clock } from '../shared/clock.js';
 import { copyStore, dryRunFolder, removeStaleDryRuns } from '../housekeeping/index.js';
 import { openStore } from '../store/index.js';
@@ -118,15 +111,6 @@ function notingAdapter(config: Config, noted: PlannedHandOver[]): ErpAdapter {
     probe: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
-}
-
-/** The plan of a platform write's job, as its kind (or the acknowledgement) plans it. */
-function planOfJob(kind: string, payload: Record<string, unknown>, view: PlanView): Plan {
-  const acknowledged = acknowledgedResource(kind);
-  if (acknowledged !== undefined) {
-    return planAcknowledgement(acknowledged, String(payload['id']), view);
-  }
-  return planOf({ kind, body: payload }, view);
 }
 
 /** Every platform write's stand-in: notes the job's plan, sends nothing, and counts it done. */

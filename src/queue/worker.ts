@@ -2,7 +2,14 @@ import type { Logger } from '../log/index.js';
 import type { PlatformFailures } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { KindFilter, Store } from '../store/index.js';
-import { bringForward, countJobs, inKinds, releaseRunning } from '../store/index.js';
+import {
+  bringForward,
+  countJobs,
+  getStoredJob,
+  inKinds,
+  releaseRunning,
+  type StoredJob,
+} from '../store/index.js';
 import { createChannel, type Channel } from './channel.js';
 import type { WeightOf } from './fairShare.js';
 import type { JobObserver } from './jobReport.js';
@@ -34,6 +41,11 @@ export interface QueueWorkerOptions {
    * a backlog of one kind never holds another's jobs for more than a pass.
    */
   weightOf?: WeightOf;
+  /**
+   * Told of the jobs recover() put back, whose process stopped while they ran: a write of theirs
+   * may have reached the platform (the push-back stage notes their changes as tried).
+   */
+  interrupted?: (jobs: readonly StoredJob[]) => void;
 }
 
 export interface QueueWorker {
@@ -136,6 +148,8 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
           { jobIds: released },
           `queue: ${released.length} job(s) left running by a stopped process are pending again: ${released.join(', ')}`,
         );
+        const jobs = released.map((id) => getStoredJob(store, id));
+        options.interrupted?.(jobs.filter((job): job is StoredJob => job !== undefined));
       }
       return released;
     },

@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { App } from '../../../src/app/app.js';
+import { syncOnce } from '../../../src/app/syncOnce.js';
+import { claimJob, countJobs, listStoredJobs } from '../../../src/store/index.js';
+import { appRig, type AppRig } from '../../support/appRig.js';
+import { FakeClock } from '../../support/fakeClock.js';
+import { api, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
+
+const START = '2026-03-01T08:00:00.000Z';
+const RESOURCES = ['patient', 'article', 'integratedCare', 'singleOrder'] as const;
+
+/**
+ * A daemon killed after the platform applied an acknowledgement, before the daemon kept its
+ * answer (the kill loop's case): the job is left running. The next start puts it back as
+ * interrupted, and its first pull may list the order's new version before the job runs again and
+ * reads the order back: that version is our own write, no news to the ERP.
+ */
+describe('an acknowledgement interrupted after the platform applied it', () => {
+  let sim: TestSimulator;
+  let simClock: FakeClock;
+  let rig: AppRig;
+  let app: App;
+
+  beforeEach(async () => {
+    simClock = new FakeClock(START);
+    sim = await startTestSimulator({ variant: 'B', clock: simClock, seed: 11 });
+    rig = appRig(sim.url, 'B', START);
+    app = await rig.open();
+  });
+  afterEach(async () => {
+    await app.close();
+    await sim.close();
+    rig.cleanup();
+  });
+
+  const minute = () => {
+    simClock.advance(60_000);
+    rig.clock.advance(60_000);
+  };
+
+  it('hands the ERP no second file of the order, and the platform gets one acknowledgement', async () => {
+    // The first pass hands the orders over; their acknowledgements fail and wait.
+    await sim.control.setFault({ method: 'PATCH', errorStatus: 503 });
+    await syncOnce(app, [...RESOURCES]);
+    await sim.control.clearFaults();
+    const [job] = listStoredJobs(app.store, ['pending'], 1, 'ack.singleOrder');
+    if (job === undefined) throw new Error('no acknowledgement waits');
+    const id = String(job.payload['id']);
+    const filesBefore = rig.outboxFiles('singleOrder').filter((name) => name.startsWith(id));
+    expect(filesBefore).toHaveLength(1);
+
+    // The killed life: it claimed the job and the platform applied its PATCH; nothing more.
+    minute();
+    expect(claimJob(app.store, job.id, rig.clock.now().toISOString())).toBeDefined();
+    const patched = await api(sim, 'PATCH', `/singleOrder/${id}`, { body: { status: 1 } });
+    expect(patched.status).toBe(200);
+    await app.close();
+
+    // The next life: the job is put back, then the pull comes before it runs.
+    minute();
+    app = await rig.open();
+    expect(app.worker.recover()).toEqual([job.id]);
+    const pulled = await app.runner.runAll(['singleOrder']);
+    expect(pulled.every((pull) => pull.ok)).toBe(true);
+    expect(pulled.some((pull) => pull.fresh > 0)).toBe(true);
+    expect(countJobs(app.store, 'pending', 'deliver.')).toBe(0);
+
+    await app.worker.runUntilEmpty();
+    expect(rig.outboxFiles('singleOrder').filter((name) => name.startsWith(id))).toEqual(
+      filesBefore,
+    );
+    const acknowledgements = (await sim.control.requests()).filter(
+      (r) => r.method === 'PATCH' && r.path === `/singleOrder/${id}` && r.status === 200,
+    );
+    expect(acknowledgements).toHaveLength(1);
+  });
+});
