@@ -62,7 +62,7 @@ const allCreated = () => inStatus('created');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('kill -9 a hundred times', () => {
-  it('leaves every order version one file and every created order acknowledged, none dead', async () => {
+  it('leaves each order one file and, where it waited in Created, one acknowledgement; none dead', async () => {
     const { sim, f, start } = rig();
     const toAcknowledge = await allCreated();
     expect(toAcknowledge.length).toBeGreaterThanOrEqual(200);
