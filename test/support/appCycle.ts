@@ -17,6 +17,8 @@ export interface AppCycle {
   app: App;
   /** A minute later on both clocks, one `sync --once` pass over `resources`. */
   pass(resources: readonly ResourceName[]): Promise<SyncReport>;
+  /** The App closed and a new one opened over the same database, as after a crash: `app` is it. */
+  restart(): Promise<App>;
 }
 
 export interface AppCycleOptions {
@@ -40,18 +42,23 @@ export function useAppCycle(options: AppCycleOptions): () => AppCycle {
       ...(loopSuppression === undefined ? {} : { loopSuppression }),
     });
     const rig = appRig(sim.url, variant, CYCLE_START, extra, file);
-    const app = await rig.open();
-    cycle = {
+    const started: AppCycle = {
       sim,
       simClock,
       rig,
-      app,
+      app: await rig.open(),
       pass: (resources) => {
         simClock.advance(60_000);
         rig.clock.advance(60_000);
-        return syncOnce(app, resources);
+        return syncOnce(started.app, resources);
+      },
+      async restart() {
+        await started.app.close();
+        started.app = await rig.open();
+        return started.app;
       },
     };
+    cycle = started;
   });
   afterEach(async () => {
     await cycle?.app.close();

@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../../../src/app/app.js';
-import { syncOnce } from '../../../src/app/syncOnce.js';
+import { describe, expect, it } from 'vitest';
 import { claimJob, countJobs, listStoredJobs } from '../../../src/store/index.js';
-import { appRig, type AppRig } from '../../support/appRig.js';
-import { FakeClock } from '../../support/fakeClock.js';
-import { api, startTestSimulator, type TestSimulator } from '../../support/simulator.js';
+import { useAppCycle } from '../../support/appCycle.js';
+import { api } from '../../support/simulator.js';
 
-const START = '2026-03-01T08:00:00.000Z';
 const RESOURCES = ['patient', 'article', 'integratedCare', 'singleOrder'] as const;
 
 /**
@@ -16,32 +12,13 @@ const RESOURCES = ['patient', 'article', 'integratedCare', 'singleOrder'] as con
  * reads the order back: that version is our own write, no news to the ERP.
  */
 describe('an acknowledgement interrupted after the platform applied it', () => {
-  let sim: TestSimulator;
-  let simClock: FakeClock;
-  let rig: AppRig;
-  let app: App;
-
-  beforeEach(async () => {
-    simClock = new FakeClock(START);
-    sim = await startTestSimulator({ variant: 'B', clock: simClock, seed: 11 });
-    rig = appRig(sim.url, 'B', START);
-    app = await rig.open();
-  });
-  afterEach(async () => {
-    await app.close();
-    await sim.close();
-    rig.cleanup();
-  });
-
-  const minute = () => {
-    simClock.advance(60_000);
-    rig.clock.advance(60_000);
-  };
+  const cycle = useAppCycle({ variant: 'B' });
 
   it('hands the ERP no second file of the order, and the platform gets one acknowledgement', async () => {
+    const { sim, rig, app } = cycle();
     // The first pass hands the orders over; their acknowledgements fail and wait.
     await sim.control.setFault({ method: 'PATCH', errorStatus: 503 });
-    await syncOnce(app, [...RESOURCES]);
+    await cycle().pass(RESOURCES);
     await sim.control.clearFaults();
     const [job] = listStoredJobs(app.store, ['pending'], 1, 'ack.singleOrder');
     if (job === undefined) throw new Error('no acknowledgement waits');
@@ -50,22 +27,21 @@ describe('an acknowledgement interrupted after the platform applied it', () => {
     expect(filesBefore).toHaveLength(1);
 
     // The killed life: it claimed the job and the platform applied its PATCH; nothing more.
-    minute();
     expect(claimJob(app.store, job.id, rig.clock.now().toISOString())).toBeDefined();
     const patched = await api(sim, 'PATCH', `/singleOrder/${id}`, { body: { status: 1 } });
     expect(patched.status).toBe(200);
-    await app.close();
 
     // The next life: the job is put back, then the pull comes before it runs.
-    minute();
-    app = await rig.open();
-    expect(app.worker.recover()).toEqual([job.id]);
-    const pulled = await app.runner.runAll(['singleOrder']);
+    const next = await cycle().restart();
+    expect(next.worker.recover()).toEqual([job.id]);
+    cycle().simClock.advance(60_000);
+    rig.clock.advance(60_000);
+    const pulled = await next.runner.runAll(['singleOrder']);
     expect(pulled.every((pull) => pull.ok)).toBe(true);
     expect(pulled.some((pull) => pull.fresh > 0)).toBe(true);
-    expect(countJobs(app.store, 'pending', 'deliver.')).toBe(0);
+    expect(countJobs(next.store, 'pending', 'deliver.')).toBe(0);
 
-    await app.worker.runUntilEmpty();
+    await next.worker.runUntilEmpty();
     expect(rig.outboxFiles('singleOrder').filter((name) => name.startsWith(id))).toEqual(
       filesBefore,
     );
