@@ -251,7 +251,7 @@ async function assemble(
     weightOf: weightOf(config.queue.weights),
     ...(metrics === undefined ? {} : { observer: metrics }),
     interrupted: (jobs) => {
-      noteInterruptedWrites({ store, contract }, jobs);
+      noteInterruptedWrites({ store, contract }, jobs, logger);
     },
   });
   const runner = createPullRunner(

@@ -1,6 +1,20 @@
+import type { Logger } from '../../log/index.js';
+import { acknowledgedResource } from '../../queue/types.js';
+import { errorMessage, failureLevel } from '../../shared/errors.js';
 import { planOfJob } from '../jobPlan.js';
 import type { PlanView } from '../plan.js';
+import { isPushBackKind } from '../registry.js';
 import { recordTriedChange } from './write.js';
+
+interface InterruptedJob {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+}
+
+/** Whether the job writes to the platform: an acknowledgement or a kind the ERP reports. */
+const writesToPlatform = (kind: string) =>
+  acknowledgedResource(kind) !== undefined || isPushBackKind(kind);
 
 /**
  * The changes of platform writes a stopped process left running, noted as tried
@@ -8,18 +22,29 @@ import { recordTriedChange } from './write.js';
  * never been kept. The job reads the record back before it writes again (writeOnce), but the
  * next start's first pull may come first and list the version our write made; noted, that
  * version is known as our own and not handed to the ERP as a platform change. Creates are
- * left to their own look-up by key (createOnce). Returns how many changes were noted.
+ * left to their own look-up by key (createOnce); hand-overs to the ERP write nothing here. A job
+ * whose plan fails (a payload its handler refuses too) is said in the log and left to its run.
+ * Returns how many changes were noted.
  */
 export function noteInterruptedWrites(
   view: PlanView,
-  jobs: readonly { kind: string; payload: Record<string, unknown> }[],
+  jobs: readonly InterruptedJob[],
+  logger: Logger,
 ): number {
   let noted = 0;
-  for (const job of jobs) {
-    for (const write of planOfJob(job.kind, job.payload, view).writes) {
-      if (write.id === undefined) continue;
-      const change = { resource: write.resource, id: write.id, body: write.body };
-      if (recordTriedChange(view.store, change)) noted += 1;
+  for (const job of jobs.filter((interrupted) => writesToPlatform(interrupted.kind))) {
+    try {
+      for (const write of planOfJob(job.kind, job.payload, view).writes) {
+        if (write.id === undefined) continue;
+        const change = { resource: write.resource, id: write.id, body: write.body };
+        if (recordTriedChange(view.store, change)) noted += 1;
+      }
+    } catch (error) {
+      // A full disk is said once by its own state (failureLevel: debug here), not per job.
+      logger[failureLevel(error)](
+        { jobId: job.id, kind: job.kind, err: errorMessage(error) },
+        `queue: job ${job.id} was interrupted, and what it writes could not be noted: ${errorMessage(error)}; a pull before its next try may hand the version it made to the ERP`,
+      );
     }
   }
   return noted;
