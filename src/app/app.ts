@@ -21,7 +21,12 @@ import {
   type PlatformClient,
 } from '../platform/index.js';
 import { createQueueWorker, type Handler, type QueueWorker } from '../queue/index.js';
-import { createHandlers, noteInterruptedWrites, PUSH_BACK_KINDS } from '../pushback/index.js';
+import {
+  createHandlers,
+  noteInterruptedWrites,
+  noteWritesUnderWay,
+  PUSH_BACK_KINDS,
+} from '../pushback/index.js';
 import type { Clock } from '../shared/clock.js';
 import { packageVersion } from '../shared/version.js';
 import {
@@ -256,7 +261,11 @@ async function assemble(
   });
   const runner = createPullRunner(
     {
-      store: sqlitePullStore(store, () => worker.commitOutcomes()),
+      store: sqlitePullStore(
+        store,
+        () => worker.commitOutcomes(),
+        (resource, ids) => noteWritesUnderWay({ store, contract }, resource, ids, logger),
+      ),
       source: client,
       clock,
       settings: { ...config.sync, batchSize: config.sync.batchSize },

@@ -192,8 +192,15 @@ function finishRun(store: Store, runId: number, summary: PullSummary): void {
  * The puller's view of the SQLite store. `commitOutcomes` commits the queue's outcomes gathered
  * so far (the worker's `commitOutcomes`), so that our writes the platform has answered are ours
  * before their echo can come in; a pull without a worker beside it passes one that does nothing.
+ * `noteWritesUnderWay`, in a batch's transaction before its versions are recorded, notes the
+ * changes of our writes to these records still waiting for their answer, so that the version one
+ * of them made is ours too.
  */
-export function sqlitePullStore(store: Store, commitOutcomes: () => void): PullStore {
+export function sqlitePullStore(
+  store: Store,
+  commitOutcomes: () => void,
+  noteWritesUnderWay: (resource: ResourceName, ids: readonly string[]) => void = () => undefined,
+): PullStore {
   // Kept for the process: after a restart the first pull learns it again, with one 400.
   const timeParamRefused = new Set<string>();
   const keyOf = (target: PullTarget): string => `${target.resource}?${target.filter}`;
@@ -245,6 +252,10 @@ export function sqlitePullStore(store: Store, commitOutcomes: () => void): PullS
       commitOutcomes();
       return transaction(store, () => {
         const runId = runRow(store, run);
+        noteWritesUnderWay(
+          target.resource,
+          records.map((pulled) => pulled.id),
+        );
         let fresh = 0;
         const tried = triedCreatesOf(store, target.resource);
         const earlier = mirrorBefore(store, target.resource, records);

@@ -39,5 +39,5 @@ export {
 } from './plan.js';
 export { NOT_KNOWN_GRACE_ATTEMPTS, NOT_KNOWN_RETRY_AFTER_MS } from './once/failures.js';
 export { recordTriedChange } from './once/write.js';
-export { noteInterruptedWrites } from './once/interrupted.js';
+export { noteInterruptedWrites, noteWritesUnderWay } from './once/interrupted.js';
 export { planOfJob } from './jobPlan.js';

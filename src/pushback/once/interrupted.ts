@@ -1,5 +1,6 @@
 import type { Logger } from '../../log/index.js';
 import { acknowledgedResource } from '../../queue/types.js';
+import { runningJobsAbout } from '../../store/index.js';
 import { errorMessage, failureLevel } from '../../shared/errors.js';
 import { planOfJob } from '../jobPlan.js';
 import type { PlanView } from '../plan.js';
@@ -48,4 +49,24 @@ export function noteInterruptedWrites(
     }
   }
   return noted;
+}
+
+/**
+ * The changes of our platform writes under way to these records, noted as tried in the pull's
+ * transaction before it records their versions: the platform may have applied one whose answer
+ * has not come yet (a slow answer, a body still arriving), and the pull may list the version it
+ * made. Noted, that version is known as our own and not handed to the ERP as a platform change;
+ * the answer, once kept, is remembered as any answer. Only jobs of these records are read.
+ */
+export function noteWritesUnderWay(
+  view: PlanView,
+  resource: string,
+  ids: readonly string[],
+  logger: Logger,
+): number {
+  const jobs = runningJobsAbout(
+    view.store,
+    ids.map((id) => `${resource}:${id}`),
+  );
+  return noteInterruptedWrites(view, jobs, logger);
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { claimJob, countJobs, listStoredJobs } from '../../../src/store/index.js';
 import { useAppCycle } from '../../support/appCycle.js';
-import { api } from '../../support/simulator.js';
+import { eventually } from '../../support/eventually.js';
+import { answeringUntil, api } from '../../support/simulator.js';
 
 const RESOURCES = ['patient', 'article', 'integratedCare', 'singleOrder'] as const;
 
@@ -42,6 +43,46 @@ describe('an acknowledgement interrupted after the platform applied it', () => {
     expect(countJobs(next.store, 'pending', 'deliver.')).toBe(0);
 
     await next.worker.runUntilEmpty();
+    expect(rig.outboxFiles('singleOrder').filter((name) => name.startsWith(id))).toEqual(
+      filesBefore,
+    );
+    const acknowledgements = (await sim.control.requests()).filter(
+      (r) => r.method === 'PATCH' && r.path === `/singleOrder/${id}` && r.status === 200,
+    );
+    expect(acknowledgements).toHaveLength(1);
+  });
+});
+
+/**
+ * The same version without a crash: the platform applied an acknowledgement and its answer is
+ * still on its way (here its body, held on the simulator's clock) when a pull lists the order.
+ */
+describe('an acknowledgement whose answer is still coming when a pull lists the order', () => {
+  const cycle = useAppCycle({ variant: 'B' });
+
+  it('hands the ERP no second file of the order, and the platform gets one acknowledgement', async () => {
+    const { sim, rig, app, simClock } = cycle();
+    await sim.control.setFault({ method: 'PATCH', errorStatus: 503 });
+    await cycle().pass(RESOURCES);
+    await sim.control.clearFaults();
+    const [job] = listStoredJobs(app.store, ['pending'], 1, 'ack.singleOrder');
+    if (job === undefined) throw new Error('no acknowledgement waits');
+    const id = String(job.payload['id']);
+    const filesBefore = rig.outboxFiles('singleOrder').filter((name) => name.startsWith(id));
+    expect(filesBefore).toHaveLength(1);
+    simClock.advance(60_000);
+    rig.clock.advance(60_000);
+
+    // The PATCH applies at once; its answer's body waits on the simulator's clock.
+    await sim.control.setFault({ method: 'PATCH', path: `/singleOrder/${id}`, slowBodyMs: 1_000 });
+    const acknowledging = app.worker.runUntilEmpty();
+    await eventually('the answer held', () => simClock.sleeping() > 0 || undefined);
+    const pulled = await app.runner.runAll(['singleOrder']);
+    expect(pulled.every((pull) => pull.ok)).toBe(true);
+    expect(pulled.some((pull) => pull.fresh > 0)).toBe(true);
+    await answeringUntil(sim, 1_000, acknowledging);
+
+    await app.worker.runUntilEmpty();
     expect(rig.outboxFiles('singleOrder').filter((name) => name.startsWith(id))).toEqual(
       filesBefore,
     );
