@@ -1,6 +1,6 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { stateLogger } from '../log/index.js';
+import { stateLog, type StateLog } from '../log/index.js';
 import { retryDelay, type RetryPolicy } from '../platform/backoff.js';
 import type { AlertEvent } from './watch.js';
 
@@ -16,9 +16,6 @@ export interface AlertChannel {
 
 /** The most alerts waiting to go out; the oldest go first when more come (a digest follows). */
 const MOST_WAITING = 100;
-
-/** While a channel keeps failing, it is said again this often. */
-const CHANNEL_RELOG_MS = 15 * 60_000;
 
 /** The alerts a stopped notifier had not sent, by channel name, the oldest first. */
 export type UnsentAlerts = ReadonlyMap<string, readonly AlertEvent[]>;
@@ -49,19 +46,17 @@ export interface Notifier {
 const realSleep = (ms: number, signal: AbortSignal) =>
   sleepFor(ms, undefined, { signal }).catch(() => undefined);
 
-/** A channel's failures as one state: a warning when its sends start failing, info when one passes. */
-function channelLog(deps: NotifierDeps, channel: AlertChannel) {
-  return stateLogger({
+/** Each channel's failures as one state: a warning when its sends start failing, info when one passes. */
+function channelLog(deps: NotifierDeps): StateLog {
+  return stateLog({
     logger: deps.logger,
-    level: 'warn',
-    relogMs: CHANNEL_RELOG_MS,
     now: deps.now ?? Date.now,
-    fields: { channel: channel.name },
-    lines: {
+    causeField: 'channel',
+    lines: (name) => ({
       down: ({ problem }, again) =>
-        `${again ? 'still: ' : ''}alerts: ${channel.name} cannot take alerts: ${problem}; they wait and are tried again`,
-      back: (since) => `alerts: ${channel.name} takes alerts again (failing since ${since})`,
-    },
+        `${again ? 'still: ' : ''}alerts: ${name} cannot take alerts: ${problem}; they wait and are tried again`,
+      back: (since) => `alerts: ${name} takes alerts again (failing since ${since})`,
+    }),
   });
 }
 
@@ -79,24 +74,21 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const sleep = deps.sleep ?? realSleep;
   const stopping = new AbortController();
   const { signal } = stopping;
+  const failing = channelLog(deps);
 
-  async function deliver(
-    event: AlertEvent,
-    channel: AlertChannel,
-    tell: ReturnType<typeof channelLog>,
-  ): Promise<boolean> {
+  async function deliver(event: AlertEvent, channel: AlertChannel): Promise<boolean> {
     const about = { alert: event.alert, state: event.state, channel: channel.name };
     const since = new Date((deps.now ?? Date.now)()).toISOString();
     for (let attempt = 1; !signal.aborted; attempt += 1) {
       try {
         await channel.send(event, signal);
-        tell(undefined);
+        failing.ends(channel.name);
         logger.info(about, `alert sent: ${event.alert} ${event.state}`);
         return true;
       } catch (error) {
         if (signal.aborted) return false;
         const reason = error instanceof Error ? error.message : String(error);
-        tell({ since, problem: reason });
+        failing.holds({ cause: channel.name, member: channel.name, since, problem: reason });
         const wait = retryDelay(retry, attempt + 1, random);
         if (wait === undefined) {
           logger.warn({ ...about, reason }, `alert not sent after ${attempt} tries: ${reason}`);
@@ -110,7 +102,6 @@ export function createNotifier(deps: NotifierDeps): Notifier {
 
   function lane(channel: AlertChannel) {
     const waiting: AlertEvent[] = [...(deps.unsent?.get(channel.name) ?? [])];
-    const tell = channelLog(deps, channel);
     let running: Promise<void> | undefined;
     const start = () => {
       if (waiting.length > 0 && !signal.aborted) running ??= drain();
@@ -118,7 +109,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     async function drain(): Promise<void> {
       for (let next = waiting[0]; next !== undefined && !signal.aborted; next = waiting[0]) {
         // Kept waiting while it goes out: a stop hands it on unsent.
-        if (await deliver(next, channel, tell)) waiting.shift();
+        if (await deliver(next, channel)) waiting.shift();
       }
       running = undefined;
     }

@@ -61,25 +61,26 @@ const ROOM_RELOG_MS = 60_000;
 
 /** The database's room as a state: an error line when writes begin to fail for want of it. */
 function roomLog(app: App): () => void {
-  return stateLog({
+  const log = stateLog({
     logger: app.logger,
     level: 'error',
     relogMs: ROOM_RELOG_MS,
     now: () => app.clock.now().getTime(),
-    current: () => {
-      const { fullSince, problem } = app.store.room;
-      return fullSince === undefined
-        ? undefined
-        : { since: fullSince, problem: problem ?? 'the disk is full' };
-    },
-    lines: {
+    lines: () => ({
       down: ({ problem }, again) => `${again ? 'still: ' : ''}${problem}`,
       back: (since) =>
         `database ${app.store.path} can be written again (full since ${since}); the work goes on`,
-    },
+    }),
     fields: { code: STORE_FULL },
-    sinceField: 'fullSince',
   });
+  return () => {
+    const { fullSince, problem } = app.store.room;
+    log.tell(
+      fullSince === undefined
+        ? undefined
+        : { since: fullSince, problem: problem ?? 'the disk is full' },
+    );
+  };
 }
 
 /**

@@ -64,8 +64,7 @@ function bothScans(first: ScanReport, second: ScanReport): ScanReport {
   const files = [...handled, ...second.files];
   const counts = { ...second.counts };
   for (const file of handled) counts[file.status] += 1;
-  const unknown = [...first.unknown, ...second.unknown];
-  return { ...second, counts, files, unknown, odd: [...first.odd, ...second.odd] };
+  return { ...second, counts, files, odd: [...first.odd, ...second.odd] };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { stateLogger } from '../log/index.js';
+import { stateLog, type StateLines, type StateLog } from '../log/index.js';
 
 /** One request the endpoint refused: what it answered, to what, why and to whom. */
 export interface Refusal {
@@ -19,7 +19,6 @@ const RELOG_MS = 60_000;
 export const QUIET_MS = 10_000;
 
 interface Burst {
-  tell: ReturnType<typeof stateLogger>;
   count: number;
   lastAt: number;
 }
@@ -32,27 +31,26 @@ interface Burst {
  * the log. The reason never holds the token or a message's content, only what was wrong with it.
  */
 export class RefusalLog {
-  private readonly bursts = new Map<string, Burst>();
+  private readonly bursts = new Map<string, Burst & Refusal>();
+  private readonly log: StateLog;
 
   constructor(
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly count: (status: number, route: string) => void,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.log = stateLog({ logger, now, relogMs: RELOG_MS, lines: (key) => this.lines(key) });
+  }
 
   refused(refusal: Refusal): void {
     this.count(refusal.status, refusal.route);
     const key = `${refusal.status} ${refusal.route} ${refusal.reason}`;
-    const at = this.now();
-    const burst = this.bursts.get(key) ?? this.start(refusal);
+    const burst = this.bursts.get(key) ?? { ...refusal, count: 0, lastAt: 0 };
     this.bursts.set(key, burst);
     burst.count += 1;
-    burst.lastAt = at;
-    burst.tell({
-      since: new Date(at).toISOString(),
-      problem: refusal.reason,
-      fields: { client: refusal.client },
-    });
+    burst.lastAt = this.now();
+    const fields = { client: refusal.client };
+    this.log.holds({ cause: key, member: key, problem: refusal.reason, fields });
   }
 
   /** Ends the bursts none of which came for QUIET_MS, each with its count. */
@@ -60,40 +58,31 @@ export class RefusalLog {
     const at = this.now();
     for (const [key, burst] of this.bursts) {
       if (at - burst.lastAt < QUIET_MS) continue;
-      burst.tell(undefined);
+      this.log.ends(key);
       this.bursts.delete(key);
     }
   }
 
-  private start(refusal: Refusal): Burst {
-    const { status, route, reason } = refusal;
-    const burst: Burst = {
-      count: 0,
-      lastAt: 0,
-      tell: stateLogger({
-        logger: this.logger,
-        level: 'warn',
-        relogMs: RELOG_MS,
-        now: this.now,
-        lines: {
-          down: (_condition, again) =>
-            again
-              ? `http ${status} refused: ${reason} (still coming: ${burst.count} since the first)`
-              : `http ${status} refused: ${reason}`,
-          back: (since) =>
-            `http ${status} refused: ${reason}: ${burst.count} in all since ${since}, none for ${QUIET_MS / 1000} s`,
+  private lines(key: string): StateLines {
+    const burst = this.bursts.get(key);
+    if (burst === undefined) throw new Error(`no burst of refusals ${key}`);
+    const { status, route, reason } = burst;
+    return {
+      down: (_state, again) =>
+        again
+          ? `http ${status} refused: ${reason} (still coming: ${burst.count} since the first)`
+          : `http ${status} refused: ${reason}`,
+      back: (since) =>
+        `http ${status} refused: ${reason}: ${burst.count} in all since ${since}, none for ${QUIET_MS / 1000} s`,
+      // Read at each line: the one that ends it carries the count too.
+      fields: {
+        status,
+        route,
+        reason,
+        get count() {
+          return burst.count;
         },
-        // Read at each line: the one that ends it carries the count too.
-        fields: {
-          status,
-          route,
-          reason,
-          get count() {
-            return burst.count;
-          },
-        },
-      }),
+      },
     };
-    return burst;
   }
 }

@@ -1,4 +1,4 @@
-import { waitLog, type Logger } from '../log/index.js';
+import { stateLog, type Logger } from '../log/index.js';
 import { HomecareError, TransientError } from '../shared/errors.js';
 import { UNREACHABLE_CODE } from './unreachable.js';
 
@@ -55,19 +55,20 @@ export interface PlatformFailures {
  * answering 500 to everything fails every list and every job alike, and says so once at warn
  * when the first meets it, again every 15 minutes while any still does, and once at info when
  * the last got through, instead of a state for the lists and one per error code for the jobs.
- * Built on the wait log. A failure of a request sent before its kind's state ended (under way
+ * Built on the state log. A failure of a request sent before its kind's state ended (under way
  * when the platform came back, failing later; or a breaker it opened) is that outage's tail,
  * not a new one: no second warning.
  */
 export function platformFailures(logger: Logger, now: () => number): PlatformFailures {
   const endedAt = new Map<string, number>();
-  const log = waitLog({
+  const log = stateLog({
     logger,
     now,
     causeField: 'outage',
+    countField: 'waiting',
     ended: (kind) => endedAt.set(kind, now()),
     lines: (kind) => ({
-      down: (problem, count, again) =>
+      down: ({ problem, count }, again) =>
         again
           ? `still: platform requests fail (${kind}): ${count} list(s) and job(s) wait; the latest, ${problem}`
           : `platform requests fail (${kind}): ${problem}; lists and jobs that meet it wait and go on by themselves`,
@@ -81,7 +82,7 @@ export function platformFailures(logger: Logger, now: () => number): PlatformFai
       const sent = sentAtOf(error);
       const ended = endedAt.get(kind);
       if (sent !== undefined && ended !== undefined && sent < ended) return true;
-      log.waits({
+      log.holds({
         cause: kind,
         member,
         level: 'warn',
@@ -91,6 +92,6 @@ export function platformFailures(logger: Logger, now: () => number): PlatformFai
       });
       return true;
     },
-    passed: (member) => log.ended(member),
+    passed: (member) => log.ends(member),
   };
 }

@@ -1,4 +1,4 @@
-import { STATE_RELOG_MS, stateLog, type Logger } from '../log/index.js';
+import { stateLog, type Logger } from '../log/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Outage } from './breaker.js';
 
@@ -14,22 +14,23 @@ export function outageLog(
   clock: Clock,
   outage: () => Outage | undefined,
 ): () => void {
-  return stateLog({
+  const log = stateLog({
     logger,
-    level: 'warn',
-    relogMs: STATE_RELOG_MS,
     now: () => clock.now().getTime(),
-    current: () => {
-      const now = outage();
-      if (now === undefined) return undefined;
-      return { since: new Date(now.since).toISOString(), problem: now.reason };
-    },
-    lines: {
+    lines: () => ({
       down: ({ since, problem }, again) =>
         `${again ? 'still: ' : ''}the platform cannot be reached (since ${since}): ${problem}; pulls and writes wait and go on by themselves once it is back`,
       back: (since) =>
         `the platform can be reached again (unreachable since ${since}); the work goes on`,
-    },
+    }),
     fields: { code: 'PLATFORM_UNREACHABLE' },
   });
+  return () => {
+    const now = outage();
+    log.tell(
+      now === undefined
+        ? undefined
+        : { since: new Date(now.since).toISOString(), problem: now.reason },
+    );
+  };
 }

@@ -1,8 +1,8 @@
-import type { Logger } from 'pino';
 import type { ResourceName } from '../contract/index.js';
-import { failureLevel } from '../shared/errors.js';
+import { stateLog, type Logger, type StateLog } from '../log/index.js';
+import type { PlatformFailures } from '../platform/index.js';
+import { failureLevel, TransientError } from '../shared/errors.js';
 import { pullTarget, type PullDeps, type PullSummary } from './puller.js';
-import { pullFailures, type PullFailures } from './failureLog.js';
 import { logQuarantined } from './quarantined.js';
 import { referenceWaves, type PullTarget } from './targets.js';
 import { beforeWave } from './waveWait.js';
@@ -40,12 +40,60 @@ export interface PullRunner {
 }
 
 /**
+ * Failing lists as one state (design.md #27.7): the first failure is a warning, the lists
+ * failing meanwhile are summed up every 15 minutes, and the last one to pass again says so at
+ * info, instead of a warning per list and run (some 30 a minute). A failure of a platform
+ * outage's kind (a 5xx, a time-out, a reset) joins that outage's state (`platform`), which the
+ * queue's jobs meeting it join too; one the platform-wide outage log tells (watched) stays out.
+ */
+interface ListWaits {
+  lists: StateLog;
+  platform: PlatformFailures | undefined;
+}
+
+function listWaits(logger: Logger, deps: PullDeps): ListWaits {
+  const lists = stateLog({
+    logger,
+    now: () => deps.clock.now().getTime(),
+    causeField: 'cause',
+    countField: 'waiting',
+    lines: () => ({
+      down: ({ problem, count }, again) =>
+        again ? `still: ${count} list(s) fail to pull; the latest, ${problem}` : problem,
+      back: (since) => `every list that failed to pull passes again (failing since ${since})`,
+    }),
+  });
+  return { lists, platform: deps.failures };
+}
+
+/**
+ * A list failed for a reason that passes on its own (a 503, a time-out, its breaker open):
+ * said as part of one state; true when so (the caller logs the run at debug), false for a
+ * failure each run must say (it needs a person, or it is a bug).
+ */
+function listWaitsFor(waits: ListWaits, what: string, cause: unknown, fields: object): boolean {
+  if (waits.platform?.failed(`pull ${what}`, cause, { ...fields }) === true) return true;
+  const level = failureLevel(cause);
+  if (!(cause instanceof TransientError) || level === 'debug') return false;
+  const problem = `pull of ${what} failed: ${cause.message}`;
+  const member = what;
+  waits.lists.holds({
+    cause: 'PULL_FAILING',
+    member,
+    level,
+    problem,
+    fields: { ...fields, code: cause.code },
+  });
+  return true;
+}
+
+/**
  * One line per pull: at info only when it found something, since an idle daemon pulls every
  * resource every few minutes; a pull that found nothing is a debug line. A failure the next run
- * may not see (a 503, a time-out) is part of the failing lists' state (failureLog.ts), which
+ * may not see (a 503, a time-out) is part of the failing lists' state (listWaits), which
  * warns once; any other failure is an error.
  */
-function logSummary(logger: Logger, summary: PullSummary, failures: PullFailures): void {
+function logSummary(logger: Logger, summary: PullSummary, waits: ListWaits): void {
   const line = {
     resource: summary.resource,
     filter: summary.filter || undefined,
@@ -68,13 +116,14 @@ function logSummary(logger: Logger, summary: PullSummary, failures: PullFailures
     const failed = { ...line, err: summary.cause ?? summary.error };
     const message = `pull of ${what} failed: ${summary.error ?? 'unknown error'}`;
     // One that passes on its own is part of the failing lists' state, and only debug here.
-    const level = failures.failed(what, summary.cause, line)
+    const level = listWaitsFor(waits, what, summary.cause, line)
       ? 'debug'
       : failureLevel(summary.cause);
     logger[level](failed, message);
     return;
   }
-  failures.passed(what);
+  waits.platform?.passed(`pull ${what}`);
+  waits.lists.ends(what);
   if (summary.mode === 'reconcile' && summary.fresh > 0) {
     logger.warn(line, 'reconciliation found record versions the incremental pulls had missed');
   } else if (summary.fresh > 0 || summary.quarantined > 0) {
@@ -98,7 +147,7 @@ export function createPullRunner(
   const busy = new Set<ResourceName>();
   // Replaced once used: a stop ends the runs under way, not those after it.
   let stopping = new AbortController();
-  const failures = pullFailures(logger, () => deps.clock.now().getTime(), deps.failures);
+  const waits = listWaits(logger, deps);
   // The resources the first pass has still to reach (empty outside it).
   const beforeFirstPass = new Set<ResourceName>();
   const byResource = new Map<ResourceName, PullTarget[]>();
@@ -136,7 +185,7 @@ export function createPullRunner(
       for (const target of (byResource.get(resource) ?? []).filter(which)) {
         if (stop.aborted) break;
         const summary = await run(target, stop);
-        logSummary(logger, summary, failures);
+        logSummary(logger, summary, waits);
         observe(summary);
         summaries.push(summary);
       }

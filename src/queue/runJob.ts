@@ -1,4 +1,5 @@
-import type { Logger } from '../log/index.js';
+import type { Logger, StateLog } from '../log/index.js';
+import type { PlatformFailures } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import { HomecareError, failureLevel } from '../shared/errors.js';
 import type { JobFailure, NewDeadLetter, NextTry, StoredJob, Store } from '../store/index.js';
@@ -13,7 +14,6 @@ import {
 } from '../store/index.js';
 import { answerOf, reportDone, type JobObserver } from './jobReport.js';
 import { failureOutcome, type RetrySettings } from './outcome.js';
-import type { JobWaits } from './waitLog.js';
 import {
   isBatchHandler,
   registeredHandler,
@@ -38,8 +38,14 @@ export interface JobRunner {
   random: () => number;
   /** Counts jobs by kind and outcome; absent where nobody scrapes (sync --once, tests). */
   observer?: JobObserver | undefined;
-  /** Logs the jobs that wait for one cause as one state. */
-  waits: JobWaits;
+  /**
+   * The jobs that wait for one cause (the error's code: the ERP unavailable, a reference not yet
+   * pulled) as one state, by kind and entity (a newer version's job takes its place): a thousand
+   * hand-overs waiting for the ERP are three lines, not a thousand per back-off round.
+   */
+  waits: StateLog;
+  /** The platform outages' states, which a failure of their kind joins instead (`waits`). */
+  failures?: PlatformFailures | undefined;
 }
 
 /**
@@ -159,14 +165,14 @@ function write(runner: JobRunner, outcome: Outcome): void {
 function report(runner: JobRunner, outcome: Outcome): void {
   const { job } = outcome;
   if ('done' in outcome) {
-    runner.waits.ended(job);
+    waitsNoMore(runner, job);
     reportDone(runner, job, outcome.answer);
   } else if ('retry' in outcome) {
     runner.observer?.jobEnded(job.kind, 'retry');
     reportRetry(runner, outcome);
   } else {
     const { dead: failure, letter } = outcome;
-    runner.waits.ended(job);
+    waitsNoMore(runner, job);
     runner.observer?.jobEnded(job.kind, 'dead');
     runner.logger.error(
       {
@@ -198,10 +204,36 @@ function reportRetry(runner: JobRunner, outcome: Extract<Outcome, { retry: JobFa
   const level = failureLevel(error);
   if (error instanceof HomecareError && level !== 'debug') {
     runner.logger.debug({ ...fields, code: error.code }, message);
-    runner.waits.waits(job, error, next.at, level);
+    waits(runner, job, error, next.at, level);
     return;
   }
   runner.logger[level]({ ...fields, err: error }, message);
+}
+
+/** A job by its kind and entity: a newer version's job, which supersedes it, takes its place. */
+const memberOf = (job: StoredJob): string => `${job.kind} ${job.entityKey}`;
+
+/**
+ * A job failed for an expected reason and waits for its next try at `nextAt`: the first job of
+ * its cause says so, the rest only count. A platform outage's kind joins that outage's state.
+ */
+function waits(
+  runner: JobRunner,
+  job: StoredJob,
+  error: HomecareError,
+  nextAt: string,
+  level: 'warn' | 'error',
+): void {
+  const [member, fields, dueAt] = [memberOf(job), jobFields(job), Date.parse(nextAt)];
+  if (runner.failures?.failed(member, error, fields, dueAt) === true) return;
+  const problem = `${job.kind} ${job.entityKey} waits, next try at ${nextAt}: ${error.message}`;
+  runner.waits.holds({ cause: error.code, member, level, problem, fields, dueAt });
+}
+
+/** A job is done or dead: it waits no more; the last one of a cause ends that state. */
+function waitsNoMore(runner: JobRunner, job: StoredJob): void {
+  runner.failures?.passed(memberOf(job));
+  runner.waits.ends(memberOf(job));
 }
 
 function handlerJob(job: StoredJob, kind: JobKind): Job {

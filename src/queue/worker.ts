@@ -1,4 +1,4 @@
-import type { Logger } from '../log/index.js';
+import { stateLog, type Logger } from '../log/index.js';
 import type { PlatformFailures } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { KindFilter, Store } from '../store/index.js';
@@ -16,7 +16,6 @@ import type { JobObserver } from './jobReport.js';
 import type { RetrySettings } from './outcome.js';
 import { outcomeGroup } from './outcomeGroup.js';
 import type { JobRunner } from './runJob.js';
-import { jobWaits } from './waitLog.js';
 import { HAND_OVERS, PLATFORM_WRITES, type HandlerContext, type HandlerRegistry } from './types.js';
 
 export interface QueueWorkerOptions {
@@ -97,7 +96,19 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
   const runner: JobRunner = {
     ...options,
     random: options.random ?? Math.random,
-    waits: jobWaits(logger, options.clock, options.failures),
+    waits: stateLog({
+      logger,
+      now: () => options.clock.now().getTime(),
+      causeField: 'code',
+      countField: 'waiting',
+      lines: (code) => ({
+        down: ({ problem, count }, again) =>
+          again
+            ? `queue: still waiting (${code}): ${count} job(s); the latest, ${problem}`
+            : `queue: ${problem}`,
+        back: (since) => `queue: no job waits for ${code} any more (waited since ${since})`,
+      }),
+    }),
   };
   const inFlight = new Set<number>();
   const outcomes = outcomeGroup(runner);

@@ -14,6 +14,7 @@ import { readContext, type ReadDeps } from './read.js';
 import {
   logScan,
   scanReport,
+  scanStates,
   type CountInbound,
   type FileResult,
   type FolderProblem,
@@ -66,29 +67,10 @@ async function prepareRoot(layout: InboxLayout): Promise<void> {
   }
 }
 
-/** The news of a scan: what it finds that it has not logged before, once each. */
-function scanNews(layout: InboxLayout, kindFolders: readonly InboxFolder[]) {
-  const ours = new Set<string>([PROCESSING, ARCHIVE, ERROR, ...kindFolders]);
-  const unknown = new Set<string>();
-  /** Kind folder problems already logged, by path, with their reason. */
-  const folders = new Map<string, string>();
-  return {
-    /** Entries of the inbox root that are no folder of it, not named before. */
-    async unknownEntries(): Promise<string[]> {
-      const names = (await readdir(layout.root)).filter((n) => !n.startsWith('.') && !ours.has(n));
-      const fresh = names.filter((name) => !unknown.has(name)).sort(byName);
-      for (const name of fresh) unknown.add(name);
-      return fresh;
-    },
-    /** The problems not logged before; forgets the ones that went away. */
-    folderProblems(problems: readonly FolderProblem[]): FolderProblem[] {
-      const now = new Map(problems.map((p) => [p.path, p.reason]));
-      for (const path of folders.keys()) if (!now.has(path)) folders.delete(path);
-      const fresh = problems.filter((p) => folders.get(p.path) !== p.reason);
-      for (const problem of fresh) folders.set(problem.path, problem.reason);
-      return fresh;
-    },
-  };
+/** Entries of the inbox root that are no folder of it, sorted. */
+async function unknownEntries(layout: InboxLayout, ours: ReadonlySet<string>): Promise<string[]> {
+  const names = await readdir(layout.root);
+  return names.filter((n) => !n.startsWith('.') && !ours.has(n)).sort(byName);
 }
 
 /** What a scan works with, made once per inbox. */
@@ -98,7 +80,10 @@ interface Scanner {
   folders: readonly InboxFolder[];
   claims: Claims;
   odd: OddEntries;
-  news: ReturnType<typeof scanNews>;
+  /** The inbox's own folders: the rest of the root is unknown. */
+  ours: ReadonlySet<string>;
+  /** Tells the log what lasts across scans (scanStates); none without a logger. */
+  states: ((report: ScanReport) => void) | undefined;
   deps: InboxDeps;
 }
 
@@ -144,12 +129,13 @@ async function scan(s: Scanner): Promise<ScanReport> {
   const results: FileResult[] = [];
   const problems: FolderProblem[] = [];
   const usable = await recoverAll(s, results, problems);
-  const unknown = await s.news.unknownEntries();
+  const unknown = await unknownEntries(s.layout, s.ours);
   const odd = await takeAll(s, usable, results, problems);
   s.claims.forgetGone();
   const report = scanReport(results, unknown, problems, odd);
   const { logger, count } = s.deps;
-  if (logger) logScan(logger, count, report, { unknown, folders: s.news.folderProblems(problems) });
+  if (logger) logScan(logger, count, report);
+  s.states?.(report);
   return report;
 }
 
@@ -161,7 +147,10 @@ export function createInbox(options: InboxOptions, deps: InboxDeps): Inbox {
   const ctx: HandleContext = { ...readContext(options, deps), options, layout, clock, accept };
   const claimed = claims(ctx);
   const odd = new OddEntries(ctx);
-  const scanner = { layout, folders, claims: claimed, odd, news: scanNews(layout, folders), deps };
+  const ours = new Set<string>([PROCESSING, ARCHIVE, ERROR, ...folders]);
+  const now = () => clock.now().getTime();
+  const states = deps.logger && scanStates(deps.logger, now);
+  const scanner = { layout, folders, claims: claimed, odd, ours, states, deps };
   let running: Promise<ScanReport> | undefined;
   return {
     scanOnce() {

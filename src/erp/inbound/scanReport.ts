@@ -1,8 +1,8 @@
 /**
  * What one scan did with each file, and how a scan is told: logged (each file taken, one summary
- * line, news of the folders once) and counted in `inbound_messages_total`.
+ * line, what lasts across scans as states) and counted in `inbound_messages_total`.
  */
-import type { Logger } from '../../log/index.js';
+import { stateLog, type Logger } from '../../log/index.js';
 import type { InboxFolder } from '../messages/kinds.js';
 import type { Problem } from '../messages/problems.js';
 
@@ -172,37 +172,69 @@ function countFile(count: CountInbound, result: FileResult): void {
   }
 }
 
-/**
- * Logs a scan: each file that was taken (rejected ones at warn, with the reason), one summary
- * line, and unknown entries and unusable kind folders the first time they appear, so that a
- * scan every few seconds does not repeat the same warning all day.
- */
-export function logScan(
-  logger: Logger,
-  count: CountInbound | undefined,
-  report: ScanReport,
-  /** Unknown root entries and folder problems not reported before. */
-  news: { unknown: string[]; folders: FolderProblem[] },
-): void {
+/** Logs a scan: each file that was taken (rejected ones at warn, with the reason), and one summary line. */
+export function logScan(logger: Logger, count: CountInbound | undefined, report: ScanReport): void {
   for (const result of report.files) {
     logFile(logger, result);
     if (count) countFile(count, result);
   }
   for (const entry of report.odd) logOdd(logger, count, entry);
-  for (const problem of news.folders) {
-    logger.warn(
-      { kind: problem.kind, folder: problem.path, reason: problem.reason },
-      `inbox folder ${problem.path} cannot be used; files of kind ${problem.kind} are not read until it is a readable folder again`,
-    );
-  }
-  if (news.unknown.length > 0) {
-    logger.warn(
-      { unknown: news.unknown },
-      `the inbox holds entries that are no inbox kind and are not read: ${news.unknown.join(', ')}`,
-    );
-  }
   const { waiting, ...done } = report.counts;
   const busy = Object.values(done).some((n) => n > 0);
   if (busy) logger.info({ counts: report.counts }, 'inbox scanned');
   else logger.debug({ waiting }, 'inbox scanned');
+}
+
+/**
+ * What lasts across scans, as states of the log: a kind folder that cannot be used, an entry of
+ * the inbox root that is no inbox kind. One warning when it appears, a summary while it stays,
+ * one line at info when it is gone, so that a scan every few seconds does not repeat the same
+ * warning all day. Told each scan's report.
+ */
+export function scanStates(logger: Logger, now: () => number): (report: ScanReport) => void {
+  const kindOf = new Map<string, InboxFolder>();
+  const folders = stateLog({
+    logger,
+    now,
+    lines: (path) => {
+      const kind = kindOf.get(path);
+      return {
+        down: (_state, again) =>
+          `${again ? 'still: ' : ''}inbox folder ${path} cannot be used; files of kind ${kind} are not read until it is a readable folder again`,
+        back: () => `inbox folder ${path} can be used again; files of kind ${kind} are read`,
+        fields: { kind, folder: path },
+      };
+    },
+  });
+  const entries = stateLog({
+    logger,
+    now,
+    causeField: 'entry',
+    lines: (name) => ({
+      down: (_state, again) =>
+        `${again ? 'still: ' : ''}the inbox holds ${name}, which is no inbox kind and is not read`,
+      back: () => `the inbox holds ${name} no more`,
+    }),
+  });
+  const unknown = new Set<string>();
+  return (report) => {
+    for (const path of kindOf.keys()) {
+      if (report.folders.some((p) => p.path === path)) continue;
+      folders.ends(path);
+      kindOf.delete(path);
+    }
+    for (const { kind, path, reason } of report.folders) {
+      kindOf.set(path, kind);
+      folders.holds({ cause: path, member: path, problem: reason, fields: { reason } });
+    }
+    for (const name of unknown) {
+      if (report.unknown.includes(name)) continue;
+      entries.ends(name);
+      unknown.delete(name);
+    }
+    for (const name of report.unknown) {
+      unknown.add(name);
+      entries.holds({ cause: name, member: name, problem: name });
+    }
+  };
 }

@@ -188,14 +188,44 @@ describe('inbox: files that fail in every way end in .error, and the scan goes o
     expect(warned[0]?.msg).toContain(join(dir, 'patient'));
     await inbox.scanOnce();
     expect(lines.filter((l) => l.level === 'warn' && l['kind'] === 'patient')).toHaveLength(1);
+
+    // A state: said again while it lasts, and once more at info when the folder is back.
+    clock.advance(15 * 60_000);
+    await inbox.scanOnce();
+    const again = lines.filter((l) => l.level === 'warn' && l['kind'] === 'patient');
+    expect(again.map((l) => l.msg)).toEqual([
+      expect.not.stringMatching(/^still: /),
+      expect.stringMatching(/^still: inbox folder .*patient cannot be used/),
+    ]);
+    await rm(join(dir, 'patient'));
+    await inbox.scanOnce();
+    await inbox.scanOnce();
+    const back = lines.filter((l) => l.level === 'info' && l['kind'] === 'patient');
+    expect(back.map((l) => l.msg)).toEqual([
+      `inbox folder ${join(dir, 'patient')} can be used again; files of kind patient are read`,
+    ]);
   });
 
-  it('names unknown folders at warn', async () => {
+  it('names an unknown folder at warn, again while it stays, and at info when it is gone', async () => {
     const inbox = open();
     await mkdir(join(dir, 'orders'));
     await inbox.scanOnce();
+    await inbox.scanOnce();
     expect(lines.filter((l) => l.level === 'warn')).toEqual([
-      expect.objectContaining({ unknown: ['orders'] }),
+      expect.objectContaining({
+        entry: 'orders',
+        msg: expect.stringMatching(/^the inbox holds orders, which is no inbox kind/) as unknown,
+      }),
+    ]);
+    clock.advance(15 * 60_000);
+    await inbox.scanOnce();
+    await rm(join(dir, 'orders'), { recursive: true });
+    await inbox.scanOnce();
+    const said = lines.filter((l) => l['entry'] === 'orders');
+    expect(said.map((l) => [l.level, l.msg.slice(0, 30)])).toEqual([
+      ['warn', 'the inbox holds orders, which '],
+      ['warn', 'still: the inbox holds orders,'],
+      ['info', 'the inbox holds orders no more'],
     ]);
   });
 
