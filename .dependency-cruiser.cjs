@@ -2,9 +2,10 @@
  * The rooms of src/ and which may import which (docs/architecture.md), checked by
  * `npm run lint` in CI: the stages import the mechanisms and contract/, never each other (they
  * hand over through SQLite); no mechanism imports a stage; no stage or mechanism imports an
- * interface; the store imports neither housekeeping nor the read models; and no file reaches
- * itself again through its imports. Decided on each import's resolved path, so a new file is held
- * to its folder's rule.
+ * interface; the store imports neither housekeeping nor the read models; only the commands and
+ * the demo import the composition root (app/), which stands above the operations and interfaces
+ * it composes; and no file reaches itself again through its imports. Decided on each import's
+ * resolved path, so a new file is held to its folder's rule.
  */
 const STAGES = 'pull|deliver|pushback';
 const MECHANISMS =
@@ -49,6 +50,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/store/' },
       to: { path: `^src/(${STORE_USERS})/` },
+    },
+    {
+      name: 'root-on-top',
+      comment:
+        'The composition root (app/) builds and runs everything; only the commands (cli/) and the demo start it, nothing else imports it: see docs/architecture.md',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(app|cli|demo)/' },
+      to: { path: '^src/app/' },
     },
     {
       name: 'no-circle',

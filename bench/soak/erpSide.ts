@@ -11,7 +11,7 @@
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ReplayOutcome } from '../../src/app/replay.js';
+import type { ReplayOutcome } from '../../src/operations/replay.js';
 import { ORDER_STATUS } from '../../src/contract/index.js';
 
 type Row = Record<string, unknown>;

@@ -41,7 +41,7 @@ import {
   type ResourceName,
   type Variant,
 } from '../../src/contract/index.js';
-import { replayInboxMessage } from '../../src/app/replay.js';
+import { replayInboxMessage } from '../../src/operations/replay.js';
 import { dropJob, getJob, listJobs, retryJob } from '../../src/queue/index.js';
 import { supersedingKind } from '../../src/pushback/index.js';
 import type { Store } from '../../src/store/index.js';

@@ -42,8 +42,8 @@ import { deliveryHandlers } from '../deliver/deliver.js';
 import { sqlitePullStore } from '../pull/pullStore.js';
 import { pullProgress, type ProgressTerminal } from '../pull/progress.js';
 import { createPullRunner, type PullRunner } from '../pull/runner.js';
-import { pullTargets, type PullTarget, type TargetSettings } from '../pull/targets.js';
-import { createAdapter } from './adapter.js';
+import { daemonPullTargets } from '../pull/targets.js';
+import { createAdapter } from '../deliver/adapter.js';
 import { weightOf } from './queueWeights.js';
 import { FS_STEP_MS, withinTime } from '../shared/deadline.js';
 import { noteRefusal, type Refusals } from './refusals.js';
@@ -54,7 +54,7 @@ import {
   inboxBatchAcceptor,
   mirroredOrder,
   mirroredOrdersBySalesId,
-} from './inbound.js';
+} from '../pushback/intake.js';
 import { filesFetcher, referenceFetcher } from '../deliver/references.js';
 import { removeStaleDryRuns } from '../housekeeping/index.js';
 import { cachedStorageFigures, inboxOf } from '../readModels/index.js';
@@ -119,20 +119,6 @@ export interface App {
    */
   outageLog: () => void;
   close(): Promise<void>;
-}
-
-function targetSettings(resources: readonly ResourceSettings[]): Record<string, TargetSettings> {
-  return Object.fromEntries(
-    resources.map((r) => [
-      r.resource,
-      { enabled: r.enabled, ...(r.statuses.length > 0 ? { statuses: r.statuses } : {}) },
-    ]),
-  );
-}
-
-/** The pulls the daemon makes with `config`: every list of the variant the config leaves enabled. */
-export function daemonPullTargets(config: Config, contract: Contract): PullTarget[] {
-  return pullTargets(contract, targetSettings(effectiveResourceSettings(config, contract)));
 }
 
 /** Without the endpoint no one can read a count: prom-client is then not even loaded. */

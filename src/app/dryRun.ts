@@ -10,7 +10,7 @@ import type { Clock } from '../shared/clock.js';
 import { copyStore, dryRunFolder, removeStaleDryRuns } from '../housekeeping/index.js';
 import { openStore } from '../store/index.js';
 import { createApp, type App, type AppDeps } from './app.js';
-import { renderHandOver } from './preview.js';
+import { renderHandOver } from '../operations/handOverPreview.js';
 import type { SyncReport } from './syncOnce.js';
 
 /**

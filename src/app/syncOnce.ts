@@ -13,8 +13,8 @@ import {
 } from '../store/index.js';
 import type { PullSummary } from '../pull/puller.js';
 import type { App } from './app.js';
-import { numberBatchesAboveOutbox } from './adapter.js';
-import { rederiveAfterRestore } from './restored.js';
+import { numberBatchesAboveOutbox } from '../deliver/adapter.js';
+import { rederiveAfterRestore } from '../operations/restored.js';
 import { takeWriterLock } from './writerLock.js';
 
 /** Where the hand-over to the ERP stands after the pass. */

@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { daemonPullTargets } from '../app/app.js';
 import type { Config } from '../config/index.js';
 import { contractFor, type Contract } from '../contract/index.js';
 import { createPlatformClient, type PlatformClient } from '../platform/index.js';
-import type { PullTarget } from '../pull/targets.js';
+import { daemonPullTargets, type PullTarget } from '../pull/targets.js';
 import type { Clock } from '../shared/clock.js';
 import { errorMessage } from '../shared/errors.js';
 import { openStore, SchemaBehindError, type Store } from '../store/index.js';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { restAdapterOptions } from '../app/adapter.js';
+import { restAdapterOptions } from '../deliver/adapter.js';
 import { folderProblem } from '../config/index.js';
 import { nodeOutboxFs } from '../erp/outbound/file/atomicWrite.js';
 import { folderWritable } from '../erp/outbound/file/probe.js';
@@ -81,7 +81,7 @@ export const restCheck: CheckDefinition<CheckContext> = {
   id: 'erp.rest',
   async run(context) {
     const options = restAdapterOptions(context.config);
-    // Loaded only for a REST config, as the daemon loads the adapter (app/adapter.ts).
+    // Loaded only for a REST config, as the daemon loads the adapter (deliver/adapter.ts).
     const { reachErp } = await import('../erp/outbound/rest/index.js');
     try {
       const { status, url } = await reachErp(

@@ -10,7 +10,12 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { Logger } from 'pino';
-import { isPushBackKind, PUSH_BACK_KIND_NAMES, type PushBackKindName } from '../pushback/index.js';
+import {
+  isPushBackKind,
+  PUSH_BACK_KIND_NAMES,
+  type InboundResult,
+  type PushBackKindName,
+} from '../pushback/index.js';
 import { isTransient } from '../shared/errors.js';
 import { PUBLIC, tokenMatches, type RouteAccess } from './access.js';
 import { openDoor, type Door, type DoorOptions, type DoorRoute } from './door.js';
@@ -19,14 +24,6 @@ import { BodyRefused, checkedJsonBodies } from './jsonBody.js';
 import { publicReadiness, type CheckResult, type Readiness } from './readiness.js';
 import { RefusalLog } from './refusals.js';
 import { guardConnections, refuser, type Refuse } from './refusing.js';
-
-export type InboundResult =
-  | { status: 'accepted' | 'repeat'; id: number | string }
-  | { status: 'invalid'; problems: string[] }
-  /** The Idempotency-Key was used before for a message with another body. */
-  | { status: 'conflict'; id: string }
-  /** An older message than the last one handled for its entity (store/inbox.ts says why). */
-  | { status: 'overtaken'; id: string; reason: string };
 
 export interface HttpEndpointDeps {
   logger: Logger;

@@ -1,4 +1,4 @@
-import { restAdapterOptions } from '../app/adapter.js';
+import { restAdapterOptions } from '../deliver/adapter.js';
 import type { Config } from '../config/index.js';
 import { fileLabel, type PersonalValues } from '../log/index.js';
 import { isPlatformWrite } from '../queue/index.js';

@@ -1,3 +1,4 @@
+import { effectiveResourceSettings, type Config, type ResourceSettings } from '../config/index.js';
 import {
   LISTS_LEAVING_ARCHIVED_OUT,
   referredResources,
@@ -134,4 +135,18 @@ export function pullTargets(
 
 export function targetName(target: PullTarget): string {
   return target.filter === '' ? target.resource : `${target.resource}?status=${target.filter}`;
+}
+
+function targetSettings(resources: readonly ResourceSettings[]): Record<string, TargetSettings> {
+  return Object.fromEntries(
+    resources.map((r) => [
+      r.resource,
+      { enabled: r.enabled, ...(r.statuses.length > 0 ? { statuses: r.statuses } : {}) },
+    ]),
+  );
+}
+
+/** The pulls the daemon makes with `config`: every list of the variant the config leaves enabled. */
+export function daemonPullTargets(config: Config, contract: Contract): PullTarget[] {
+  return pullTargets(contract, targetSettings(effectiveResourceSettings(config, contract)));
 }

@@ -41,3 +41,4 @@ export { NOT_KNOWN_GRACE_ATTEMPTS, NOT_KNOWN_RETRY_AFTER_MS } from './once/failu
 export { recordTriedChange } from './once/write.js';
 export { noteInterruptedWrites, noteWritesUnderWay } from './once/interrupted.js';
 export { planOfJob } from './jobPlan.js';
+export type { InboundResult } from './intake.js';

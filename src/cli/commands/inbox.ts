@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { replayInboxMessage, type Replayed } from '../../app/replay.js';
+import { replayInboxMessage, type Replayed } from '../../operations/replay.js';
 import { currentOperator } from '../../store/index.js';
 import { withStoreAsync } from '../context.js';
 import { CliExit, EXIT } from '../exit.js';

@@ -1,6 +1,10 @@
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { checkInboxFile, type CheckedMessage, type InboxCheck } from '../../app/inboxCheck.js';
+import {
+  checkInboxFile,
+  type CheckedMessage,
+  type InboxCheck,
+} from '../../operations/inboxCheck.js';
 import type { Config } from '../../config/index.js';
 import {
   fileLabel,

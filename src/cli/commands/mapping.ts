@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { renderHandOver, type RenderedHandOver } from '../../app/preview.js';
+import { renderHandOver, type RenderedHandOver } from '../../operations/handOverPreview.js';
 import type { ResourceName } from '../../contract/index.js';
 import { mirroredHandOver, type MirroredHandOver } from '../../deliver/preview.js';
 import type { OutboundRecord } from '../../erp/adapter.js';

@@ -27,7 +27,7 @@ export function restorePointOf(store: Store): string | undefined {
     ?.taken_at;
 }
 
-/** The restore is dealt with (app/restored.ts): from here on the database is the daemon's own. */
+/** The restore is dealt with (operations/restored.ts): from here on the database is the daemon's own. */
 export function clearRestorePoint(store: Store): void {
   plainStatement(store.db, 'DELETE FROM restore_point').run();
 }

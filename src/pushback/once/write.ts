@@ -141,7 +141,7 @@ export function carriesChange(record: PlatformRecord, body: Body): boolean {
  * our values and nothing else new is no news to the ERP, whoever made it, so a try the
  * platform never took leaves nothing wrong behind. Written at once, not with the job's
  * outcome: only such a failure writes it, which is rare. Also kept for the writes made after the
- * backup a database was restored from, whose answers the backup lacks (app/restored.ts). False,
+ * backup a database was restored from, whose answers the backup lacks (operations/restored.ts). False,
  * and nothing kept, when the mirror does not hold the record.
  */
 export function recordTriedChange(store: Store, change: Change): boolean {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileLabel } from '../../../src/log/index.js';
-import { replayInboxMessage, type ReplayOutcome } from '../../../src/app/replay.js';
+import { replayInboxMessage, type ReplayOutcome } from '../../../src/operations/replay.js';
 import { renderTrace, traceKey } from '../../../src/cli/commands/trace.js';
 import { findMirrorBy, getStoredJob, operatorActionsOn } from '../../../src/store/index.js';
 import { useAppCycle } from '../../support/appCycle.js';

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../../src/app/app.js';
 import { startDaemon } from '../../../src/app/daemon.js';
-import { replayInboxMessage } from '../../../src/app/replay.js';
+import { replayInboxMessage } from '../../../src/operations/replay.js';
 import { syncOnce, type SyncReport } from '../../../src/app/syncOnce.js';
 import { backupStore, restorePointOf } from '../../../src/housekeeping/index.js';
 import { appRig, type AppRig } from '../../support/appRig.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { fileAdapterOptions } from '../../../src/app/adapter.js';
+import { fileAdapterOptions } from '../../../src/deliver/adapter.js';
 import type { App } from '../../../src/app/app.js';
 import { ORDER_STATUS, type Variant } from '../../../src/contract/index.js';
 import { mirroredHandOver } from '../../../src/deliver/preview.js';

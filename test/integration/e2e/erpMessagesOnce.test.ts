@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { replayInboxMessage } from '../../../src/app/replay.js';
+import { replayInboxMessage } from '../../../src/operations/replay.js';
 import { ORDER_STATUS } from '../../../src/contract/index.js';
 import { germanErpFileSettings } from '../../support/docs/mappingExamples.js';
 import { dropInto, germanExport } from '../../support/erp/erpDrops.js';

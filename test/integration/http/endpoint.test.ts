@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Metrics } from '../../../src/http/metrics.js';
 import { readinessOf } from '../../../src/http/readiness.js';
-import type { HttpEndpoint, HttpEndpointOptions, InboundResult } from '../../../src/http/server.js';
+import type { HttpEndpoint, HttpEndpointOptions } from '../../../src/http/server.js';
+import type { InboundResult } from '../../../src/pushback/index.js';
 import { startTestEndpoint } from '../../support/endpoint.js';
 
 let endpoint: HttpEndpoint;

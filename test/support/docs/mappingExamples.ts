@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
-import { fileAdapterOptions } from '../../../src/app/adapter.js';
+import { fileAdapterOptions } from '../../../src/deliver/adapter.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { createFileAdapter } from '../../../src/erp/outbound/file/index.js';
 import type { InboxKinds } from '../../../src/erp/messages/index.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { httpInbound, inboxAcceptor } from '../../../src/app/inbound.js';
+import { httpInbound, inboxAcceptor } from '../../../src/pushback/intake.js';
 import type { InboundRules } from '../../../src/erp/messages/index.js';
 import { createLogger } from '../../../src/log/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';

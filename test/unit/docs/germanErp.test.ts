@@ -2,7 +2,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fileInboxOptions } from '../../../src/app/inbound.js';
+import { fileInboxOptions } from '../../../src/pushback/intake.js';
 import { createInbox } from '../../../src/erp/inbound/index.js';
 import { type KnownOrder } from '../../../src/erp/messages/index.js';
 import { AcceptRecorder } from '../../support/erp/fileDropSupport.js';

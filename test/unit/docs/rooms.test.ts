@@ -27,6 +27,8 @@ const FILES: Readonly<Record<string, string>> = {
   'src/app/app.ts': 'import { d } from "../deliver/deliver.js";\nexport const x = d;\n',
   'src/check/verdict.ts': 'import { a } from "../store/mirror.js";\nexport const v = a;\n',
   'src/store/space.ts': 'import { v } from "../check/verdict.js";\nexport const s = v;\n',
+  'src/operations/replay.ts': 'import { x } from "../app/app.js";\nexport const o = x;\n',
+  'src/cli/main.ts': 'import { x } from "../app/app.js";\nexport const m = x;\n',
 };
 
 let base = '';
@@ -54,11 +56,12 @@ const broken = () =>
   result.summary.violations.map(({ rule, from, to }) => `${rule.name}: ${from} -> ${to}`).sort();
 
 describe('the rooms rules (.dependency-cruiser.cjs)', () => {
-  it('refuses a stage importing another stage, a mechanism importing a stage or an interface, the store importing what uses its tables, and a circle', () => {
+  it('refuses a stage importing another stage, a mechanism importing a stage or an interface, the store importing what uses its tables, a circle, and anything but the commands and the demo importing the composition root', () => {
     expect(broken()).toEqual([
       'interfaces-on-top: src/store/space.ts -> src/check/verdict.ts',
       'mechanisms-below-stages: src/housekeeping/prune.ts -> src/deliver/deliver.ts',
       'no-circle: src/queue/claim.ts -> src/queue/pass.ts',
+      'root-on-top: src/operations/replay.ts -> src/app/app.ts',
       'stages-apart: src/deliver/deliver.ts -> src/pull/puller.ts',
       'store-below-its-users: src/store/ledger.ts -> src/readModels/figures.ts',
     ]);
@@ -69,6 +72,7 @@ describe('the rooms rules (.dependency-cruiser.cjs)', () => {
     expect(from).not.toContain('src/pull/puller.ts');
     expect(from).not.toContain('src/pull/window.ts');
     expect(from).not.toContain('src/app/app.ts');
+    expect(from).not.toContain('src/cli/main.ts');
     expect(from).not.toContain('src/check/verdict.ts');
     expect(from).not.toContain('src/readModels/figures.ts');
     expect(result.summary.totalCruised).toBe(Object.keys(FILES).length);

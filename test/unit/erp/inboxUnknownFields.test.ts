@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { inboxBatchAcceptor } from '../../../src/app/inbound.js';
+import { inboxBatchAcceptor } from '../../../src/pushback/intake.js';
 import { createInbox, DEFAULT_INBOX_OPTIONS } from '../../../src/erp/inbound/index.js';
 import { type UnknownFields } from '../../../src/erp/messages/index.js';
 import { createLogger } from '../../../src/log/index.js';

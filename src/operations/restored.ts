@@ -22,8 +22,8 @@ import {
   transaction,
   type Store,
 } from '../store/index.js';
-import type { App } from './app.js';
-import { fileInboxOptions, mirroredOrder, mirroredOrdersBySalesId } from './inbound.js';
+import type { Logger } from '../log/index.js';
+import { fileInboxOptions, mirroredOrder, mirroredOrdersBySalesId } from '../pushback/intake.js';
 
 /**
  * A database restored from a backup taken at T knows nothing of the platform writes made after
@@ -149,9 +149,12 @@ function keep(store: Store, messages: readonly InboxMessage[], derived: Derived)
  * holding the writer lock: keeps as our own the platform writes the ERP's messages caused after
  * the backup was taken, as far as the inbox archive tells them, and clears the restore point.
  */
-export async function rederiveAfterRestore(
-  app: Pick<App, 'store' | 'config' | 'contract' | 'logger'>,
-): Promise<void> {
+export async function rederiveAfterRestore(app: {
+  store: Store;
+  config: Config;
+  contract: Contract;
+  logger: Logger;
+}): Promise<void> {
   const { store, config, logger } = app;
   const takenAt = restorePointOf(store);
   if (takenAt === undefined) return;

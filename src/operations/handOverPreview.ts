@@ -10,7 +10,7 @@ import {
   type OutboxFile,
 } from '../erp/outbound/file/index.js';
 import type { ShownRequest } from '../erp/outbound/rest/index.js';
-import { fileAdapterOptions, restAdapterOptions } from './adapter.js';
+import { fileAdapterOptions, restAdapterOptions } from '../deliver/adapter.js';
 
 /** What the configured adapter would hand the ERP for one record version. */
 export type RenderedHandOver =

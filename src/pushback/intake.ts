@@ -12,10 +12,10 @@ import {
   type KnownOrder,
   type OrderLookup,
 } from '../erp/messages/index.js';
-import type { InboundResult } from '../http/server.js';
 import { messageLabel, type Logger } from '../log/index.js';
 import { enqueue } from '../queue/index.js';
-import { jobFromInbox, type PushBackKindName } from '../pushback/index.js';
+import type { PushBackKindName } from './kinds/index.js';
+import { jobFromInbox } from './registry.js';
 import { withoutUndefined } from '../shared/objects.js';
 import {
   findMirrorBy,
@@ -28,6 +28,15 @@ import {
   type Overtaking,
   type Store,
 } from '../store/index.js';
+
+/** What the endpoint answers for a message the ERP posted (`POST /erp/<kind>`). */
+export type InboundResult =
+  | { status: 'accepted' | 'repeat'; id: number | string }
+  | { status: 'invalid'; problems: string[] }
+  /** The Idempotency-Key was used before for a message with another body. */
+  | { status: 'conflict'; id: string }
+  /** An older message than the last one handled for its entity (store/inbox.ts says why). */
+  | { status: 'overtaken'; id: string; reason: string };
 
 /**
  * Takes a validated message from the ERP into SQLite and queues its job, in one transaction:

@@ -22,7 +22,7 @@ import {
   type Operator,
   type Store,
 } from '../store/index.js';
-import { fileInboxOptions, keepMessage, mirroredOrder } from './inbound.js';
+import { fileInboxOptions, keepMessage, mirroredOrder } from '../pushback/intake.js';
 
 /**
  * `inbox replay`: one message the ERP sent before (an archived inbox file, or a request to

@@ -14,7 +14,7 @@ import {
 } from '../pushback/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
-import { fileInboxOptions, mirroredOrder, mirroredOrdersBySalesId } from './inbound.js';
+import { fileInboxOptions, mirroredOrder, mirroredOrdersBySalesId } from '../pushback/intake.js';
 
 /** One message the inbox would queue, and the writes its job would make on the platform. */
 export interface CheckedMessage {
