@@ -11,7 +11,7 @@ import {
   pausesInForce,
   type Store,
 } from '../store/index.js';
-import type { PullSummary } from '../pull/puller.js';
+import type { PullSummary } from '../pull/pullTypes.js';
 import type { App } from './app.js';
 import { numberBatchesAboveOutbox } from '../deliver/adapter.js';
 import { rederiveAfterRestore } from '../operations/restored.js';

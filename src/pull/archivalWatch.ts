@@ -7,7 +7,7 @@ import {
   type Store,
 } from '../store/index.js';
 import { queueArchival } from '../queue/index.js';
-import type { PulledRecord } from './puller.js';
+import type { PulledRecord } from './pullTypes.js';
 
 /** The record leaving use, as a pull sees it: archived, Deleted, or vanished from its list. */
 

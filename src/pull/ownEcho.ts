@@ -15,7 +15,7 @@ import {
   type Store,
   type TriedCreate,
 } from '../store/index.js';
-import type { PulledRecord } from './puller.js';
+import type { PulledRecord } from './pullTypes.js';
 
 /**
  * Recognising our own changes in a pulled version (design.md: pull/ recognises them): the echo

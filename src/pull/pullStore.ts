@@ -37,7 +37,7 @@ import {
 import { queueDelivery } from '../queue/index.js';
 import { archivalWatch, reportVanished } from './archivalWatch.js';
 import { isOurOwnWrite, keptReduced, sameContent } from './ownEcho.js';
-import type { PullRun, PullStore, PullSummary, PulledRecord } from './puller.js';
+import type { PullRun, PullStore, PullSummary, PulledRecord } from './pullTypes.js';
 import type { PullTarget } from './targets.js';
 
 const parsedText = (json: string | undefined): unknown =>

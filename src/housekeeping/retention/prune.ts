@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { batchSizer } from '../../shared/batchSizer.js';
 import { moveRetentionCursor, retentionCursor } from '../../store/retentionCursors.js';
 import { autoVacuumOf, checkpointWal, freePages, pragmaNumber } from '../../store/space.js';
 import { statement } from '../../store/statements.js';
@@ -94,28 +95,6 @@ function remove(store: Store, sweep: Sweep, rows: readonly SweptRow[]): number {
 
 /** A pruning transaction's aim: short enough that a pull's commit waiting behind it is not slowed. */
 const DEFAULT_BATCH_MS = 4;
-/** The fewest rows a batch takes, so a slow disk still makes progress. */
-const MIN_BATCH = 10;
-
-/**
- * Sizes pruning batches by how long the last one took: halved when it took longer than
- * `targetMs`, grown by a quarter (up to `most`) when it took less than half of it.
- */
-export function batchSizer(most: number, targetMs: number, now = () => performance.now()) {
-  let limit = Math.min(most, 100);
-  return {
-    limit: () => limit,
-    measure<T>(batch: () => T): T {
-      const started = now();
-      const result = batch();
-      const took = now() - started;
-      if (took > targetMs) limit = Math.max(Math.min(MIN_BATCH, most), Math.floor(limit / 2));
-      else if (took < targetMs / 2) limit = Math.min(most, Math.ceil(limit * 1.25));
-      return result;
-    },
-  };
-}
-
 /** The time before which `days` days' items are past retention, as stored. */
 export function cutoffOf(store: Store, days: number): string {
   return new Date(store.clock.now().getTime() - days * DAY_MS).toISOString();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchSizer } from '../../../src/housekeeping/index.js';
+import { batchSizer } from '../../../src/shared/batchSizer.js';
 
 /** A batch that takes `ms` on a clock the test moves. */
 function timed(sizer: ReturnType<typeof batchSizer>, clock: { now: number }, ms: number): number {
