@@ -21,9 +21,9 @@ export type * from './pullTypes.js';
 /**
  * One pull of one target. Records are stored in pages of `batchSize` as they stream in (memory
  * stays flat), each page in short slices (storePage.ts); the checkpoint moves only in the
- * transaction of the last slice, which also records the run's end, so a pull that fails part-way leaves the old checkpoint and the next pull fetches
- * the rest again (the ledger makes the repeats no-ops). A reconciliation pull never moves the
- * checkpoint. A failed pull is reported in the summary (`ok: false`, `error`), not thrown: one
+ * transaction of the last slice, which also records the run's end, so a pull that fails
+ * part-way leaves the old checkpoint and the next pull fetches the rest again (the ledger makes
+ * the repeats no-ops). A reconciliation pull never moves the checkpoint. A failed pull is reported in the summary (`ok: false`, `error`), not thrown: one
  * bad list never stops the others.
  */
 export async function pullTarget(
@@ -148,7 +148,7 @@ export async function pullTarget(
     return outcome;
   } catch (error) {
     if (deps.stop?.aborted === true) {
-      // What was read is kept, as a batch of its own; the checkpoint stays.
+      // What was read is kept, as a page of its own; the checkpoint stays.
       if (page.length > 0) await storePage(storing, takePage());
       const stopped = { ...summary, stopped: true as const, error: STOPPED };
       store.failRun(run, { ...stopped, finishedAt: clock.now().toISOString() });
