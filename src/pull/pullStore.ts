@@ -250,34 +250,38 @@ export function sqlitePullStore(
       const { target } = run;
       // Our writes the platform has answered are ours before their echo can come in here.
       commitOutcomes();
-      return transaction(store, () => {
-        const runId = runRow(store, run);
-        noteWritesUnderWay(
-          target.resource,
-          records.map((pulled) => pulled.id),
-        );
-        let fresh = 0;
-        const tried = triedCreatesOf(store, target.resource);
-        const earlier = mirrorBefore(store, target.resource, records);
-        for (const pulled of records) {
-          if (recordPulledVersion(store, target, runId, pulled, tried, earlier)) fresh += 1;
-        }
-        const quarantined = bad.filter((entry) => {
-          const raw = entry.text ?? JSON.stringify(entry.raw) ?? 'null';
-          return quarantine(store, target.resource, entry.id, entry.reason, raw, runId);
-        });
-        const counts = {
-          fresh,
-          repeats: records.length - fresh,
-          quarantined: quarantined.map(({ id, reason }) => ({ id, reason })),
-        };
-        if (end !== undefined) {
-          if (end.advanceTo !== undefined)
-            advanceCheckpoint(store, target.resource, target.filter, end.advanceTo);
-          finishRun(store, runId, end.outcome(counts));
-        }
-        return { ...counts, runId };
-      });
+      return transaction(
+        store,
+        () => {
+          const runId = runRow(store, run);
+          noteWritesUnderWay(
+            target.resource,
+            records.map((pulled) => pulled.id),
+          );
+          let fresh = 0;
+          const tried = triedCreatesOf(store, target.resource);
+          const earlier = mirrorBefore(store, target.resource, records);
+          for (const pulled of records) {
+            if (recordPulledVersion(store, target, runId, pulled, tried, earlier)) fresh += 1;
+          }
+          const quarantined = bad.filter((entry) => {
+            const raw = entry.text ?? JSON.stringify(entry.raw) ?? 'null';
+            return quarantine(store, target.resource, entry.id, entry.reason, raw, runId);
+          });
+          const counts = {
+            fresh,
+            repeats: records.length - fresh,
+            quarantined: quarantined.map(({ id, reason }) => ({ id, reason })),
+          };
+          if (end !== undefined) {
+            if (end.advanceTo !== undefined)
+              advanceCheckpoint(store, target.resource, target.filter, end.advanceTo);
+            finishRun(store, runId, end.outcome(counts));
+          }
+          return { ...counts, runId };
+        },
+        end === undefined ? 'withTheNextSync' : 'synced',
+      );
     },
     failRun(run, summary) {
       transaction(store, () => finishRun(store, runRow(store, run), summary));

@@ -8,7 +8,7 @@ export type { OpenStoreOptions } from './open.js';
 export type { Store, Database } from './store.js';
 export { ROOM_QUIET_MS, storedTime } from './store.js';
 export { STORE_FULL } from './diskFull.js';
-export { transaction } from './transaction.js';
+export { transaction, type Durable } from './transaction.js';
 export { APPLICATION_ID, checkIntegrity, SchemaBehindError, schemaVersion } from './migrate.js';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 export type { Migration } from './migrations.js';

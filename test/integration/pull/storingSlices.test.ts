@@ -135,4 +135,39 @@ describe("a catalogue's page is stored in slices", () => {
     expect(getCheckpoint(pulls.store, target.resource, target.filter)?.watermark).toBeDefined();
     expect(countJobs(pulls.store, 'pending', 'deliver.article')).toBe(again.fetched);
   });
+
+  it('commits a slice without its own fsync unless it moves the checkpoint', async () => {
+    const pulls = startPullRig(sim.url, 'B');
+    rig = pulls;
+    const { db } = pulls.store;
+    const pragma = db.pragma.bind(db);
+    let unsynced = false;
+    // Each commit's durability, read from the rule the store sets for it on the connection.
+    db.pragma = (source, options) => {
+      if (source === 'synchronous = NORMAL') unsynced = true;
+      return pragma(source, options);
+    };
+    const store = sqlitePullStore(pulls.store, () => undefined);
+    const commits: { movesCheckpoint: boolean; unsynced: boolean }[] = [];
+    const noting: PullStore = {
+      ...store,
+      commitBatch(run, records, bad, end) {
+        unsynced = false;
+        const counts = store.commitBatch(run, records, bad, end);
+        commits.push({ movesCheckpoint: end?.advanceTo !== undefined, unsynced });
+        return counts;
+      },
+    };
+
+    const catalogue = await pullTarget(depsOf(pulls, noting), targetOf('article'));
+
+    expect(catalogue.ok).toBe(true);
+    expect(commits.filter((commit) => commit.movesCheckpoint)).toEqual([
+      { movesCheckpoint: true, unsynced: false },
+    ]);
+    const slices = commits.filter((commit) => !commit.movesCheckpoint);
+    expect(slices.length).toBeGreaterThan(2);
+    expect(slices.every((commit) => commit.unsynced)).toBe(true);
+    expect(pragma('synchronous', { simple: true })).toBe(2);
+  });
 });

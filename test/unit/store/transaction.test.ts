@@ -64,4 +64,26 @@ describe('transaction', () => {
     expect(getMirror(store, 'article', record._id)).toBeDefined();
     expect(countUndelivered(store)).toBe(0);
   });
+
+  it("commits without its own fsync only when asked, and never inside another's transaction", () => {
+    const rule = () => store.db.pragma('synchronous', { simple: true });
+    const FULL = 2;
+    const NORMAL = 1;
+    expect(transaction(store, rule)).toBe(FULL);
+    expect(transaction(store, rule, 'withTheNextSync')).toBe(NORMAL);
+    expect(rule()).toBe(FULL);
+    expect(transaction(store, () => transaction(store, rule, 'withTheNextSync'))).toBe(FULL);
+    expect(() =>
+      transaction(
+        store,
+        () => {
+          throw new Error('the slice failed');
+        },
+        'withTheNextSync',
+      ),
+    ).toThrow('the slice failed');
+    expect(rule()).toBe(FULL);
+    transaction(store, () => upsertMirror(store, 'article', record, 'v1'), 'withTheNextSync');
+    expect(getMirror(temp.open(), 'article', record._id)?.version).toBe('v1');
+  });
 });
