@@ -5,7 +5,7 @@ import type { ResourceName } from '../contract/index.js';
 import type { DeliveryOutcome, ErpAdapter, OutboundRecord } from '../erp/adapter.js';
 import { archivalFileName, archivalFolderOf } from '../erp/outbound/file/index.js';
 import type { Handler } from '../queue/index.js';
-import { planOfJob, plannedRequest, type PlannedRequest } from '../pushback/index.js';
+import { previewOfJob, type NotedRequest } from '../pushback/index.js';
 import type { Clock } from '../shared/clock.js';
 import { copyStore, dryRunFolder, removeStaleDryRuns } from '../housekeeping/index.js';
 import { openStore } from '../store/index.js';
@@ -22,8 +22,8 @@ import type { SyncReport } from './syncOnce.js';
  * checkpoint, each job's outcome), so one open transaction would hold the database's write
  * lock for the whole pass and keep a running daemon from writing. The ERP adapter and every
  * platform write's handler are stand-ins that note what they would do: the hand-over rendered
- * as the adapter renders it (renderHandOver), the write planned as the push-back kind plans it
- * (planOf, planAcknowledgement). The inbox is not read (reading moves its files).
+ * as the adapter renders it (renderHandOver), the write as its own handler makes it against a
+ * core that notes writes instead of sending them (previewOfJob). The inbox is not read (reading moves its files).
  */
 
 /** A record version the pass would hand to the ERP, and where. */
@@ -43,7 +43,7 @@ export interface PlannedHandOver {
 export interface PlannedPlatformWrite {
   kind: string;
   entityKey: string;
-  requests: PlannedRequest[];
+  requests: NotedRequest[];
   /** What only the run decides, or why nothing would be sent. */
   notes: string[];
 }
@@ -113,18 +113,15 @@ function notingAdapter(config: Config, noted: PlannedHandOver[]): ErpAdapter {
   };
 }
 
-/** Every platform write's stand-in: notes the job's plan, sends nothing, and counts it done. */
+/**
+ * Every platform write's stand-in: runs the job's own handler against the noting core, reading
+ * the platform itself (previewOfJob), notes what it would write, and counts the job done with
+ * nothing kept of it.
+ */
 function notingWrite(noted: PlannedPlatformWrite[]): Handler {
-  return (job, context) => {
-    const view = { store: context.store, contract: context.contract };
-    const plan = planOfJob(job.kind, job.payload, view);
-    noted.push({
-      kind: job.kind,
-      entityKey: job.entityKey,
-      requests: plan.writes.map((write) => plannedRequest(context.contract, write)),
-      notes: plan.notes,
-    });
-    return Promise.resolve();
+  return async (job, { client, store, contract, clock }) => {
+    const preview = await previewOfJob(job, { store, contract, clock, reads: client });
+    noted.push({ kind: job.kind, entityKey: job.entityKey, ...preview });
   };
 }
 

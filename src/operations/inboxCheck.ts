@@ -6,11 +6,12 @@ import { errorReportText, readContext, readInboxFile } from '../erp/inbound/inde
 import { inboxKinds, OPENTRANS_FOLDER, type DroppedFields } from '../erp/messages/index.js';
 import { nearestField } from '../shared/nearest.js';
 import {
+  freshJob,
   jobFromInbox,
-  planOf,
-  plannedRequest,
+  mirrorCore,
+  previewOfJob,
   PUSH_BACK_KINDS,
-  type PlannedRequest,
+  type NotedRequest,
 } from '../pushback/index.js';
 import type { Clock } from '../shared/clock.js';
 import type { Store } from '../store/index.js';
@@ -23,7 +24,7 @@ export interface CheckedMessage {
   name: string;
   /** The queue key its job would run under, in order with the other jobs of that entity. */
   entityKey: string;
-  requests: PlannedRequest[];
+  requests: NotedRequest[];
   /** What only the run decides, or what stops the write. */
   notes: string[];
 }
@@ -58,8 +59,8 @@ function folderOf(path: string, given: string | undefined): string | { refused: 
 
 /**
  * Reads the file at `given` as the inbox would read it from its folder (the same
- * `readInboxFile`, with the daemon's options, mappings and mirror look-ups) and plans the writes
- * each message would cause. Moves, stores, queues and sends nothing.
+ * `readInboxFile`, with the daemon's options, mappings and mirror look-ups) and runs each
+ * message's handler against the noting core, reading the mirror (previewOfJob). Moves, stores, queues and sends nothing.
  */
 export async function checkInboxFile(
   store: Store,
@@ -88,16 +89,14 @@ export async function checkInboxFile(
     return { folder, path, messages: [], notes: dropped, report: { text, rejected: true } };
   }
   const contract = contractFor(config.platform.variant, config.platform.paths);
-  const messages = read.messages.map((message): CheckedMessage => {
-    const plan = planOf(message, { store, contract });
-    return {
-      kind: message.kind,
-      name: message.name,
-      entityKey: jobFromInbox(message, store).entityKey,
-      requests: plan.writes.map((write) => plannedRequest(contract, write)),
-      notes: plan.notes,
-    };
-  });
+  const reads = mirrorCore(store, contract, clock);
+  const messages: CheckedMessage[] = [];
+  for (const message of read.messages) {
+    const { entityKey } = jobFromInbox(message, store);
+    const job = freshJob(message.kind, entityKey, message.body, clock.now());
+    const preview = await previewOfJob(job, { store, contract, clock, reads });
+    messages.push({ kind: message.kind, name: message.name, entityKey, ...preview });
+  }
   const notes = [...(read.notes ?? []), ...dropped];
   if (read.badRows.length === 0) return { folder, path, messages, notes };
   const reason = `${read.badRows.length} problem(s) in rows; the other rows would be accepted and the file archived`;

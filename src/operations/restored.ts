@@ -6,12 +6,15 @@ import type { InboxMessage } from '../erp/adapter.js';
 import { ARCHIVE, readContext, readInboxFile } from '../erp/inbound/index.js';
 import { inboxKinds } from '../erp/messages/index.js';
 import {
-  planOf,
-  plannedRequest,
+  freshJob,
+  jobFromInbox,
+  mirrorCore,
+  previewOfJob,
   PUSH_BACK_KINDS,
   recordTriedChange,
-  type PlannedWrite,
+  type NotedWrite,
 } from '../pushback/index.js';
+import type { Clock } from '../shared/clock.js';
 import { dayIn } from '../shared/timeZone.js';
 import { clearRestorePoint, restorePointOf } from '../housekeeping/index.js';
 import {
@@ -30,8 +33,8 @@ import { fileInboxOptions, mirroredOrder, mirroredOrdersBySalesId } from '../pus
  * T: their fingerprints (own_writes) went with the newer database, so the pull would take our
  * own changes coming back for a platform user's and hand them to the ERP (ping-pong). What the
  * ERP sent after T survives outside the database, in the inbox archive. Its messages the backup
- * does not know are read with the inbox's own reader, planned by their kinds as `inbox check`
- * plans them, and the writes they caused are kept as tried writes: measured against the record
+ * does not know are read with the inbox's own reader, run by their handlers against the noting
+ * core as `inbox check` runs them, and the writes they caused are kept as tried writes: measured against the record
  * as the backup holds it, so a version with a platform user's change besides ours still reaches
  * the ERP. Nothing is sent. Each message is kept as handled: the same file dropped again is a
  * repeat, and `inbox replay` sends what the platform may lack.
@@ -100,16 +103,26 @@ async function messagesAfter(store: Store, config: Config, files: readonly Archi
 
 /** What the writes after the backup did, per record: one change, later fields over earlier. */
 interface Derived {
-  changes: Map<string, { resource: ResourceName; id: string; body: PlannedWrite['body'] }>;
-  creates: { message: InboxMessage; write: PlannedWrite }[];
+  changes: Map<string, { resource: ResourceName; id: string; body: NotedWrite['body'] }>;
+  creates: { message: InboxMessage; write: NotedWrite }[];
 }
 
-function derive(store: Store, contract: Contract, messages: readonly InboxMessage[]): Derived {
+/** The writes each message's handler makes against the noting core, reading the mirror. */
+async function derive(
+  store: Store,
+  view: { contract: Contract; clock: Clock },
+  messages: readonly InboxMessage[],
+): Promise<Derived> {
+  const { contract, clock } = view;
+  const reads = mirrorCore(store, contract, clock);
   const derived: Derived = { changes: new Map(), creates: [] };
   for (const message of messages) {
-    for (const write of planOf(message, { store, contract }).writes) {
+    const { entityKey } = jobFromInbox(message, store);
+    const job = freshJob(message.kind, entityKey, message.body, clock.now());
+    const { requests } = await previewOfJob(job, { store, contract, clock, reads });
+    for (const write of requests) {
       // The contract refuses it: the handler never sent it either.
-      if ('refused' in plannedRequest(contract, write)) continue;
+      if ('refused' in write) continue;
       const { resource, id, body } = write;
       if (id === undefined) {
         derived.creates.push({ message, write });
@@ -153,6 +166,7 @@ export async function rederiveAfterRestore(app: {
   store: Store;
   config: Config;
   contract: Contract;
+  clock: Clock;
   logger: Logger;
 }): Promise<void> {
   const { store, config, logger } = app;
@@ -169,7 +183,7 @@ export async function rederiveAfterRestore(app: {
   const fromDay = dayIn(new Date(takenAt), config.timezone);
   const files = await archivedSince(join(config.erp.file.inbox, ARCHIVE), fromDay);
   const { messages, unread } = await messagesAfter(store, config, files);
-  const derived = derive(store, app.contract, messages);
+  const derived = await derive(store, app, messages);
   const kept = transaction(store, () => {
     const count = keep(store, messages, derived);
     clearRestorePoint(store);

@@ -2,8 +2,9 @@
  * Stage 3, push back: one descriptor per kind the ERP reports (kinds/), the acknowledgement's
  * write, and the one way a platform write is made once.
  */
-import type { AckKind, Handler } from '../queue/types.js';
+import type { AckKind, Handler, Job } from '../queue/types.js';
 import { acknowledgeIntegratedCare, acknowledgeOrder } from './acknowledge.js';
+import { previewJob, type Preview } from './preview/run.js';
 export { planAcknowledgement } from './acknowledge.js';
 import { pushBackHandlers } from './registry.js';
 
@@ -21,6 +22,19 @@ export function createHandlers(): Record<AckKind, Handler> & Record<string, Hand
   };
   return { ...acknowledgements, ...pushBackHandlers() };
 }
+
+/**
+ * What a platform write's job would write (`inbox check`, `sync --dry-run`, re-deriving our
+ * writes after a restore): its own handler run against the noting core (preview/).
+ */
+export function previewOfJob(job: Job, context: Parameters<typeof previewJob>[2]): Promise<Preview> {
+  const handler = createHandlers()[job.kind];
+  if (handler === undefined) throw new Error(`${job.kind} writes nothing to the platform`);
+  return previewJob(handler, job, context);
+}
+export { freshJob, type Preview } from './preview/run.js';
+export type { NotedRequest, NotedWrite } from './preview/notingCore.js';
+export { mirrorCore } from './preview/mirrorCore.js';
 
 export { PUSH_BACK_KINDS, type PushBackKindName } from './kinds/index.js';
 export {

@@ -163,7 +163,7 @@ describe('inbox check', () => {
     const result = await check(path);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('no write');
-    expect(result.stdout).toContain('no single order with salesId VK-2026-004711 is in the mirror');
+    expect(result.stdout).toContain('no single order with salesId VK-2026-004711 is known');
   });
 
   it('a bad file: prints the report the inbox would write beside it in .error/ and exits 1', async () => {
