@@ -242,7 +242,7 @@ async function assemble(
     weightOf: weightOf(config.queue.weights),
     ...(metrics === undefined ? {} : { observer: metrics }),
     interrupted: (jobs) => {
-      noteInterruptedWrites({ store, contract }, jobs, logger);
+      void noteInterruptedWrites({ store, contract, clock }, jobs, logger);
     },
   });
   const runner = createPullRunner(
@@ -250,7 +250,7 @@ async function assemble(
       store: sqlitePullStore(
         store,
         () => worker.commitOutcomes(),
-        (resource, ids) => noteWritesUnderWay({ store, contract }, resource, ids, logger),
+        (resource, ids) => noteWritesUnderWay(store, worker.writesUnderWay(resource, ids)),
       ),
       source: client,
       clock,

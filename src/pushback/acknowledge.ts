@@ -8,7 +8,6 @@ import { getMirror, type MirrorEntry } from '../store/index.js';
 import type { Handler, HandlerContext } from '../queue/types.js';
 import { nothingSent } from './once/answers.js';
 import { about } from './once/failures.js';
-import type { Plan, PlanView } from './plan.js';
 import { checkTransition, orderLabel, patchOrder, type OrderResource } from './orders.js';
 import { requiredText } from './payload.js';
 import { remember } from './once/remember.js';
@@ -88,35 +87,3 @@ export const acknowledgeIntegratedCare: Handler = async (job, context) => {
   );
   return remember(context, 'integratedCare', answer, { body, before });
 };
-
-/**
- * The write an acknowledgement job would make, decided as its handler decides from the mirror
- * (`sync --dry-run`): none for a record the mirror shows acknowledged, or that the config or the
- * variant leaves unacknowledged.
- */
-export function planAcknowledgement(resource: string, id: string, view: PlanView): Plan {
-  const current = getMirror(view.store, resource, id)?.record;
-  if (current === undefined) {
-    return { writes: [], notes: [`${resource} ${id} is not in the mirror: the job is refused`] };
-  }
-  if (resource === 'integratedCare') {
-    const { seriesStatus } = current;
-    const unset = seriesStatus === undefined || seriesStatus === null;
-    const due =
-      view.contract.readings.integratedCareAck !== 'none' &&
-      view.contract.find('integratedCare', 'update') !== undefined &&
-      (unset || seriesStatus === SERIES_STATUS_NOT_TRANSMITTED);
-    const body = { seriesStatus: SERIES_STATUS_TRANSMITTED };
-    return due
-      ? { writes: [{ resource, operation: 'update', id, body }], notes: [] }
-      : { writes: [], notes: ['nothing to acknowledge; nothing is sent'] };
-  }
-  if (resource !== 'singleOrder' && resource !== 'directOrder') {
-    return { writes: [], notes: [`${resource} is not acknowledged`] };
-  }
-  if (typeof current.status === 'number' && current.status !== ORDER_STATUS.Created) {
-    return { writes: [], notes: ['already acknowledged; nothing is sent'] };
-  }
-  const body = { status: ORDER_STATUS.Transmitted };
-  return { writes: [{ resource, operation: 'update', id, body }], notes: [] };
-}

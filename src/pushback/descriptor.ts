@@ -2,7 +2,6 @@ import type { DefaultLayout, InboxSchema } from '../erp/messages/index.js';
 import type { Handler } from '../queue/types.js';
 import type { Store } from '../store/index.js';
 import type { Body } from './payload.js';
-import type { Plan, PlanView } from './plan.js';
 
 /**
  * Everything about one kind of message the ERP sends back (its inbox folder, `POST /erp/<kind>`),
@@ -39,9 +38,4 @@ export interface PushBackKind<Name extends string = string> {
   readonly supersedes: boolean;
   /** Writes a message's job to the platform (and makes it once, see once/write.ts). */
   readonly handler: Handler;
-  /**
-   * The writes the handler would make for a message, from the same mirror look-ups, without
-   * the platform (`inbox check`); what only the run can decide is said in the plan's notes.
-   */
-  plan(body: Body, view: PlanView): Plan;
 }

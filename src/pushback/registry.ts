@@ -2,7 +2,6 @@ import type { InboxMessage } from '../erp/adapter.js';
 import type { Handler, NewJob, Superseding } from '../queue/types.js';
 import { inboxJobKey, type Store } from '../store/index.js';
 import type { PushBackKind } from './descriptor.js';
-import type { Plan, PlanView } from './plan.js';
 import { PUSH_BACK_KINDS, type PushBackKindName } from './kinds/index.js';
 
 const BY_NAME: ReadonlyMap<string, PushBackKind> = new Map(
@@ -42,14 +41,4 @@ export function jobFromInbox(message: InboxMessage, store: Store): NewJob {
     idempotencyKey: inboxJobKey(message),
     supersedes: descriptor.supersedes,
   };
-}
-
-/**
- * The writes a validated message would cause, planned by its kind's descriptor from the mirror
- * (`inbox check`): the job `jobFromInbox` makes of it, short of running it.
- */
-export function planOf(message: Pick<InboxMessage, 'kind' | 'body'>, view: PlanView): Plan {
-  const descriptor = BY_NAME.get(message.kind);
-  if (descriptor === undefined) throw new Error(`${message.kind} is not a push-back kind`);
-  return descriptor.plan(message.body, view);
 }

@@ -11,6 +11,7 @@ export {
   queueDelivery,
 } from './deliveryJob.js';
 export { enqueue, type Enqueued } from './enqueue.js';
+export { handlerJob } from './runJob.js';
 export { sentText, sentValues } from './jobReport.js';
 export { backoffMs, failureOutcome, type FailureOutcome, type RetrySettings } from './outcome.js';
 export { createQueueWorker, type QueueWorker, type QueueWorkerOptions } from './worker.js';

@@ -14,6 +14,7 @@ import {
 } from '../store/index.js';
 import { answerOf, reportDone, type JobObserver } from './jobReport.js';
 import { failureOutcome, type RetrySettings } from './outcome.js';
+import type { WritesUnderWay } from './underWay.js';
 import {
   isBatchHandler,
   registeredHandler,
@@ -34,6 +35,8 @@ export interface JobRunner {
   context: HandlerContext;
   clock: Clock;
   logger: Logger;
+  /** The writes of running jobs whose outcome is not committed yet. */
+  underWay: WritesUnderWay;
   retry: RetrySettings;
   random: () => number;
   /** Counts jobs by kind and outcome; absent where nobody scrapes (sync --once, tests). */
@@ -89,6 +92,7 @@ export async function runClaimedJob(runner: JobRunner, job: StoredJob): Promise<
     answered: (answer) => {
       noted.answer = answer;
     },
+    writing: (write) => runner.underWay.note(job.id, write),
   };
   try {
     const done = await handler(handlerJob(job, kind), context);
@@ -143,7 +147,10 @@ export function recordOutcomes(
       }
     }
   });
-  for (const outcome of written) report(runner, outcome);
+  for (const outcome of written) {
+    runner.underWay.settle(outcome.job.id);
+    report(runner, outcome);
+  }
   return unwritten;
 }
 
@@ -236,7 +243,8 @@ function waitsNoMore(runner: JobRunner, job: StoredJob): void {
   runner.waits.ends(memberOf(job));
 }
 
-function handlerJob(job: StoredJob, kind: JobKind): Job {
+/** A stored job as its handler is given it. */
+export function handlerJob(job: StoredJob, kind: JobKind = job.kind): Job {
   return {
     id: job.id,
     kind,

@@ -99,6 +99,13 @@ export type PlatformAnswer =
   | { sent: true; answerLost: true }
   | { sent: false; why: NothingSent };
 
+/** A PATCH or PUT of one record a job sends: what it sets, and the id its single read takes. */
+export interface WriteUnderWay {
+  resource: ResourceName;
+  id: string;
+  body: Record<string, unknown>;
+}
+
 /** What a handler may use; everything with side effects comes in here. */
 export interface HandlerContext {
   client: PlatformClient;
@@ -111,6 +118,11 @@ export interface HandlerContext {
    * the last note with the job done. Absent where a handler is called outside the queue.
    */
   answered?: (answer: PlatformAnswer) => void;
+  /**
+   * Notes a write as it is sent: until the job's outcome is committed, a pull that lists the
+   * version it made knows it as ours (WritesUnderWay). Absent outside the queue.
+   */
+  writing?: (write: WriteUnderWay) => void;
 }
 
 /**

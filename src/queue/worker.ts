@@ -16,7 +16,14 @@ import type { JobObserver } from './jobReport.js';
 import type { RetrySettings } from './outcome.js';
 import { outcomeGroup } from './outcomeGroup.js';
 import type { JobRunner } from './runJob.js';
-import { HAND_OVERS, PLATFORM_WRITES, type HandlerContext, type HandlerRegistry } from './types.js';
+import {
+  HAND_OVERS,
+  PLATFORM_WRITES,
+  type HandlerContext,
+  type HandlerRegistry,
+  type WriteUnderWay,
+} from './types.js';
+import { WritesUnderWay } from './underWay.js';
 
 export interface QueueWorkerOptions {
   store: Store;
@@ -76,6 +83,8 @@ export interface QueueWorker {
    * someone else's change.
    */
   commitOutcomes(): void;
+  /** The writes of this process's running jobs to these records whose outcome is not committed. */
+  writesUnderWay(resource: string, ids: readonly string[]): WriteUnderWay[];
 }
 
 const DEFAULT_LEASE_MS = 10 * 60_000;
@@ -96,6 +105,7 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
   const runner: JobRunner = {
     ...options,
     random: options.random ?? Math.random,
+    underWay: new WritesUnderWay(),
     waits: stateLog({
       logger,
       now: () => options.clock.now().getTime(),
@@ -184,5 +194,6 @@ export function createQueueWorker(options: QueueWorkerOptions): QueueWorker {
       stopping = false;
     },
     commitOutcomes: () => outcomes.commitNow(),
+    writesUnderWay: (resource, ids) => runner.underWay.about(resource, ids),
   };
 }

@@ -171,19 +171,6 @@ export function getStoredJob(store: Store, id: number): StoredJob | undefined {
   return row === undefined ? undefined : toStoredJob(row);
 }
 
-/** The jobs running now about these entities (`<resource>:<_id>`): under way in this process. */
-export function runningJobsAbout(store: Store, entityKeys: readonly string[]): StoredJob[] {
-  if (entityKeys.length === 0) return [];
-  return statement<{ keys: string }, JobRow>(
-    store.db,
-    `SELECT ${columns} FROM queue INDEXED BY queue_entity
-     WHERE entity_key IN (SELECT value FROM json_each(@keys)) AND state = 'running'
-     ORDER BY id`,
-  )
-    .all({ keys: JSON.stringify(entityKeys) })
-    .map(toStoredJob);
-}
-
 /**
  * Jobs in the given states, oldest first; `limit` < 0 for all. With `kindPrefix`, only kinds
  * that start with it (`deliver.` for the hand-overs to the ERP).

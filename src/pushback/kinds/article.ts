@@ -6,7 +6,6 @@ import type { Handler, HandlerContext } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';
 import { findMirrorBy } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
-import type { Plan, PlanView } from '../plan.js';
 import { answeredWith } from '../once/answers.js';
 import { createNoting, existingIdOf } from '../once/create.js';
 import { first } from '../entityKeys.js';
@@ -109,19 +108,6 @@ const pushArticle: Handler = async (job, context) => {
   }
 };
 
-/** PUT when the mirror knows the customerNumber, else POST (a duplicate then becomes a PUT). */
-function planArticle(message: Body, { store, contract }: PlanView): Plan {
-  const body = articleBody(message, contract);
-  const customerNumber = first(message, 'customerNumber');
-  const known = findMirrorBy(store, 'article', 'customerNumber', customerNumber)[0];
-  if (known !== undefined) {
-    const id = replaceId(contract, known.id, body);
-    return { writes: [{ resource: 'article', operation: 'replace', id, body }], notes: [] };
-  }
-  const note = `no article with customerNumber ${customerNumber} is in the mirror: a create the platform refuses because it has one becomes a PUT`;
-  return { writes: [{ resource: 'article', operation: 'create', body }], notes: [note] };
-}
-
 export const article = {
   name: 'article',
   inbox: {
@@ -141,5 +127,4 @@ export const article = {
   businessKey: (body) => `article:${first(body, 'customerNumber')}`,
   supersedes: true,
   handler: pushArticle,
-  plan: planArticle,
 } as const satisfies PushBackKind;

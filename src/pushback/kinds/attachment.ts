@@ -4,7 +4,6 @@ import { CSV_BY_FIELD_NAMES, type Problem } from '../../erp/messages/index.js';
 import type { Handler } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';
 import type { PushBackKind } from '../descriptor.js';
-import { plannedPatient, type Plan, type PlanView } from '../plan.js';
 import { createOnce } from '../once/create.js';
 import { first, hashedKeyPart, patientOf } from '../entityKeys.js';
 import { refusedWith, relabel } from '../once/failures.js';
@@ -66,22 +65,6 @@ function patientNamed(body: Body): Problem[] {
       ];
 }
 
-/** A POST, its patient resolved into the metadata as the handler resolves it. */
-function planAttachment(body: Body, { store }: PlanView): Plan {
-  const metadata = isObject(body.metadata) ? body.metadata : {};
-  const named = { patientId: metadata.patientId, patientCustomerId: body.patientCustomerId };
-  const patient = plannedPatient(named, store);
-  const patientId = patient.body.patientId;
-  const sent = {
-    ...without(body, 'patientCustomerId'),
-    metadata: { ...metadata, ...(patientId === undefined ? {} : { patientId }) },
-  };
-  return {
-    writes: [{ resource: 'attachment', operation: 'create', body: sent }],
-    notes: patient.notes,
-  };
-}
-
 export const attachment = {
   name: 'attachment',
   inbox: {
@@ -102,5 +85,4 @@ export const attachment = {
   // Each file is one of its own.
   supersedes: false,
   handler: pushAttachment,
-  plan: planAttachment,
 } as const satisfies PushBackKind;

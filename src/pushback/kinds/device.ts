@@ -3,7 +3,6 @@ import { entitySchema } from '../../contract/index.js';
 import type { Handler } from '../../queue/types.js';
 import { findMirrorBy, type Store } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
-import { plannedPatient, type Plan, type PlannedWrite, type PlanView } from '../plan.js';
 import { createOnce } from '../once/create.js';
 import { first } from '../entityKeys.js';
 import { about } from '../once/failures.js';
@@ -18,17 +17,6 @@ import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
 const knownDevice = (body: Body, store: Store): string | undefined =>
   textOf(body, '_id') ??
   findMirrorBy(store, 'device', 'serialNumber', first(body, 'serialNumber'))[0]?.id;
-
-/** PUT /device/{_id} when the device is known, else POST; the patient resolved as the handler does. */
-function planDevice(body: Body, { store }: PlanView): Plan {
-  const patient = plannedPatient(without(body, '_id'), store);
-  const id = knownDevice(body, store);
-  const write: PlannedWrite =
-    id === undefined
-      ? { resource: 'device', operation: 'create', body: patient.body }
-      : { resource: 'device', operation: 'replace', id, body: patient.body };
-  return { writes: [write], notes: patient.notes };
-}
 
 /**
  * A device: PUT /device/{_id} when it is known by its serial number, else POST (never with
@@ -67,5 +55,4 @@ export const device = {
   businessKey: (body) => `device:${first(body, 'serialNumber')}`,
   supersedes: true,
   handler: pushDevice,
-  plan: planDevice,
 } as const satisfies PushBackKind;

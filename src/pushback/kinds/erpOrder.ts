@@ -6,12 +6,11 @@ import type { Handler, HandlerContext } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';
 import { findMirrorBy, type Store } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
-import { plannedPatient, type Plan, type PlannedWrite, type PlanView } from '../plan.js';
 import { first } from '../entityKeys.js';
 import { refusedWith, relabel } from '../once/failures.js';
 import { looseList, PATIENT_CUSTOMER_ID, patientReference, text } from '../inboxRules.js';
 import { withPatientId } from '../patientReference.js';
-import { requiredText, without, type Body } from '../payload.js';
+import { requiredText, without } from '../payload.js';
 import { remember } from '../once/remember.js';
 import { writeOnce } from '../once/write.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
@@ -86,26 +85,6 @@ const pushErpOrder: Handler = async (job, context) => {
   }
 };
 
-/** PUT /erpOrder/{salesId} when the mirror holds it, else POST (the run may still find it). */
-function planErpOrder(body: Body, { store }: PlanView): Plan {
-  const salesId = first(body, 'salesId');
-  const patient = plannedPatient(without(body, '_id'), store);
-  if (mirrored(salesId, store)) {
-    const write: PlannedWrite = {
-      resource: 'erpOrder',
-      operation: 'replace',
-      id: salesId,
-      body: patient.body,
-    };
-    return { writes: [write], notes: patient.notes };
-  }
-  const found = `a PUT /erpOrder/${salesId} when the platform already holds salesId ${salesId} (asked before, or told by the POST's refusal)`;
-  return {
-    writes: [{ resource: 'erpOrder', operation: 'create', body: patient.body }],
-    notes: [...patient.notes, `not in the mirror: the POST becomes ${found}`],
-  };
-}
-
 export const erpOrder = {
   name: 'erpOrder',
   inbox: {
@@ -123,5 +102,4 @@ export const erpOrder = {
   businessKey: (body) => `erpOrder:${first(body, 'salesId')}`,
   supersedes: true,
   handler: pushErpOrder,
-  plan: planErpOrder,
 } as const satisfies PushBackKind;

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import { pushContract } from '../contracts.js';
 import type { PushBackKind } from '../descriptor.js';
-import { byId } from '../plan.js';
 import { first } from '../entityKeys.js';
 import { onCreate } from '../inboxRules.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
@@ -18,5 +17,4 @@ export const insuranceContract = {
   businessKey: (body) => `insuranceContract:${first(body, '_id', 'name')}`,
   supersedes: true,
   handler: pushContract('insuranceContract'),
-  plan: (body) => byId('insuranceContract', 'replace', body),
 } as const satisfies PushBackKind;

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
-import { byId, plannedPatient, type Plan, type PlanView } from '../plan.js';
 import { createOnce, type CreateLookup } from '../once/create.js';
 import { patientOf } from '../entityKeys.js';
 import { about } from '../once/failures.js';
@@ -76,12 +75,6 @@ const pushIntegratedCare: Handler = async (job, context) => {
   return remember(context, 'integratedCare', answer, { body, shortAnswer: id === undefined });
 };
 
-/** PATCH with `_id`, else POST; the patient resolved as the handler resolves it. */
-function planIntegratedCare(body: Body, { store }: PlanView): Plan {
-  const patient = plannedPatient(body, store);
-  return byId('integratedCare', 'update', patient.body, patient.notes);
-}
-
 export const integratedCare = {
   name: 'integratedCare',
   inbox: {
@@ -99,5 +92,4 @@ export const integratedCare = {
   // A message may change a few fields of an arrangement, not state it whole.
   supersedes: false,
   handler: pushIntegratedCare,
-  plan: planIntegratedCare,
 } as const satisfies PushBackKind;

@@ -7,7 +7,6 @@ import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';
 import { findMirrorBy, getMirror, type MirrorRecord, type Store } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
-import type { Plan, PlanView } from '../plan.js';
 import { first } from '../entityKeys.js';
 import { nothingSent } from '../once/answers.js';
 import { about, notKnown } from '../once/failures.js';
@@ -147,40 +146,6 @@ const pushOrderStatus: Handler = async (job, context) => {
   return remember(context, resource, answer, { body: changes });
 };
 
-/** The PATCH the handler would send, from the same look-ups and checks. */
-function planOrderStatus(body: Body, { store }: PlanView): Plan {
-  const resource = orderResourceOf(body);
-  const named = orderNamed(body, store, resource);
-  if (named === undefined) return { writes: [], notes: ['names no order: send id or salesId'] };
-  if (!('id' in named)) {
-    const note =
-      named.ids.length > 1
-        ? `${ambiguous(resource, named)}; the job goes to the dead letters`
-        : `no ${orderLabel(resource)} with salesId ${named.salesId} is in the mirror; the job is tried again after the next pulls, then goes to the dead letters`;
-    return { writes: [], notes: [note] };
-  }
-  const changes = changesOf(body, named.current);
-  if (Object.keys(changes).length === 0) {
-    return { writes: [], notes: ['the order already carries this; nothing is sent'] };
-  }
-  const notes: string[] = [];
-  if (typeof changes.status === 'number') {
-    if (named.current === undefined) {
-      notes.push(
-        `${orderLabel(resource)} ${named.id} is not in the mirror: its status change waits until the order is pulled, to be checked against the transition table`,
-      );
-    } else {
-      try {
-        checkTransition(resource, named.id, named.current.status, changes.status);
-      } catch (error) {
-        if (error instanceof PermanentError) return { writes: [], notes: [error.message] };
-        throw error;
-      }
-    }
-  }
-  return { writes: [{ resource, operation: 'update', id: named.id, body: changes }], notes };
-}
-
 /** The whole message: it writes no one entity of the platform's but fields of an order. */
 const message = z.strictObject({
   orderType: z.enum(['single', 'direct']),
@@ -240,5 +205,4 @@ export const orderStatus = {
   // Each status is a step of the order: none replaces another.
   supersedes: false,
   handler: pushOrderStatus,
-  plan: planOrderStatus,
 } as const satisfies PushBackKind;

@@ -1,17 +1,15 @@
 import { z } from 'zod';
 import { entitySchema, STAMP_FIELDS, type Contract } from '../../contract/index.js';
-import { findMirrorBy } from '../../store/index.js';
 import type { PlatformRecord } from '../../platform/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
-import type { Plan, PlannedWrite, PlanView } from '../plan.js';
 import { answeredWith, nothingSent } from '../once/answers.js';
 import { createNoting, existingIdOf } from '../once/create.js';
 import { first } from '../entityKeys.js';
 import { relabel } from '../once/failures.js';
 import { text } from '../inboxRules.js';
 import { patientIdByCustomerId, patientsWithCustomerId } from '../patientReference.js';
-import { requiredText, textOf, without, type Body } from '../payload.js';
+import { requiredText, textOf, without } from '../payload.js';
 import { remember } from '../once/remember.js';
 import { existedBefore, madeThenChanged, writeOnce } from '../once/write.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
@@ -112,30 +110,6 @@ const pushPatient: Handler = async (job, context) => {
   }
 };
 
-/** An update when `_id` is given or the mirror knows the customerId, else a create. */
-function planPatient(body: Body, { store, contract }: PlanView): Plan {
-  const customerId = first(body, 'customerId');
-  const id = textOf(body, '_id') ?? findMirrorBy(store, 'patient', 'customerId', customerId)[0]?.id;
-  const sent = without(body, '_id');
-  if (id === undefined) {
-    const note = `no patient with customerId ${customerId} is in the mirror: the run asks the platform's customer mapping first (where it has one); a create refused as a duplicate becomes an update`;
-    return { writes: [{ resource: 'patient', operation: 'create', body: sent }], notes: [note] };
-  }
-  const operation = updateOf(contract);
-  if (operation === 'update') {
-    return { writes: [{ resource: 'patient', operation, id, body: sent }], notes: [] };
-  }
-  const write: PlannedWrite = {
-    resource: 'patient',
-    operation,
-    id,
-    body: sent,
-    completedFromPlatform: true,
-  };
-  const note = 'the PUT carries the patient as the platform holds it, with these fields over it';
-  return { writes: [write], notes: [note] };
-}
-
 export const patient = {
   name: 'patient',
   inbox: { entity: entitySchema('patient'), minimum: z.looseObject({ customerId: text }) },
@@ -143,5 +117,4 @@ export const patient = {
   businessKey: (body) => `patient:${first(body, 'customerId')}`,
   supersedes: true,
   handler: pushPatient,
-  plan: planPatient,
 } as const satisfies PushBackKind;

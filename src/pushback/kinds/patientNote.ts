@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import type { Handler } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
-import { byId, plannedPatient, type Plan, type PlanView } from '../plan.js';
 import { createOnce } from '../once/create.js';
 import { hashedKeyPart, patientOf } from '../entityKeys.js';
 import { about } from '../once/failures.js';
@@ -36,12 +35,6 @@ const pushPatientNote: Handler = async (job, context) => {
   return remember(context, 'patientNote', answer, { body });
 };
 
-/** PATCH with `_id`, else POST; the patient resolved as the handler resolves it. */
-function planPatientNote(body: Body, { store }: PlanView): Plan {
-  const patient = plannedPatient(body, store);
-  return byId('patientNote', 'update', patient.body, patient.notes);
-}
-
 /**
  * A note by its `_id`; a new one by its patient and its text (hashed: a key is logged, a note's
  * text may be personal), so that two new notes of one patient are two messages.
@@ -67,5 +60,4 @@ export const patientNote = {
   // Each note is one of its own.
   supersedes: false,
   handler: pushPatientNote,
-  plan: planPatientNote,
 } as const satisfies PushBackKind;

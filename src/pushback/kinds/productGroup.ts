@@ -6,7 +6,6 @@ import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';
 import { getMirror, type Store } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
-import type { Plan, PlannedWrite, PlanView } from '../plan.js';
 import { createOnce } from '../once/create.js';
 import { first } from '../entityKeys.js';
 import { about, notKnown, refusedWith } from '../once/failures.js';
@@ -104,31 +103,6 @@ const pushProductGroup: Handler = async (job, context) => {
   return remember(context, 'productGroup', answer, { body });
 };
 
-/** PATCH of the name with `_id` (refused when other fields change), else POST. */
-function planProductGroup(body: Body, { store }: PlanView): Plan {
-  const id = textOf(body, '_id');
-  if (id === undefined) {
-    const note = "the run checks the group's level against its parent's type before the POST";
-    return {
-      writes: [{ resource: 'productGroup', operation: 'create', body: without(body, '_id') }],
-      notes: [note],
-    };
-  }
-  try {
-    checkOnlyName(store, body, id, `product group ${id}`);
-  } catch (error) {
-    if (error instanceof PermanentError) return { writes: [], notes: [error.message] };
-    throw error;
-  }
-  const write: PlannedWrite = {
-    resource: 'productGroup',
-    operation: 'update',
-    id,
-    body: { name: body.name },
-  };
-  return { writes: [write], notes: [] };
-}
-
 export const productGroup = {
   name: 'productGroup',
   inbox: {
@@ -141,5 +115,4 @@ export const productGroup = {
   // Each message is a step (a create, a rename) of its own.
   supersedes: false,
   handler: pushProductGroup,
-  plan: planProductGroup,
 } as const satisfies PushBackKind;

@@ -193,7 +193,8 @@ async function appliedAfterAll(
 }
 
 /**
- * `write`; when its outcome is unknown, the record is read at once: a version carrying our
+ * `write`, noted as under way until the job's outcome is committed (a pull meanwhile knows the
+ * version it makes as ours); when its outcome is unknown, the record is read at once: a version carrying our
  * change is the write's answer (remembered as any answer, so the pull that lists it knows it
  * exactly). Else the change is noted as tried (recordTriedChange) and the job fails, to be retried.
  */
@@ -203,6 +204,7 @@ async function sendNoting(
   change: Change,
   write: () => Promise<PlatformRecord>,
 ): Promise<PlatformRecord> {
+  context.writing?.(change);
   try {
     return answeredWith(context, await write());
   } catch (error) {

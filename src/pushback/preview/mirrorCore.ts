@@ -34,10 +34,12 @@ export function mirrorCore(store: Store, contract: Contract, clock: Clock): Plat
     const context = { label: `${kind} ${resource}`, resource, id: request.id, secret: '' };
     return Promise.reject(statusError(context, 404, false, '', undefined));
   }
-  // eslint-disable-next-line @typescript-eslint/require-yield -- the mirror shows no list
-  async function* nothing(): AsyncGenerator<never> {
-    return;
-  }
+  // The mirror shows no list: a preview's job finds nothing changed since it was queued.
+  const nothing = (): AsyncIterable<never> => ({
+    [Symbol.asyncIterator]: () => ({
+      next: () => Promise.resolve({ done: true, value: undefined }),
+    }),
+  });
   const offline = () => Promise.reject(new Error('a preview does not reach the platform'));
   return {
     contract,

@@ -28,7 +28,12 @@ const WRITES: readonly OperationKind[] = ['create', 'replace', 'update'];
  */
 export function notingCore(reads: PlatformCore, store: Store, noted: NotedRequest[]): PlatformCore {
   const statuses = new WeakMap<PlatformRecord, number>();
-  function written(resource: ResourceName, kind: OperationKind, id: string | undefined, body: Body) {
+  function written(
+    resource: ResourceName,
+    kind: OperationKind,
+    id: string | undefined,
+    body: Body,
+  ) {
     const before = id === undefined ? undefined : getMirror(store, resource, id)?.record;
     const answer = { ...before, ...body, _id: before?._id ?? id ?? `(new ${resource})` };
     statuses.set(answer, kind === 'create' ? 201 : 200);

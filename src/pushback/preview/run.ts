@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { endpointsOf, type PlatformCore } from '../../platform/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import { errorMessage, HomecareError, TransientError } from '../../shared/errors.js';
+import { createHandlers } from '../handlers.js';
 import { notingCore, type NotedRequest } from './notingCore.js';
 
 /** What a job would do on the platform: its requests, and what only the run decides or stops it. */
@@ -9,6 +10,11 @@ export interface Preview {
   requests: NotedRequest[];
   notes: string[];
 }
+
+/** What a preview runs on: the store, the contract, the clock, and what answers its reads. */
+export type PreviewContext = Pick<HandlerContext, 'store' | 'contract' | 'clock'> & {
+  reads: PlatformCore;
+};
 
 /** A refusal already noted as the request's own (the contract's check): not said twice. */
 const noted = (requests: readonly NotedRequest[], error: unknown): boolean =>
@@ -30,13 +36,14 @@ function failureNote(error: unknown): string {
 export async function previewJob(
   handler: Handler,
   job: Job,
-  context: Omit<HandlerContext, 'client' | 'answered' | 'logger'> & { reads: PlatformCore },
+  context: PreviewContext,
 ): Promise<Preview> {
   const preview: Preview = { requests: [], notes: [] };
   const core = notingCore(context.reads, context.store, preview.requests);
-  const { reads: _reads, ...rest } = context;
   const run: HandlerContext = {
-    ...rest,
+    store: context.store,
+    contract: context.contract,
+    clock: context.clock,
     client: { ...core, ...endpointsOf(core) },
     logger: pino({ level: 'silent' }),
     answered: (answer) => {
@@ -49,6 +56,16 @@ export async function previewJob(
     if (!noted(preview.requests, error)) preview.notes.push(failureNote(error));
   }
   return preview;
+}
+
+/**
+ * What a platform write's job would write (`inbox check`, `sync --dry-run`, re-deriving our
+ * writes after a restore, the writes of an interrupted job): its own handler, run by previewJob.
+ */
+export function previewOfJob(job: Job, context: PreviewContext): Promise<Preview> {
+  const handler = createHandlers()[job.kind];
+  if (handler === undefined) throw new Error(`${job.kind} writes nothing to the platform`);
+  return previewJob(handler, job, context);
 }
 
 /** A job of `kind` about `payload`, as the queue would hand it to its handler the first time. */

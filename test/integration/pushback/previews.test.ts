@@ -1,11 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Variant } from '../../../src/contract/index.js';
 import {
-  planOf,
-  plannedRequest,
-  type PlannedRequest,
+  freshJob,
+  mirrorCore,
+  previewOfJob,
+  PUSH_BACK_KINDS,
+  type NotedRequest,
   type PushBackKindName,
 } from '../../../src/pushback/index.js';
+import { previewJob } from '../../../src/pushback/preview/run.js';
+import type { Handler, HandlerContext } from '../../../src/queue/types.js';
 import { startHandlerRig, type HandlerRig } from '../../support/pushback/handlersRig.js';
 
 let rig: HandlerRig | undefined;
@@ -26,11 +30,18 @@ async function started(variant: Variant): Promise<HandlerRig> {
   return rig;
 }
 
-/** What `inbox check` prints for a message: its kind's plan, through the client's contract check. */
-function planned(current: HandlerRig, kind: PushBackKindName, body: Record<string, unknown>) {
-  const message = { kind, source: 'file' as const, name: 'x.json', sha256: '', body };
-  const plan = planOf(message, { store: current.store, contract: current.context.contract });
-  return plan.writes.map((write) => plannedRequest(current.context.client.contract, write));
+/** The preview's context as `inbox check` builds it: the mirror answers the handler's reads. */
+function previewContext(current: HandlerRig) {
+  const { store, contract, clock } = current.context;
+  return { store, contract, clock, reads: mirrorCore(store, contract, clock) };
+}
+
+const jobOf = (current: HandlerRig, kind: string, body: Record<string, unknown>) =>
+  freshJob(kind, `${kind}:test`, body, current.context.clock.now());
+
+/** What `inbox check` prints for a message: its kind's handler run against the noting core. */
+async function planned(current: HandlerRig, kind: PushBackKindName, body: Record<string, unknown>) {
+  return (await previewOfJob(jobOf(current, kind, body), previewContext(current))).requests;
 }
 
 /** The writes the handler then sent, as `METHOD /path?query`. */
@@ -46,14 +57,14 @@ async function sentBy(current: HandlerRig, kind: PushBackKindName, body: Record<
     });
 }
 
-const lines = (requests: PlannedRequest[]) =>
+const lines = (requests: NotedRequest[]) =>
   requests.map((r) => ('refused' in r ? `refused: ${r.refused}` : `${r.method} ${r.path}`));
 
 /**
- * The plan `inbox check` prints is the write the handler makes: planned first, from the same
+ * The preview `inbox check` prints is the write the handler makes: previewed first, from the
  * mirror, then the handler run against the simulator, each message twice (create, then update).
  */
-describe('push-back plans say the writes the handlers make', () => {
+describe('push-back previews say the writes the handlers make', () => {
   it.each([
     [
       'B',
@@ -94,7 +105,7 @@ describe('push-back plans say the writes the handlers make', () => {
   ] as const)('%s %s: a create, then an update of the same entity', async (variant, kind, body) => {
     const current = await started(variant);
     for (const round of ['create', 'update']) {
-      const plan = planned(current, kind, body);
+      const plan = await planned(current, kind, body);
       expect(lines(plan), round).toEqual(await sentBy(current, kind, body));
     }
   });
@@ -102,11 +113,46 @@ describe('push-back plans say the writes the handlers make', () => {
   it('resolves the patient by its customerId from the mirror, as the handler does', async () => {
     const current = await started('B');
     const note = { noteText: 'Hausbesuch', patientCustomerId: 'K-50' };
-    const [request] = planned(current, 'patientNote', note);
+    const [request] = await planned(current, 'patientNote', note);
     const patientId = current.mirrored('patient')[0]?._id;
     expect(request?.body).toEqual({ noteText: 'Hausbesuch', patientId });
-    expect(lines(planned(current, 'patientNote', note))).toEqual(
+    expect(lines(await planned(current, 'patientNote', note))).toEqual(
       await sentBy(current, 'patientNote', note),
     );
+  });
+});
+
+/**
+ * No second model of a handler: a handler changed to write another field shows it in the
+ * preview at once, and the preview stays what the changed handler sends.
+ */
+describe('the preview follows the handler', () => {
+  const orderStatus = PUSH_BACK_KINDS.find((kind) => kind.name === 'orderStatus');
+  /** The real orderStatus handler, changed to send a field more with every PATCH of an order. */
+  const changed: Handler = (job, context) => {
+    const client = {
+      ...context.client,
+      patchSingleOrder: (id: string, body: Record<string, unknown>) =>
+        context.client.patchSingleOrder(id, { ...body, erpOrderNumber: 'CHANGED-1' }),
+    };
+    if (orderStatus === undefined) throw new Error('no orderStatus kind');
+    return orderStatus.handler(job, { ...context, client } satisfies HandlerContext);
+  };
+
+  it('orderStatus: the changed field is previewed, and the preview is what it sends', async () => {
+    const current = await started('B');
+    const order = await current.platformRecord('singleOrder', { status: 0, salesId: 'S-9' }, true);
+    const body = { orderType: 'single', id: order._id, salesId: 'S-10' };
+    const job = jobOf(current, 'orderStatus', body);
+    const preview = await previewJob(changed, job, previewContext(current));
+    expect(preview.requests.map((request) => request.body)).toEqual([
+      { salesId: 'S-10', erpOrderNumber: 'CHANGED-1' },
+    ]);
+    const before = (await current.sim.control.requests()).length;
+    await changed(job, current.context);
+    const sent = (await current.sim.control.requests())
+      .slice(before)
+      .filter((r) => r.method === 'PATCH');
+    expect(lines(preview.requests)).toEqual(sent.map((r) => `${r.method} ${r.path}`));
   });
 });
