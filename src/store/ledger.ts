@@ -24,7 +24,8 @@ export interface LedgerEntry {
   sha256: string | undefined;
   /**
    * The record's text as pulled, kept here only while the mirror does not hold it and a
-   * delivery of it may still run (the mirror keeps the latest version's; see migrations.ts).
+   * delivery of it may still run (the mirror keeps the latest version's; see
+   * migrations/06-recordsOnce.ts).
    */
   json: string | undefined;
 }

@@ -2,7 +2,7 @@ import Sqlite from 'better-sqlite3';
 import { canonicalJson } from '../shared/canonicalJson.js';
 import { sha256Of } from './ledger.js';
 import { SetupError, errorMessage } from '../shared/errors.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
 import { plainStatement, statement } from './statements.js';
 import type { Database } from './store.js';
 

@@ -46,7 +46,7 @@ interface MirrorRow {
  * (versions compare as date-times by their stamps, as text when they are none; a second content
  * under a stamp replaces the first), so a late repeat of an old pull cannot overwrite a newer state. Returns whether the record was written. `json` is the
  * record's text when the caller has it already. The state it replaces moves to the ledger when a
- * delivery of that version may still run (the trigger in migrations.ts).
+ * delivery of that version may still run (the trigger in migrations/06-recordsOnce.ts).
  */
 export function upsertMirror(
   store: Store,

@@ -28,7 +28,7 @@ export type MirrorKeyName = keyof typeof MIRROR_KEY_COLUMNS;
 
 /**
  * The index each key is looked up by, named: without statistics SQLite may rather read a whole
- * resource through the primary key than take a partial index (migrations.ts).
+ * resource through the primary key than take a partial index (store/migrations/).
  */
 export const MIRROR_KEY_INDEXES: Readonly<Record<MirrorKeyName, string>> = {
   _id: 'sqlite_autoindex_mirror_1',
