@@ -43,6 +43,7 @@ export interface Notifier {
   stop(): Promise<UnsentAlerts>;
 }
 
+/** A sleep cut short by `stop` ends early, as asked: its AbortError is no fault. */
 const realSleep = (ms: number, signal: AbortSignal) =>
   sleepFor(ms, undefined, { signal }).catch(() => undefined);
 

@@ -21,6 +21,7 @@ const WHO_USES: Record<Folder, string> = {
 async function folderOutcome(context: CheckContext, folder: Folder): Promise<Outcome> {
   const path = resolve(context.deps.cwd, context.config.erp.file[folder]);
   const key = `erp.file.${folder}`;
+  // Not there or not reachable: folderProblem looks at why, and the verdict says it.
   const found = await stat(path).catch(() => undefined);
   if (found === undefined) {
     const problem = folderProblem(path, path);

@@ -92,6 +92,7 @@ export function isTimeZone(name: string): boolean {
     new Intl.DateTimeFormat('en', { timeZone: name });
     return true;
   } catch {
+    // Intl's only way to say a zone is unknown: the answer, not a fault.
     return false;
   }
 }

@@ -37,6 +37,7 @@ function writable(path: string): boolean {
     accessSync(path, constants.W_OK | constants.X_OK);
     return true;
   } catch {
+    // access() answers "no" by throwing; the caller names the path and what to do.
     return false;
   }
 }

@@ -125,6 +125,7 @@ export class ConsoleAuth {
     const wait = this.limit.waitMs(keys, now);
     if (wait > 0) return { ok: false, retryAfterSeconds: Math.ceil(wait / 1000) };
     const checked = this.checks.then(() => this.check(name, password));
+    // The chain only orders the checks; this login's failure reaches it through `await checked`.
     this.checks = checked.catch(() => undefined);
     const viewer = await checked;
     if (viewer === undefined) {

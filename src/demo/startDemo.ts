@@ -7,6 +7,7 @@ import type { Variant } from '../contract/index.js';
 import type { Logger } from '../log/index.js';
 import { createPlatformClient } from '../platform/index.js';
 import type { Clock } from '../shared/clock.js';
+import { errorMessage } from '../shared/errors.js';
 import { startSimulator, type RunningSimulator } from '../simulator/index.js';
 import {
   checkDemoConfig,
@@ -76,12 +77,23 @@ async function templatesFrom(config: Config, clock: Clock): Promise<OrderTemplat
   }
 }
 
-/** Runs `work`; if it fails, undoes what was started so far (last first) and fails. */
-async function undoOnFailure<T>(undo: (() => Promise<void>)[], work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work`; if it fails, undoes what was started so far (last first) and fails with work's
+ * error. An undo step that fails too is said, and the others still run.
+ */
+async function undoOnFailure<T>(
+  undo: (() => Promise<void>)[],
+  say: (line: string) => void,
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    for (const step of undo.reverse()) await step().catch(() => undefined);
+    for (const step of undo.reverse()) {
+      await step().catch((undoError: unknown) => {
+        say(`demo: stopping a part after the failure failed too: ${errorMessage(undoError)}`);
+      });
+    }
     throw error;
   }
 }
@@ -144,6 +156,7 @@ async function firstContact(options: DemoOptions, config: Config): Promise<void>
   const report = await runOnlineCheck(config, {
     clock: options.clock,
     limitMs: CHECK_LIMIT_MS,
+    // Aborted when the check ended first: the timer goes with it.
     sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
     env: options.env,
     cwd: options.cwd,
@@ -166,7 +179,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const variant = options.variant ?? options.config.platform.variant;
   const simulator = await startLocalSimulator(options, variant);
   const undo: (() => Promise<void>)[] = [() => simulator.close()];
-  return undoOnFailure(undo, async () => {
+  return undoOnFailure(undo, options.say, async () => {
     const pointed = withSimulator(options.config, simulator.url, variant);
     const config = withPathsFrom(pointed, options.cwd);
     const templates = await templatesFrom(config, clock);

@@ -45,6 +45,7 @@ export async function peek(
     const receivedAt = transport.clock.now();
     const date = firstHeader(response.headers, 'date');
     transport.platformClock.observe(sentAt, receivedAt, date);
+    // The status and headers are the answer; a body cut off while drained changes neither.
     await response.body.dump({ limit: BODY_READ_LIMIT }).catch(() => undefined);
     const allow = firstHeader(response.headers, 'allow');
     return { status: response.statusCode, allow, date, sentAt, receivedAt };

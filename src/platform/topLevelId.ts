@@ -73,6 +73,7 @@ export class TopLevelId {
     try {
       return JSON.parse(`"${Buffer.from(bytes).toString('utf8')}"`) as string;
     } catch {
+      // An escape JSON does not define: no id to take, and the body's own parse says why.
       return undefined;
     }
   }

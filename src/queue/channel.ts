@@ -54,6 +54,7 @@ export function createChannel(options: ChannelOptions): Channel {
    * that would bring the reference, timers, the log's writes — for as long as jobs are ready.
    */
   function runOnce(): Promise<number> {
+    // The pass before failed to whoever awaited it (runOnce's caller, the loop's onError).
     pass = pass
       .catch(() => 0)
       .then(() => nextTurn())
@@ -82,6 +83,7 @@ export function createChannel(options: ChannelOptions): Channel {
     },
     async stop() {
       await loop?.stop();
+      // Waited for, not judged: its failure went to the loop's onError (passFailed).
       await pass.catch(() => 0);
       loop = undefined;
     },

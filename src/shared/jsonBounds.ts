@@ -88,6 +88,7 @@ function keyText(text: string, start: number, end: number): string {
   try {
     return JSON.parse(`"${raw}"`) as string;
   } catch {
+    // A broken escape: the strict parse of the whole body refuses it with its place.
     return raw;
   }
 }

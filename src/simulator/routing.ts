@@ -54,6 +54,7 @@ export class Router {
     try {
       path = segmentsOf(pathname).map(decodeURIComponent);
     } catch {
+      // A malformed percent-escape names no operation of the contract: a 404, as the platform.
       return { kind: 'notFound' };
     }
     const candidates: Array<{ shape: Shape; id: string | undefined }> = [];

@@ -99,6 +99,7 @@ function migrateSteps(db: Database, path: string, now: Date, target: number): vo
     try {
       return sha256Of(canonicalJson(JSON.parse(text)));
     } catch {
+      // A body that is not JSON (a message kept as its text) has no canonical form to hash.
       return null;
     }
   });

@@ -18,6 +18,7 @@ export function currentOperator(): Operator {
   try {
     osUser = os.userInfo().username;
   } catch {
+    // A user id without a name (see above): expected in containers, so no log line.
     osUser = `uid ${process.getuid?.() ?? 'unknown'}`;
   }
   return { osUser, host: os.hostname() };

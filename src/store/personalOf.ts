@@ -41,6 +41,7 @@ function parsedOrText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    // Not JSON (a payload kept as text): no fields to name personal values by.
     return undefined;
   }
 }

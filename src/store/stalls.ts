@@ -38,6 +38,7 @@ export function databaseAnswers(store: Store): boolean {
   try {
     return plainStatement<{ one: number }>(store.db, 'SELECT 1 AS one').get()?.one === 1;
   } catch {
+    // The probe's whole answer: a database that throws here does not answer, whatever the cause.
     return false;
   }
 }

@@ -24,6 +24,7 @@ export function restHandOvers(options: RestAdapterOptions): HandOverNaming {
       const url = expandUrl(options.baseUrl, target.template, values);
       where = `${url.origin}${url.pathname}`;
     } catch {
+      // The hand-over failed on the same template and its dead letter says why; here, only where.
       where = `(no URL: ${target.template})`;
     }
     const version = handOverKey(handed.resource, handed.id, handed.version);

@@ -109,6 +109,7 @@ export function mappedText(bytes: Uint8Array, encoding: InboundEncoding): Mapped
       // fatal: a lone surrogate or an odd byte is an error, never a replacement character.
       return { ok: true, text: new TextDecoder(encoding, { fatal: true }).decode(bytes) };
     } catch {
+      // TextDecoder says no more than "invalid": the refusal names the encoding and what to do.
       const why = `not valid ${encoding.toUpperCase()}; check the ERP's export encoding`;
       return refused(bytes, 0, why);
     }

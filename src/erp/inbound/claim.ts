@@ -50,6 +50,7 @@ export function claims(ctx: HandleContext): Claims {
   }
 
   const removeMarker = async (file: DroppedFile) => {
+    // Gone already (the ERP or an earlier claim removed it): nothing is left to remove.
     if (options.doneMarker) await unlink(markerOf(file.path)).catch(() => undefined);
   };
 
@@ -82,6 +83,7 @@ export function claims(ctx: HandleContext): Claims {
       // The marker of a file the crash claimed, which only a finished claim removes.
       const marker = join(layout.kind(kind), `${name}${MARKER}`);
       if (options.doneMarker && !(await exists(join(layout.kind(kind), name)))) {
+        // Gone already: the claim before the crash removed it.
         await unlink(marker).catch(() => undefined);
       }
     }

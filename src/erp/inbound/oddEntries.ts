@@ -33,6 +33,7 @@ export class OddEntries {
     const found: OddEntry[] = [];
     for (const name of names) {
       const key = `${kind}/${name}`;
+      // Gone since the folder was listed: nothing odd stands there any more.
       const look = await lstat(join(this.ctx.layout.kind(kind), name)).catch(() => undefined);
       if (look === undefined || look.isFile()) continue;
       now.add(key);

@@ -100,6 +100,7 @@ export function existingIdsOf(error: PermanentError): string[] | undefined {
     const ids = body.existingIds.filter((id): id is string => typeof id === 'string' && id !== '');
     return ids.length > 0 ? ids : undefined;
   } catch {
+    // A body that is not JSON or was cut off names no ids; the refusal itself is kept as it came.
     return undefined;
   }
 }

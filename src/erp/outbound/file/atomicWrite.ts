@@ -84,6 +84,7 @@ export async function renameIntoPlace(
     await writeTemp(fs, temp, data, mode);
     await fs.rename(temp, path);
   } catch (error) {
+    // The temp file may never have been made; the write's own error is the one to tell.
     await fs.unlink(temp).catch(() => undefined);
     throw error;
   }

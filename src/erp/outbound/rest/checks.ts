@@ -16,6 +16,7 @@ function isHttpUrl(text: string): boolean {
     const url = new URL(text);
     return url.protocol === 'http:' || url.protocol === 'https:';
   } catch {
+    // Not a URL at all: the caller's problem line names the key and what it holds.
     return false;
   }
 }
