@@ -7,10 +7,10 @@ import type { CheckContext } from './context.js';
 import type { CheckDefinition } from './runner.js';
 import { systemLookup } from './system.js';
 import { fail, pass, skip, warn, type Outcome } from './verdict.js';
+import { DAY_MS } from '../shared/clock.js';
 
 /** A certificate that expires within this many days is warned about. */
 export const CERTIFICATE_WARN_DAYS = 14;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The platform's host (IPv6 without brackets) and port, as connections take them. */
 function endpointOf(context: CheckContext): { host: string; port: number; https: boolean } {

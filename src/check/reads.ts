@@ -7,6 +7,7 @@ import { firstRecords, listLabel, targetQuery } from './lists.js';
 import type { CheckDefinition } from './runner.js';
 import { readCheckId } from './select.js';
 import { fail, pass, warn, type Outcome } from './verdict.js';
+import { DAY_MS } from '../shared/clock.js';
 
 /** The windows the first list is asked with, narrowest first, until one holds a record. */
 const WINDOW_DAYS = [1, 30, 365];
@@ -16,7 +17,6 @@ const SAMPLE = 20;
 const SCAN_LIMIT = 1_000;
 /** "One tick": the stamps are ISO times with milliseconds. */
 const TICK_MS = 1;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 type Listed = 'listed' | 'absent' | 'unknown';
 

@@ -1,5 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ConsoleConfig, ConsoleRole } from '../config/consoleSchema.js';
+import { bearerToken, sameSecret } from '../http/access.js';
 import type { Clock } from '../shared/clock.js';
 import { parsePasswordHash, passwordMatches, type PasswordHash } from '../shared/passwordHash.js';
 import {
@@ -20,10 +21,6 @@ const TOKEN_USER = 'token:';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
-/** Compared as SHA-256 digests: equal length, so the time says nothing of the token's. */
-const sameSecret = (given: string, secret: string) =>
-  timingSafeEqual(sha256(given), sha256(secret));
-
 /** `Cookie: a=1; b=2` → the value of `name`. */
 export function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const pair of (header ?? '').split(';')) {
@@ -32,8 +29,6 @@ export function cookieValue(header: string | undefined, name: string): string | 
   }
   return undefined;
 }
-
-const BEARER = /^bearer +(\S+) *$/i;
 
 /** A hash checked when the user is not known, so that a wrong name takes as long as a wrong password. */
 const DECOY = parsePasswordHash(
@@ -98,7 +93,7 @@ export class ConsoleAuth {
     authorization?: string | undefined;
     cookie?: string | undefined;
   }): { viewer: Viewer; by: 'token' | 'session' } | undefined {
-    const bearer = BEARER.exec(headers.authorization ?? '')?.[1];
+    const bearer = bearerToken(headers.authorization);
     if (bearer !== undefined) {
       const viewer = this.tokenViewer(bearer);
       return viewer === undefined ? undefined : { viewer, by: 'token' };

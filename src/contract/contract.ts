@@ -33,12 +33,15 @@ export function collectionPathOf(resource: ResourceName, paths: Partial<OpenPath
   return entry.path;
 }
 
+/** The placeholder of an item's id in a path template (`/singleOrder/{id}`). */
+export const ID_PLACEHOLDER = '{id}';
+
 function pathTemplateOf(operation: Operation, paths: Partial<OpenPaths>): string {
   if (operation.kind === 'download') {
     return paths.attachmentDownload ?? DEFAULT_OPEN_PATHS.attachmentDownload;
   }
   const base = collectionPathOf(operation.resource, paths);
-  return operation.target === 'item' ? `${base}/{id}` : base;
+  return operation.target === 'item' ? `${base}/${ID_PLACEHOLDER}` : base;
 }
 
 export function contractFor(
@@ -79,5 +82,5 @@ export function listStatusFilters(operation: BoundOperation): readonly string[] 
 
 /** Fills `{id}` of a path template, encoded. */
 export function fillPath(template: string, id: string): string {
-  return template.replace('{id}', encodeURIComponent(id));
+  return template.replace(ID_PLACEHOLDER, encodeURIComponent(id));
 }

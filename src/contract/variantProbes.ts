@@ -1,4 +1,4 @@
-import { contractFor, type BoundOperation, type Contract } from './contract.js';
+import { contractFor, ID_PLACEHOLDER, type BoundOperation, type Contract } from './contract.js';
 import type { QueryRule } from './query.js';
 import type { OpenPaths, ResourceName } from './resources.js';
 import { VARIANTS, type Variant } from './variants.js';
@@ -24,13 +24,12 @@ export interface VariantProbe {
 /** The id of an item probe: a well-formed UUID v4 no record has. */
 export const PROBE_ID = '00000000-0000-4000-8000-000000000000';
 
-const ID = '{id}';
 const segments = (path: string) => path.split('/').filter((s) => s.length > 0);
 
 function shapeMatches(template: string, path: string): boolean {
   const want = segments(template);
   const got = segments(path);
-  return want.length === got.length && want.every((s, i) => s === ID || s === got[i]);
+  return want.length === got.length && want.every((s, i) => s === ID_PLACEHOLDER || s === got[i]);
 }
 
 /**
@@ -40,13 +39,14 @@ function shapeMatches(template: string, path: string): boolean {
 function answerOf(contract: Contract, path: string): ProbeAnswer {
   const matching = contract.operations.filter((o) => shapeMatches(o.pathTemplate, path));
   if (matching.length === 0) return 'notFound';
-  const literal = (o: BoundOperation) => segments(o.pathTemplate).filter((s) => s !== ID).length;
+  const literal = (o: BoundOperation) =>
+    segments(o.pathTemplate).filter((s) => s !== ID_PLACEHOLDER).length;
   const best = Math.max(...matching.map(literal));
   const top = matching.filter((o) => literal(o) === best);
   const read = top.find((o) => o.method === 'GET');
   if (read === undefined) return 'notAllowed';
   // An item read answers 404 for the probe's id, which no record has.
-  return read.pathTemplate.includes(ID) ? 'notFound' : 'served';
+  return read.pathTemplate.includes(ID_PLACEHOLDER) ? 'notFound' : 'served';
 }
 
 const TIME_PARAMS = ['updatedAfter', 'createdAfter'];
@@ -98,12 +98,12 @@ export function variantProbes(at: Date, paths: Partial<OpenPaths> = {}): Variant
   }
   const probes: VariantProbe[] = [];
   for (const [template, resource] of [...templates].sort(([a], [b]) => a.localeCompare(b))) {
-    const path = template.replace(ID, PROBE_ID);
+    const path = template.replace(ID_PLACEHOLDER, PROBE_ID);
     const expected = Object.fromEntries(
       contracts.map((c) => [c.variant, answerOf(c, path)]),
     ) as Record<Variant, ProbeAnswer>;
     if (new Set(Object.values(expected)).size === 1) continue;
-    const query = template.includes(ID) ? '' : probeQuery(contracts, template, at);
+    const query = template.includes(ID_PLACEHOLDER) ? '' : probeQuery(contracts, template, at);
     probes.push({ resource, path: `${path}${query}`, expected });
   }
   return probes;

@@ -14,9 +14,19 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  * caller how long the token is.
  */
 export function tokenMatches(header: string | undefined, token: string | undefined): boolean {
-  if (token === undefined || header === undefined) return false;
-  const given = BEARER.exec(header)?.[1];
-  return given !== undefined && timingSafeEqual(digest(given), digest(token));
+  if (token === undefined) return false;
+  const given = bearerToken(header);
+  return given !== undefined && sameSecret(given, token);
+}
+
+/** The token of an `Authorization: Bearer <token>` header, if it is one. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return BEARER.exec(header ?? '')?.[1];
+}
+
+/** Compared as SHA-256 digests: equal length, so the time says nothing of the secret's. */
+export function sameSecret(given: string, secret: string): boolean {
+  return timingSafeEqual(digest(given), digest(secret));
 }
 
 /**

@@ -17,6 +17,9 @@ export const systemClock: Clock = {
     realSleep(ms, undefined, signal === undefined ? {} : { signal }).catch(() => undefined),
 };
 
+/** A day of 24 hours in milliseconds (a calendar day in a zone may be an hour shorter or longer). */
+export const DAY_MS = 86_400_000;
+
 /**
  * A base clock plus an offset that can be moved: the simulator's clock (its control API moves
  * it, to give the platform a skewed or jumping clock), and a daemon's clock under test (the

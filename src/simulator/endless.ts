@@ -1,7 +1,5 @@
 import { isIP } from 'node:net';
-
-/** Records are written in chunks of about this many characters. */
-const CHUNK_CHARS = 64 * 1024;
+import { jsonArray } from './api/response.js';
 
 /** Whether the peer is on this machine: only there is a list without end served. */
 export function isLoopback(address: string | undefined): boolean {
@@ -27,13 +25,11 @@ export function* endlessList(list: Buffer, padBytes: number): Generator<string> 
     return;
   }
   const pad = padBytes > 0 ? { pad: 'x'.repeat(padBytes) } : {};
-  let chunk = '[';
+  yield* jsonArray(copies(templates, pad));
+}
+
+function* copies(templates: Record<string, unknown>[], pad: object): Generator<string> {
   for (let n = 0; ; n++) {
-    const record = { ...templates[n % templates.length], _id: copyId(n), ...pad };
-    chunk += (n === 0 ? '' : ',') + JSON.stringify(record);
-    if (chunk.length >= CHUNK_CHARS) {
-      yield chunk;
-      chunk = '';
-    }
+    yield JSON.stringify({ ...templates[n % templates.length], _id: copyId(n), ...pad });
   }
 }

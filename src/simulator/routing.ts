@@ -1,4 +1,9 @@
-import type { BoundOperation, Contract, HttpMethod } from '../contract/index.js';
+import {
+  ID_PLACEHOLDER,
+  type BoundOperation,
+  type Contract,
+  type HttpMethod,
+} from '../contract/index.js';
 
 export type RouteMatch =
   | { kind: 'operation'; operation: BoundOperation; id: string | undefined }
@@ -12,8 +17,6 @@ interface Shape {
   score: number;
 }
 
-const ID = '{id}';
-
 function segmentsOf(path: string): string[] {
   return path.split('/').filter((s) => s.length > 0);
 }
@@ -21,10 +24,10 @@ function segmentsOf(path: string): string[] {
 /** Every path shape an operation answers on; PUT /device also on its collection path. */
 function shapesOf(operation: BoundOperation): Shape[] {
   const segments = segmentsOf(operation.pathTemplate);
-  const score = segments.filter((s) => s !== ID).length;
+  const score = segments.filter((s) => s !== ID_PLACEHOLDER).length;
   const shapes: Shape[] = [{ operation, segments, score }];
   if (operation.detail.idQueryParam !== undefined) {
-    const collection = segments.filter((s) => s !== ID);
+    const collection = segments.filter((s) => s !== ID_PLACEHOLDER);
     shapes.push({ operation, segments: collection, score: collection.length });
   }
   return shapes;
@@ -35,7 +38,7 @@ function idIfMatches(shape: Shape, path: readonly string[]): string | undefined 
   let id: string | undefined;
   for (const [index, expected] of shape.segments.entries()) {
     const actual = path[index] ?? '';
-    if (expected === ID) id = actual;
+    if (expected === ID_PLACEHOLDER) id = actual;
     else if (expected !== actual) return false;
   }
   return id;

@@ -8,9 +8,9 @@ import { importDevOnly } from '../devOnly.js';
 import { CliExit, EXIT } from '../exit.js';
 import type { ConfigOption } from '../options.js';
 import { signalled } from '../signals.js';
+import { FORCE_EXIT_MS } from './run.js';
 
 const DEMO_CONFIG = 'config/demo.yaml';
-const FORCE_EXIT_MS = 30_000;
 
 interface DemoCliFlags extends ConfigOption {
   variant?: string;

@@ -7,6 +7,7 @@
 
 import { isoDay, wallClockIn as wallClock, type WallClock } from '../../shared/timeZone.js';
 import type { ClockChange } from './spec.js';
+import { DAY_MS } from '../../shared/clock.js';
 
 const TOKEN = /yyyy|MM|dd|HH|mm|ss/g;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -38,8 +39,6 @@ function fill(pattern: string, parts: Parts): string {
 }
 
 const utcOf = (p: Parts) => Date.UTC(p.yyyy, p.MM - 1, p.dd, p.HH, p.mm, p.ss);
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The instants whose wall clock in `timeZone` is `parts`, earliest first: one; two where the

@@ -9,8 +9,8 @@ import type { Store } from '../../store/store.js';
 import { pruneBackups } from '../backup/backup.js';
 import { removeStaleDryRuns } from '../dryRunCopies.js';
 import { cutoffOf, pruneStore, type PruneReport } from './prune.js';
+import { DAY_MS } from '../../shared/clock.js';
 
-const DAY_MS = 86_400_000;
 const DAY_FOLDER = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface PruningDeps {

@@ -12,6 +12,7 @@ import {
   type Sweep,
   type SweptRow,
 } from './rules.js';
+import { DAY_MS } from '../../shared/clock.js';
 
 /**
  * Retention's one stepper: finished work older than its days goes, each line of the policy
@@ -48,8 +49,6 @@ interface Step {
   removed: number;
   more: boolean;
 }
-
-const DAY_MS = 86_400_000;
 
 /** Pages one incremental-vacuum transaction gives back: 4 MiB of 4 KiB pages, a few ms. */
 const VACUUM_PAGES = 1024;

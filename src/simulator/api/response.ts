@@ -13,6 +13,7 @@ export function jsonResponse(status: number, body: unknown): SimResponse {
   return { status, contentType: JSON_TYPE, body: JSON.stringify(body) };
 }
 
+/** Records are written in chunks of about this many characters. */
 const CHUNK_CHARS = 64 * 1024;
 
 /** A JSON array written from record texts in chunks, never built as one string. */

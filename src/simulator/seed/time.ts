@@ -1,6 +1,5 @@
 import type { SeedContext } from './context.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../../shared/clock.js';
 
 /** Records changed within the 30 days before `now`, so every `updatedAfter` window finds some. */
 export const CHANGE_WINDOW_DAYS = 30;
