@@ -2,15 +2,12 @@ import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import type { Handler } from '../../queue/types.js';
 import { findMirrorBy, type Store } from '../../store/index.js';
+import { createOrWriteOnce } from '../once/createOrWrite.js';
 import type { PushBackKind } from '../descriptor.js';
-import { createOnce } from '../once/create.js';
 import { first } from '../entityKeys.js';
-import { about } from '../once/failures.js';
 import { PATIENT_CUSTOMER_ID, patientReference, text } from '../inboxRules.js';
 import { withPatientId } from '../patientReference.js';
 import { requiredText, textOf, without, type Body } from '../payload.js';
-import { remember } from '../once/remember.js';
-import { writeOnce } from '../once/write.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
 
 /** The device's `_id`: given, or mirrored with its serial number; undefined for a new device. */
@@ -31,16 +28,15 @@ const pushDevice: Handler = async (job, context) => {
     required: true,
   });
   const id = knownDevice(job.payload, context.store);
-  const answer = await about(subject, () =>
-    id === undefined
-      ? createOnce(job, context, { subject, resource: 'device', body }, () =>
-          context.client.createDevice(body),
-        )
-      : writeOnce(job, context, { resource: 'device', id, body }, () =>
-          context.client.replaceDevice(id, body),
-        ),
+  return createOrWriteOnce(
+    job,
+    context,
+    { subject, resource: 'device', id, body, shortAnswer: true },
+    {
+      create: () => context.client.createDevice(body),
+      write: (known) => context.client.replaceDevice(known, body),
+    },
   );
-  return remember(context, 'device', answer, { body, shortAnswer: true });
 };
 
 export const device = {

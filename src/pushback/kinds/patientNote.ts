@@ -2,14 +2,11 @@ import { z } from 'zod';
 import { entitySchema } from '../../contract/index.js';
 import type { Handler } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
-import { createOnce } from '../once/create.js';
 import { hashedKeyPart, patientOf } from '../entityKeys.js';
-import { about } from '../once/failures.js';
 import { PATIENT_CUSTOMER_ID, patientReference, text } from '../inboxRules.js';
+import { createOrWriteOnce } from '../once/createOrWrite.js';
 import { withPatientId } from '../patientReference.js';
 import { textOf, without, type Body } from '../payload.js';
-import { remember } from '../once/remember.js';
-import { writeOnce } from '../once/write.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
 
 /**
@@ -23,16 +20,15 @@ const pushPatientNote: Handler = async (job, context) => {
   const body = await withPatientId(job, without(job.payload, '_id'), context, subject, {
     required: id === undefined,
   });
-  const answer = await about(subject, () =>
-    id === undefined
-      ? createOnce(job, context, { subject, resource: 'patientNote', body }, () =>
-          context.client.createPatientNote(body),
-        )
-      : writeOnce(job, context, { resource: 'patientNote', id, body }, () =>
-          context.client.patchPatientNote(id, body),
-        ),
+  return createOrWriteOnce(
+    job,
+    context,
+    { subject, resource: 'patientNote', id, body },
+    {
+      create: () => context.client.createPatientNote(body),
+      write: (known) => context.client.patchPatientNote(known, body),
+    },
   );
-  return remember(context, 'patientNote', answer, { body });
 };
 
 /**

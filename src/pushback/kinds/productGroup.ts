@@ -5,14 +5,12 @@ import { entitySchema } from '../../contract/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import { PermanentError } from '../../shared/errors.js';
 import { getMirror, type Store } from '../../store/index.js';
+import { createOrWriteOnce } from '../once/createOrWrite.js';
 import type { PushBackKind } from '../descriptor.js';
-import { createOnce } from '../once/create.js';
 import { first } from '../entityKeys.js';
-import { about, notKnown, refusedWith } from '../once/failures.js';
+import { notKnown, refusedWith } from '../once/failures.js';
 import { onCreate, text } from '../inboxRules.js';
 import { requiredText, textOf, without, type Body } from '../payload.js';
-import { remember } from '../once/remember.js';
-import { writeOnce } from '../once/write.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
 
 async function parentTypeOf(
@@ -91,16 +89,15 @@ const pushProductGroup: Handler = async (job, context) => {
   }
   if (id !== undefined) checkOnlyName(context.store, job.payload, id, subject);
   const body = id === undefined ? without(job.payload, '_id') : { name };
-  const answer = await about(subject, () =>
-    id === undefined
-      ? createOnce(job, context, { subject, resource: 'productGroup', body }, () =>
-          context.client.createProductGroup(body),
-        )
-      : writeOnce(job, context, { resource: 'productGroup', id, body }, () =>
-          context.client.patchProductGroup(id, body),
-        ),
+  return createOrWriteOnce(
+    job,
+    context,
+    { subject, resource: 'productGroup', id, body },
+    {
+      create: () => context.client.createProductGroup(body),
+      write: (known) => context.client.patchProductGroup(known, body),
+    },
   );
-  return remember(context, 'productGroup', answer, { body });
 };
 
 export const productGroup = {
