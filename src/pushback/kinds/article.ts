@@ -7,13 +7,12 @@ import { PermanentError } from '../../shared/errors.js';
 import { findMirrorBy } from '../../store/index.js';
 import type { PushBackKind } from '../descriptor.js';
 import { answeredWith } from '../once/answers.js';
-import { createNoting, existingIdOf } from '../once/create.js';
+import { existingIdOf } from '../once/create.js';
+import { upsertOnce, type Upserted } from '../once/createOrWrite.js';
 import { first } from '../entityKeys.js';
-import { refusedWith, relabel } from '../once/failures.js';
+import { about, refusedWith } from '../once/failures.js';
 import { text } from '../inboxRules.js';
 import { requiredText, textOf, without, type Body } from '../payload.js';
-import { remember } from '../once/remember.js';
-import { existedBefore, writeOnce } from '../once/write.js';
 import { ARTICLE_CSV } from '../../erp/messages/index.js';
 
 function checkPackagingUnits(body: Body, subject: string): void {
@@ -61,7 +60,7 @@ async function createOrReplace(
   context: HandlerContext,
   body: PlatformRecord,
   subject: string,
-): Promise<{ answer: PlatformRecord; updates: boolean }> {
+): Promise<Upserted> {
   try {
     return {
       answer: answeredWith(context, await context.client.createArticle(body)),
@@ -88,24 +87,17 @@ const pushArticle: Handler = async (job, context) => {
   checkPackagingUnits(job.payload, subject);
   const body = articleBody(job.payload, context.contract);
   const known = findMirrorBy(context.store, 'article', 'customerNumber', customerNumber)[0];
-  try {
-    const written = known
-      ? {
-          answer: await writeOnce(job, context, { resource: 'article', id: known.id, body }, () =>
-            replace(context, known.id, body),
-          ),
-          updates: true,
-        }
-      : await createNoting(job, context, { subject, resource: 'article', body }, () =>
-          createOrReplace(context, body, subject),
-        );
-    return remember(context, 'article', written.answer, {
-      body,
-      updates: written.updates && existedBefore(job, context, written.answer),
-    });
-  } catch (error) {
-    throw relabel(error, subject);
-  }
+  return about(subject, () =>
+    upsertOnce(
+      job,
+      context,
+      { subject, resource: 'article', id: known?.id, body },
+      {
+        create: () => createOrReplace(context, body, subject),
+        write: (id) => replace(context, id, body),
+      },
+    ),
+  );
 };
 
 export const article = {

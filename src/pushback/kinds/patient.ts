@@ -4,14 +4,14 @@ import type { PlatformRecord } from '../../platform/index.js';
 import type { Handler, HandlerContext, Job } from '../../queue/types.js';
 import type { PushBackKind } from '../descriptor.js';
 import { answeredWith, nothingSent } from '../once/answers.js';
-import { createNoting, existingIdOf } from '../once/create.js';
+import { existingIdOf } from '../once/create.js';
+import { upsertOnce, type Upserted } from '../once/createOrWrite.js';
 import { first } from '../entityKeys.js';
 import { relabel } from '../once/failures.js';
 import { text } from '../inboxRules.js';
 import { patientIdByCustomerId, patientsWithCustomerId } from '../patientReference.js';
 import { requiredText, textOf, without } from '../payload.js';
-import { remember } from '../once/remember.js';
-import { existedBefore, madeThenChanged, writeOnce } from '../once/write.js';
+import { madeThenChanged } from '../once/write.js';
 import { CSV_BY_FIELD_NAMES } from '../../erp/messages/index.js';
 
 /** PUT where the variant has it (the client's updatePatient chooses the same), else PATCH. */
@@ -49,19 +49,13 @@ async function madeThenChangedPatient(
   return true;
 }
 
-/** The answer to a patient write, and whether it changed a patient the platform held before. */
-interface PatientWrite {
-  answer: PlatformRecord;
-  updates: boolean;
-}
-
 async function createOrUpdate(
   job: Job,
   context: HandlerContext,
   customerId: string,
   body: PlatformRecord,
   subject: string,
-): Promise<PatientWrite | undefined> {
+): Promise<Upserted | undefined> {
   try {
     return {
       answer: answeredWith(context, await context.client.createPatient(body)),
@@ -87,24 +81,15 @@ const pushPatient: Handler = async (job, context) => {
     const known = given ?? (await patientIdByCustomerId(customerId, context));
     const found = given === undefined && known !== undefined;
     if (found && (await madeThenChangedPatient(job, context, known, body))) return undefined;
-    const written =
-      known === undefined
-        ? await createNoting(job, context, { subject, resource: 'patient', body }, () =>
-            createOrUpdate(job, context, customerId, body, subject),
-          )
-        : {
-            answer: await writeOnce(job, context, { resource: 'patient', id: known, body }, () =>
-              update(context, known, body),
-            ),
-            updates: true,
-          };
-    if (written === undefined) return undefined;
-    // What the ERP sent counts as written; what a PUT copied from the platform is compared as
-    // the rest of the record, so a change a platform user made just before still reaches the ERP.
-    return remember(context, 'patient', written.answer, {
-      body,
-      updates: written.updates && existedBefore(job, context, written.answer),
-    });
+    return await upsertOnce(
+      job,
+      context,
+      { subject, resource: 'patient', id: known, body },
+      {
+        create: () => createOrUpdate(job, context, customerId, body, subject),
+        write: (id) => update(context, id, body),
+      },
+    );
   } catch (error) {
     throw relabel(error, subject);
   }
