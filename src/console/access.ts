@@ -1,26 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../log/index.js';
 import type { ConsoleConfig } from '../config/consoleSchema.js';
 import type { ConsoleAuth } from './auth.js';
-import { sendPage, setViewer, type ConsoleRouteAccess } from './context.js';
+import { sendRefusal, setViewer, type ConsoleRouteAccess } from './context.js';
 import { href } from './html.js';
-import { notice } from './layout.js';
 import { isLoopback, isSameOrigin, SECURITY_HEADERS } from './security.js';
 import { canAct } from './viewer.js';
 
 const READS = new Set(['GET', 'HEAD']);
-
-function refuse(request: FastifyRequest, reply: FastifyReply, status: number, text: string) {
-  return sendPage(
-    request,
-    reply,
-    status === 401 ? 'Log in first' : 'Refused',
-    notice(text, 'bad'),
-    {
-      status,
-    },
-  );
-}
 
 /**
  * Every console request, decided by the route the router matched, in this order: the security
@@ -35,7 +22,7 @@ export function guardConsole(app: FastifyInstance, config: ConsoleConfig, auth: 
     void reply.headers(SECURITY_HEADERS);
     const access = request.routeOptions.config as Partial<ConsoleRouteAccess> | undefined;
     if (!config.remote && !isLoopback(request.socket.remoteAddress)) {
-      return refuse(
+      return sendRefusal(
         request,
         reply,
         403,
@@ -50,7 +37,7 @@ export function guardConsole(app: FastifyInstance, config: ConsoleConfig, auth: 
       secFetchSite: request.headers['sec-fetch-site'],
     };
     if (changes && found?.by !== 'token' && !isSameOrigin(headers)) {
-      return refuse(
+      return sendRefusal(
         request,
         reply,
         403,
@@ -60,12 +47,12 @@ export function guardConsole(app: FastifyInstance, config: ConsoleConfig, auth: 
     if (found !== undefined) setViewer(request, found.viewer);
     if (access?.open === true) return undefined;
     if (found === undefined) {
-      if (changes) return refuse(request, reply, 401, 'Your session has ended: log in again.');
+      if (changes) return sendRefusal(request, reply, 401, 'Your session has ended: log in again.');
       const next = request.url.startsWith('/console') ? request.url : '/console';
       return reply.redirect(href('/console/login', { next }), 303);
     }
     if (access?.acts === true && !canAct(found.viewer)) {
-      return refuse(request, reply, 403, 'Refused: your role is read-only.');
+      return sendRefusal(request, reply, 403, 'Refused: your role is read-only.');
     }
     return undefined;
   });
@@ -83,6 +70,6 @@ export function consoleErrors(app: FastifyInstance, logger: Logger): void {
       logger.error({ err: error, route: request.routeOptions.url }, 'console: a page failed');
     }
     const text = status === 500 ? 'Something failed; the daemon’s log says what.' : error.message;
-    return sendPage(request, reply, 'Refused', notice(text, 'bad'), { status });
+    return sendRefusal(request, reply, status, text);
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Html } from './html.js';
-import { page, type PageOptions } from './layout.js';
+import { html, type Html } from './html.js';
+import { notice, page, type PageOptions } from './layout.js';
 import type { Viewer } from './viewer.js';
 
 /** Who sent each request, as the console's access hook found it. */
@@ -44,6 +44,18 @@ export function sendPage(
 ): FastifyReply {
   const viewer = viewers.get(request);
   return sendHtml(reply, options.status ?? 200, page(title, content, viewer, options));
+}
+
+/** A refusal as a page: what is wrong, and the way back where there is one (401: log in first). */
+export function sendRefusal(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  text: string,
+  back?: Html,
+): FastifyReply {
+  const title = status === 401 ? 'Log in first' : 'Refused';
+  return sendPage(request, reply, title, html`${notice(text, 'bad')}${back}`, { status });
 }
 
 /** A form's text field, trimmed; '' when absent. */

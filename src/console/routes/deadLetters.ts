@@ -9,7 +9,7 @@ import {
 } from '../../operations/index.js';
 import { PermanentError } from '../../shared/errors.js';
 import { maskedJob, subjectOfJob } from '../../store/index.js';
-import { ACT, field, queryField, sendPage, VIEW, viewerOf } from '../context.js';
+import { ACT, field, queryField, sendPage, sendRefusal, VIEW, viewerOf } from '../context.js';
 import type { ConsoleDeps } from '../deps.js';
 import { href, html, recordHref, type Html } from '../html.js';
 import { jobButtons } from '../jobButtons.js';
@@ -134,9 +134,7 @@ function bulkAction(
   const { action } = request.params;
   const upTo = Number(field(request.body, 'upTo'));
   if (!isAction(action) || !Number.isSafeInteger(upTo)) {
-    return sendPage(request, reply, 'Refused', notice('Not a bulk action of the console.', 'bad'), {
-      status: 400,
-    });
+    return sendRefusal(request, reply, 400, 'Not a bulk action of the console.');
   }
   const kind = kindOf(request, 'body');
   const scope = { kind, upTo, cap: deps.config.console.bulkLimit };
@@ -183,13 +181,7 @@ function oneAction(
   const id = Number(request.params.id);
   const back = html`<p><a href="${backOf(request)}">Back</a></p>`;
   if (!isAction(action) || !Number.isSafeInteger(id) || id <= 0) {
-    return sendPage(
-      request,
-      reply,
-      'Refused',
-      html`${notice('Not an action of the console.', 'bad')}${back}`,
-      { status: 400 },
-    );
+    return sendRefusal(request, reply, 400, 'Not an action of the console.', back);
   }
   const by = operatorOf(viewerOf(request), request.socket.remoteAddress);
   try {
@@ -197,9 +189,7 @@ function oneAction(
     else dropDeadLetter(deps.store, id, by);
   } catch (error) {
     if (!(error instanceof PermanentError)) throw error;
-    return sendPage(request, reply, 'Refused', html`${notice(error.message, 'bad')}${back}`, {
-      status: 409,
-    });
+    return sendRefusal(request, reply, 409, error.message, back);
   }
   const text =
     action === 'retry'

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkedPauseTarget, pauseTargets, pauseWork, resumeWork } from '../../operations/index.js';
 import { EVERY_TARGET, pausesInForce, type PauseDirection } from '../../store/index.js';
-import { ACT, field, sendPage, VIEW, viewerOf } from '../context.js';
+import { ACT, field, sendPage, sendRefusal, VIEW, viewerOf } from '../context.js';
 import type { ConsoleDeps } from '../deps.js';
 import { html, type Html } from '../html.js';
 import { notice, table } from '../layout.js';
@@ -58,19 +58,11 @@ function act(
   const name = field(request.body, 'target');
   const back = html`<p><a href="/console/pauses">Back to the pauses</a></p>`;
   if (!isDirection(way) || (action !== 'pause' && action !== 'resume')) {
-    return sendPage(
-      request,
-      reply,
-      'Refused',
-      html`${notice('Not a pause of the console.', 'bad')}${back}`,
-      { status: 400 },
-    );
+    return sendRefusal(request, reply, 400, 'Not a pause of the console.', back);
   }
   const checked = checkedPauseTarget(deps.config, way, name === '' ? undefined : name);
   if (!checked.ok) {
-    return sendPage(request, reply, 'Refused', html`${notice(checked.problem, 'bad')}${back}`, {
-      status: 400,
-    });
+    return sendRefusal(request, reply, 400, checked.problem, back);
   }
   const by = operatorOf(viewerOf(request), request.socket.remoteAddress);
   const what = named(way, checked.target);
