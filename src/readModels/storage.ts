@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config/index.js';
 import { ARCHIVE } from '../erp/inbound/folders.js';
-import { plainStatement } from '../store/statements.js';
+import { plainQuery } from '../store/statements.js';
 import { autoVacuumOf, fileBytes, pragmaNumber, type AutoVacuum } from '../store/space.js';
 import type { Store } from '../store/store.js';
 
@@ -40,21 +40,24 @@ export interface StorageReport {
  * counting a table reads its smallest index, about 0.1 s per million rows.
  */
 export function storageReport(store: Store): StorageReport {
-  const tables = plainStatement<{ name: string }>(
+  const tables = plainQuery<{ name: string }>(
     store.db,
     `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
      ORDER BY name`,
+    { name: 'text' },
   ).all();
   const rows = Object.fromEntries(
     tables.map(({ name }) => [
       name,
-      plainStatement<{ n: number }>(store.db, `SELECT count(*) AS n FROM "${name}"`).get()?.n ?? 0,
+      plainQuery<{ n: number }>(store.db, `SELECT count(*) AS n FROM "${name}"`, {
+        n: 'number',
+      }).get()?.n ?? 0,
     ]),
   );
   const oldest = Object.fromEntries(
     Object.entries(OLDEST).map(([item, sql]) => [
       item,
-      plainStatement<{ at: string | null }>(store.db, sql).get()?.at ?? undefined,
+      plainQuery<{ at: string | null }>(store.db, sql, { at: 'text?' }).get()?.at ?? undefined,
     ]),
   );
   return {

@@ -1,4 +1,4 @@
-import { plainStatement, statement } from './statements.js';
+import { plainQuery, query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow, storedTime } from './store.js';
 import { transaction } from './transaction.js';
@@ -31,17 +31,35 @@ interface CheckpointRow {
 const columns = 'resource, filter, watermark, updated_at, last_run_at, last_run_ok, last_error';
 
 export function getCheckpoint(store: Store, resource: string, filter = ''): Checkpoint | undefined {
-  const row = statement<{ resource: string; filter: string }, CheckpointRow>(
+  const row = query<{ resource: string; filter: string }, CheckpointRow>(
     store.db,
     `SELECT ${columns} FROM checkpoints WHERE resource = @resource AND filter = @filter`,
+    {
+      resource: 'text',
+      filter: 'text',
+      watermark: 'text?',
+      updated_at: 'text',
+      last_run_at: 'text?',
+      last_run_ok: 'number?',
+      last_error: 'text?',
+    },
   ).get({ resource, filter });
   return row === undefined ? undefined : toCheckpoint(row);
 }
 
 export function listCheckpoints(store: Store): Checkpoint[] {
-  return plainStatement<CheckpointRow>(
+  return plainQuery<CheckpointRow>(
     store.db,
     `SELECT ${columns} FROM checkpoints ORDER BY resource, filter`,
+    {
+      resource: 'text',
+      filter: 'text',
+      watermark: 'text?',
+      updated_at: 'text',
+      last_run_at: 'text?',
+      last_run_ok: 'number?',
+      last_error: 'text?',
+    },
   )
     .all()
     .map(toCheckpoint);
@@ -80,7 +98,7 @@ export function advanceCheckpoint(
   filter: string,
   watermark: Date | string,
 ): string {
-  const row = statement<Record<string, string>, { watermark: string }>(
+  const row = query<Record<string, string>, { watermark: string }>(
     store.db,
     `INSERT INTO checkpoints (resource, filter, watermark, updated_at)
      VALUES (@resource, @filter, @watermark, @now)
@@ -90,6 +108,7 @@ export function advanceCheckpoint(
          THEN excluded.updated_at ELSE checkpoints.updated_at END,
        watermark = max(coalesce(checkpoints.watermark, ''), excluded.watermark)
      RETURNING watermark`,
+    { watermark: 'text' },
   ).get({
     resource,
     filter,

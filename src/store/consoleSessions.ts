@@ -1,4 +1,4 @@
-import { statement } from './statements.js';
+import { query, statement } from './statements.js';
 import type { Store } from './store.js';
 
 /**
@@ -35,13 +35,14 @@ export function consoleSessionOf(
   secretSha256: string,
   now: string,
 ): ConsoleSession | undefined {
-  const row = statement<
+  const row = query<
     { secretSha256: string; now: string },
     { user: string; created_at: string; expires_at: string }
   >(
     store.db,
     `SELECT user, created_at, expires_at FROM console_sessions
      WHERE secret_sha256 = @secretSha256 AND expires_at > @now`,
+    { user: 'text', created_at: 'text', expires_at: 'text' },
   ).get({ secretSha256, now });
   return row === undefined
     ? undefined

@@ -1,4 +1,4 @@
-import { entryOf, statement, type RowOf } from './statements.js';
+import { entryOf, query, type RowOf, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -42,11 +42,21 @@ export function addDeadLetter(store: Store, jobId: number, letter: NewDeadLetter
 
 /** Every dead letter of one job, oldest first. */
 export function deadLettersOf(store: Store, jobId: number): DeadLetter[] {
-  return statement<{ jobId: number }, RowOf<DeadLetter>>(
+  return query<{ jobId: number }, RowOf<DeadLetter>>(
     store.db,
     `SELECT id, job_id AS jobId, reason, http_status AS httpStatus, body_excerpt AS bodyExcerpt,
        dead_at AS deadAt, resolved_at AS resolvedAt, resolution
      FROM dead_letters WHERE job_id = @jobId ORDER BY id`,
+    {
+      id: 'number',
+      jobId: 'number',
+      reason: 'text',
+      httpStatus: 'number?',
+      bodyExcerpt: 'text?',
+      deadAt: 'text',
+      resolvedAt: 'text?',
+      resolution: 'text?',
+    },
   )
     .all({ jobId })
     .map((row) => entryOf<DeadLetter>(row));
@@ -54,9 +64,10 @@ export function deadLettersOf(store: Store, jobId: number): DeadLetter[] {
 
 /** Ids of the jobs with an unresolved dead letter, oldest first. */
 export function openDeadLetterJobIds(store: Store): number[] {
-  return statement<object, { job_id: number }>(
+  return query<object, { job_id: number }>(
     store.db,
     'SELECT DISTINCT job_id FROM dead_letters WHERE resolved_at IS NULL ORDER BY job_id',
+    { job_id: 'number' },
   )
     .all({})
     .map((row) => row.job_id);
@@ -82,9 +93,8 @@ export function resolveDeadLetters(
  */
 export function deadLettersOpened(store: Store): number {
   return (
-    statement<object, { id: number | null }>(
-      store.db,
-      'SELECT max(id) AS id FROM dead_letters',
-    ).get({})?.id ?? 0
+    query<object, { id: number | null }>(store.db, 'SELECT max(id) AS id FROM dead_letters', {
+      id: 'number?',
+    }).get({})?.id ?? 0
   );
 }

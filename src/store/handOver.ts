@@ -1,5 +1,5 @@
 import type { MirrorRecord } from './mirror.js';
-import { statement } from './statements.js';
+import { query } from './statements.js';
 import type { Store } from './store.js';
 
 /**
@@ -31,7 +31,7 @@ export function versionRecords(
 ): (Record<string, unknown> | undefined)[] {
   const found: (Record<string, unknown> | undefined)[] = versions.map(() => undefined);
   if (versions.length === 0) return found;
-  const rows = statement<{ keys: string }, { n: number; json: string | null }>(
+  const rows = query<{ keys: string }, { n: number; json: string | null }>(
     store.db,
     `SELECT k.key AS n,
        coalesce(l.json, CASE WHEN m.version = k.value ->> 2 THEN m.json END) AS json
@@ -39,6 +39,7 @@ export function versionRecords(
      LEFT JOIN ledger AS l
        ON l.resource = k.value ->> 0 AND l._id = k.value ->> 1 AND l.version = k.value ->> 2
      LEFT JOIN mirror AS m ON m.resource = k.value ->> 0 AND m._id = k.value ->> 1`,
+    { n: 'number', json: 'text?' },
   ).all({ keys: JSON.stringify(versions.map((v) => [v.resource, v.id, v.version])) });
   for (const { n, json } of rows) {
     if (json !== null) found[n] = JSON.parse(json) as Record<string, unknown>;
@@ -55,10 +56,11 @@ export function mirrorRecords(
 ): Map<string, MirrorRecord> {
   const found = new Map<string, MirrorRecord>();
   if (keys.length === 0) return found;
-  const rows = statement<{ keys: string }, { resource: string; _id: string; json: string }>(
+  const rows = query<{ keys: string }, { resource: string; _id: string; json: string }>(
     store.db,
     `SELECT m.resource, m._id, m.json FROM json_each(@keys) AS k
      JOIN mirror AS m ON m.resource = k.value ->> 0 AND m._id = k.value ->> 1`,
+    { resource: 'text', _id: 'text', json: 'text' },
   ).all({ keys: JSON.stringify(keys.map((k) => [k.resource, k.id])) });
   for (const row of rows) {
     found.set(mirrorKey(row.resource, row._id), JSON.parse(row.json) as MirrorRecord);

@@ -1,5 +1,5 @@
 import { overtakenText, overtakingOf, type Overtaking, type OvertakenRow } from './overtaken.js';
-import { plainStatement, statement } from './statements.js';
+import { plainQuery, query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -33,10 +33,20 @@ interface KeptRow extends OvertakenRow {
 /** The row a file's message or a request's key was kept in before, under this very name. */
 function keptUnderName(store: Store, message: InboxMessageRow): KeptRow | undefined {
   const same = message.source === 'http' ? '' : 'AND sha256 = @sha256';
-  return statement<Record<string, string>, KeptRow>(
+  return query<Record<string, string>, KeptRow>(
     store.db,
     `SELECT id, kind, sha256, state, entity, stamp, repeat_of, error FROM inbox_messages
      WHERE source = @source AND kind = @kind AND name = @name ${same} ORDER BY id LIMIT 1`,
+    {
+      sha256: 'text',
+      state: 'text',
+      id: 'number',
+      kind: 'text',
+      entity: 'text?',
+      stamp: 'text?',
+      repeat_of: 'number?',
+      error: 'text?',
+    },
   ).get({ source: message.source, kind: message.kind, name: message.name, sha256: message.sha256 });
 }
 
@@ -54,7 +64,7 @@ interface Heard {
 }
 
 function heardOf(store: Store, message: InboxMessageRow): Heard {
-  const heard = statement<Record<string, string>, Heard>(
+  const heard = query<Record<string, string>, Heard>(
     store.db,
     `SELECT (SELECT id FROM inbox_messages INDEXED BY inbox_messages_content
               WHERE kind = @kind AND content = @content AND state = 'done'
@@ -65,6 +75,15 @@ function heardOf(store: Store, message: InboxMessageRow): Heard {
          INDEXED BY inbox_messages_entity
        WHERE entity = @entity AND kind = @kind AND state = 'done' ORDER BY id DESC LIMIT 1
      ) AS last`,
+    {
+      first: 'number?',
+      id: 'number?',
+      name: 'text?',
+      source: 'text?',
+      content: 'text?',
+      stamp: 'text?',
+      received_at: 'text?',
+    },
   ).get({ kind: message.kind, entity: message.entity, content: message.sha256 });
   if (heard === undefined) throw new Error('inbox: the look at what was heard gave no row');
   return heard;
@@ -74,7 +93,7 @@ type Kept = { state: 'received' | 'done' | 'rejected'; error?: string; repeatOf?
 
 /** Keeps the message as `kept` says; undefined when a row of its name and content is there. */
 function keep(store: Store, message: InboxMessageRow, kept: Kept): number | undefined {
-  return statement<Record<string, string | number | null>, { id: number }>(
+  return query<Record<string, string | number | null>, { id: number }>(
     store.db,
     `INSERT INTO inbox_messages (kind, source, name, sha256, body, received_at, state,
        processed_at, error, entity, content, stamp, repeat_of)
@@ -83,6 +102,7 @@ function keep(store: Store, message: InboxMessageRow, kept: Kept): number | unde
        @repeatOf)
      ON CONFLICT (source, kind, name, sha256) DO NOTHING
      RETURNING id`,
+    { id: 'number' },
   ).get({
     ...message,
     // A repeat's content is its first's: that one keeps the body.
@@ -186,9 +206,10 @@ export function settleInboxMessage(
 }
 
 export function countInboxMessages(store: Store): Record<string, number> {
-  const rows = plainStatement<{ state: string; n: number }>(
+  const rows = plainQuery<{ state: string; n: number }>(
     store.db,
     'SELECT state, count(*) AS n FROM inbox_messages GROUP BY state',
+    { state: 'text', n: 'number' },
   ).all();
   return Object.fromEntries(rows.map((r) => [r.state, r.n]));
 }

@@ -1,6 +1,6 @@
 import { inboxJobKey, replayedName, replayJobKeyStart, type InboxMessageKey } from './jobKeys.js';
 import { columns, toStoredJob, type JobRow, type StoredJob } from './queueRows.js';
-import { statement } from './statements.js';
+import { query } from './statements.js';
 import type { Store } from './store.js';
 
 /**
@@ -59,9 +59,24 @@ const kept = (row: KeptRow): KeptMessage => ({
 
 /** A kept message by its id. */
 export function keptMessage(store: Store, id: number): KeptMessage | undefined {
-  const row = statement<{ id: number }, KeptRow>(
+  const row = query<{ id: number }, KeptRow>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages WHERE id = @id`,
+    {
+      id: 'number',
+      body: 'text',
+      received_at: 'text',
+      state: 'text',
+      error: 'text?',
+      entity: 'text?',
+      content: 'text?',
+      stamp: 'text?',
+      repeat_of: 'number?',
+      kind: 'text',
+      source: 'text',
+      name: 'text',
+      sha256: 'text',
+    },
   ).get({ id });
   return row === undefined ? undefined : kept(row);
 }
@@ -72,16 +87,46 @@ export function keptMessage(store: Store, id: number): KeptMessage | undefined {
  * with its content, which is `key.sha256` for every message read now.
  */
 export function firstMessageOf(store: Store, key: InboxMessageKey): KeptMessage | undefined {
-  const exact = statement<InboxMessageKey, KeptRow>(
+  const exact = query<InboxMessageKey, KeptRow>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages
      WHERE source = @source AND kind = @kind AND name = @name AND sha256 = @sha256`,
+    {
+      id: 'number',
+      body: 'text',
+      received_at: 'text',
+      state: 'text',
+      error: 'text?',
+      entity: 'text?',
+      content: 'text?',
+      stamp: 'text?',
+      repeat_of: 'number?',
+      kind: 'text',
+      source: 'text',
+      name: 'text',
+      sha256: 'text',
+    },
   ).get(key);
   if (exact !== undefined) return kept(exact);
-  const alike = statement<{ kind: string; content: string }, KeptRow>(
+  const alike = query<{ kind: string; content: string }, KeptRow>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages INDEXED BY inbox_messages_content
      WHERE kind = @kind AND content = @content AND state = 'done' ORDER BY id`,
+    {
+      id: 'number',
+      body: 'text',
+      received_at: 'text',
+      state: 'text',
+      error: 'text?',
+      entity: 'text?',
+      content: 'text?',
+      stamp: 'text?',
+      repeat_of: 'number?',
+      kind: 'text',
+      source: 'text',
+      name: 'text',
+      sha256: 'text',
+    },
   ).all({ kind: key.kind, content: key.sha256 });
   const first = alike.find((row) => replayedName(row.name) === undefined && row.repeat_of === null);
   return first === undefined ? undefined : kept(first);
@@ -98,21 +143,51 @@ export function newerMessageAbout(
   id: number,
   content: string | undefined,
 ): KeptMessage | undefined {
-  const row = statement<Record<string, string | number | null>, KeptRow>(
+  const row = query<Record<string, string | number | null>, KeptRow>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages INDEXED BY inbox_messages_entity
      WHERE kind = @kind AND entity = @entity AND id > @id AND state = 'done'
        AND content IS NOT @content
      ORDER BY id DESC LIMIT 1`,
+    {
+      id: 'number',
+      body: 'text',
+      received_at: 'text',
+      state: 'text',
+      error: 'text?',
+      entity: 'text?',
+      content: 'text?',
+      stamp: 'text?',
+      repeat_of: 'number?',
+      kind: 'text',
+      source: 'text',
+      name: 'text',
+      sha256: 'text',
+    },
   ).get({ kind, entity, id, content: content ?? null });
   return row === undefined ? undefined : kept(row);
 }
 
 /** The messages that came as requests (`POST /erp/<kind>`) under the ERP's key `name`. */
 export function requestsNamed(store: Store, name: string): KeptMessage[] {
-  return statement<{ name: string }, KeptRow>(
+  return query<{ name: string }, KeptRow>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages WHERE source = 'http' AND name = @name ORDER BY id`,
+    {
+      id: 'number',
+      body: 'text',
+      received_at: 'text',
+      state: 'text',
+      error: 'text?',
+      entity: 'text?',
+      content: 'text?',
+      stamp: 'text?',
+      repeat_of: 'number?',
+      kind: 'text',
+      source: 'text',
+      name: 'text',
+      sha256: 'text',
+    },
   )
     .all({ name })
     .map(kept);
@@ -120,9 +195,27 @@ export function requestsNamed(store: Store, name: string): KeptMessage[] {
 
 /** The job a message queued; undefined when it never queued one or retention removed it. */
 export function jobOfMessage(store: Store, message: InboxMessageKey): StoredJob | undefined {
-  const row = statement<{ key: string }, JobRow>(
+  const row = query<{ key: string }, JobRow>(
     store.db,
     `SELECT ${columns} FROM queue WHERE idempotency_key = @key`,
+    {
+      id: 'number',
+      kind: 'text',
+      entity_key: 'text',
+      idempotency_key: 'text?',
+      payload: 'text',
+      state: 'text',
+      attempts: 'number',
+      next_attempt_at: 'text',
+      retry_after_until: 'text?',
+      last_error: 'text?',
+      last_status: 'number?',
+      created_at: 'text',
+      updated_at: 'text',
+      superseded_by: 'number?',
+      lease_until: 'text?',
+      batch_id: 'number?',
+    },
   ).get({ key: inboxJobKey(message) });
   return row === undefined ? undefined : toStoredJob(row);
 }
@@ -140,12 +233,13 @@ export function newerJobAbout(
 ): number | undefined {
   const own = inboxJobKey(message);
   const replays = replayJobKeyStart(message);
-  return statement<Record<string, string>, { id: number }>(
+  return query<Record<string, string>, { id: number }>(
     store.db,
     `SELECT id FROM queue INDEXED BY queue_entity
      WHERE entity_key = @entityKey AND kind = @kind AND created_at > @since
        AND state <> 'superseded' AND idempotency_key IS NOT @own
        AND NOT (idempotency_key > @replays AND idempotency_key < @replaysEnd)
      ORDER BY id DESC LIMIT 1`,
+    { id: 'number' },
   ).get({ entityKey, kind, since, own, replays, replaysEnd: `${replays}\uffff` })?.id;
 }

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { entryOf, plainStatement, statement, type RowOf } from './statements.js';
+import { entryOf, plainQuery, query, type RowOf, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -97,12 +97,13 @@ export function knownVersions(
   versions: readonly { id: string; version: string; sha256: string }[],
 ): boolean[] {
   if (versions.length === 0) return [];
-  const rows = statement<Record<string, string>, { at: number }>(
+  const rows = query<Record<string, string>, { at: number }>(
     store.db,
     `SELECT asked.key AS at FROM json_each(@asked) AS asked
      WHERE EXISTS (SELECT 1 FROM ledger WHERE resource = @resource AND _id = asked.value ->> 0
        AND (version = asked.value ->> 1 AND coalesce(sha256 = asked.value ->> 2, 1)
          OR version = (asked.value ->> 1) || '_' || substr(asked.value ->> 2, 1, 8)))`,
+    { at: 'number' },
   ).all({
     resource,
     asked: JSON.stringify(versions.map((v) => [v.id, v.version, v.sha256])),
@@ -176,9 +177,21 @@ export function getLedgerEntry(
   id: string,
   version: string,
 ): LedgerEntry | undefined {
-  const row = statement<Record<string, string>, RowOf<LedgerEntry>>(
+  const row = query<Record<string, string>, RowOf<LedgerEntry>>(
     store.db,
     `SELECT ${columns} FROM ledger WHERE resource = @resource AND _id = @id AND version = @version`,
+    {
+      seq: 'number',
+      resource: 'text',
+      id: 'text',
+      version: 'text',
+      runId: 'number?',
+      seenAt: 'text',
+      deliveredAt: 'text?',
+      ackState: 'text',
+      sha256: 'text?',
+      json: 'text?',
+    },
   ).get({ resource, id, version });
   return row === undefined ? undefined : entryOf<LedgerEntry>(row);
 }
@@ -186,9 +199,10 @@ export function getLedgerEntry(
 /** Whether the ledger holds any version of the record: the ERP has it from a pull. */
 export function ledgerHolds(store: Store, resource: string, id: string): boolean {
   return (
-    statement<Record<string, string>, { one: number }>(
+    query<Record<string, string>, { one: number }>(
       store.db,
       'SELECT 1 AS one FROM ledger WHERE resource = @resource AND _id = @id LIMIT 1',
+      { one: 'number' },
     ).get({ resource, id }) !== undefined
   );
 }
@@ -196,9 +210,10 @@ export function ledgerHolds(store: Store, resource: string, id: string): boolean
 /** How many versions wait to be handed to the ERP (for `status` and `/metrics`). */
 export function countUndelivered(store: Store): number {
   return (
-    plainStatement<{ n: number }>(
+    plainQuery<{ n: number }>(
       store.db,
       'SELECT count(*) AS n FROM ledger WHERE delivered_at IS NULL',
+      { n: 'number' },
     ).get()?.n ?? 0
   );
 }

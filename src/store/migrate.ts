@@ -3,7 +3,7 @@ import { canonicalJson } from '../shared/canonicalJson.js';
 import { sha256Of } from './ledger.js';
 import { SetupError, errorMessage } from '../shared/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
-import { plainStatement, statement } from './statements.js';
+import { plainQuery, statement } from './statements.js';
 import type { Database } from './store.js';
 
 /** `PRAGMA application_id` of a homecare-sync database: "HCSY" in ASCII. */
@@ -48,9 +48,10 @@ export function requireCurrentSchema(db: Database, path: string): void {
 
 /** The version without taking the write lock, so `status` beside a busy daemon does not wait. */
 function versionIfCurrent(db: Database): number | undefined {
-  const table = plainStatement<{ name: string }>(
+  const table = plainQuery<{ name: string }>(
     db,
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'",
+    { name: 'text' },
   ).get();
   return table === undefined ? undefined : schemaVersion(db);
 }
@@ -125,9 +126,10 @@ function migrateSteps(db: Database, path: string, now: Date, target: number): vo
 }
 
 export function schemaVersion(db: Database): number {
-  const row = plainStatement<{ version: unknown }>(
+  const row = plainQuery<{ version: unknown }>(
     db,
     'SELECT max(version) AS version FROM schema_version',
+    { version: 'any' },
   ).get();
   const version = row?.version ?? 0;
   if (Number.isInteger(version)) return version as number;

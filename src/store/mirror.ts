@@ -1,5 +1,5 @@
 import { stampSql } from '../contract/index.js';
-import { statement } from './statements.js';
+import { query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -85,9 +85,10 @@ export function upsertMirror(
 }
 
 export function getMirror(store: Store, resource: string, id: string): MirrorEntry | undefined {
-  const row = statement<{ resource: string; id: string }, MirrorRow>(
+  const row = query<{ resource: string; id: string }, MirrorRow>(
     store.db,
     'SELECT resource, _id, version, json, updated_at FROM mirror WHERE resource = @resource AND _id = @id',
+    { resource: 'text', _id: 'text', version: 'text', json: 'text', updated_at: 'text' },
   ).get({ resource, id });
   return row === undefined ? undefined : toEntry(row);
 }
@@ -102,19 +103,21 @@ export function mirroredTextsOf(
   ids: readonly string[],
 ): Map<string, string> {
   if (ids.length === 0) return new Map();
-  const rows = statement<{ resource: string; ids: string }, { id: string; json: string }>(
+  const rows = query<{ resource: string; ids: string }, { id: string; json: string }>(
     store.db,
     `SELECT _id AS id, json FROM mirror
      WHERE resource = @resource AND _id IN (SELECT value FROM json_each(@ids))`,
+    { id: 'text', json: 'text' },
   ).all({ resource, ids: JSON.stringify(ids) });
   return new Map(rows.map((row) => [row.id, row.json]));
 }
 
 /** The `_id` of every mirrored record of `resource` (no bodies read: a list may be long). */
 export function mirrorIdsOf(store: Store, resource: string): string[] {
-  return statement<{ resource: string }, { id: string }>(
+  return query<{ resource: string }, { id: string }>(
     store.db,
     'SELECT _id AS id FROM mirror WHERE resource = @resource',
+    { id: 'text' },
   )
     .all({ resource })
     .map((row) => row.id);
@@ -122,9 +125,10 @@ export function mirrorIdsOf(store: Store, resource: string): string[] {
 
 /** The version of the mirrored record, read alone; undefined when it is not in the mirror. */
 export function getMirrorVersion(store: Store, resource: string, id: string): string | undefined {
-  return statement<{ resource: string; id: string }, { version: string }>(
+  return query<{ resource: string; id: string }, { version: string }>(
     store.db,
     'SELECT version FROM mirror WHERE resource = @resource AND _id = @id',
+    { version: 'text' },
   ).get({ resource, id })?.version;
 }
 
@@ -139,9 +143,10 @@ export function getMirrorField(
   id: string,
   field: string,
 ): { value: unknown } | undefined {
-  const row = statement<Record<string, string>, { value: string | null }>(
+  const row = query<Record<string, string>, { value: string | null }>(
     store.db,
     'SELECT json -> @path AS value FROM mirror WHERE resource = @resource AND _id = @id',
+    { value: 'text?' },
   ).get({ resource, id, path: `$.${JSON.stringify(field)}` });
   if (row === undefined) return undefined;
   return { value: row.value === null ? undefined : JSON.parse(row.value) };
@@ -157,11 +162,12 @@ export function findMirrorBy(
   field: MirrorKey,
   value: string,
 ): MirrorEntry[] {
-  return statement<{ resource: string; value: string }, MirrorRow>(
+  return query<{ resource: string; value: string }, MirrorRow>(
     store.db,
     `SELECT resource, _id, version, json, updated_at FROM mirror
      WHERE resource = @resource AND ${keyColumns[field]} = @value
      ORDER BY updated_at DESC, _id`,
+    { resource: 'text', _id: 'text', version: 'text', json: 'text', updated_at: 'text' },
   )
     .all({ resource, value })
     .map(toEntry);

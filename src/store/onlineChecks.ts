@@ -1,4 +1,4 @@
-import { statement } from './statements.js';
+import { query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { transaction } from './transaction.js';
 
@@ -48,10 +48,11 @@ export function keepOnlineChecks(store: Store, run: OnlineCheckRun): void {
 
 /** The last verdict of each check, in the order the check prints them; empty before the first. */
 export function lastOnlineChecks(store: Store): KeptOnlineCheck[] {
-  return statement<Record<string, never>, KeptOnlineCheck>(
+  return query<Record<string, never>, KeptOnlineCheck>(
     store.db,
     `SELECT id, status, ms, message, hint, checked_at AS checkedAt
        FROM online_checks ORDER BY position, id`,
+    { checkedAt: 'text', id: 'text', status: 'text', ms: 'number', message: 'text', hint: 'text?' },
   ).all({});
 }
 
@@ -65,11 +66,12 @@ export function sampleMirrored(
   limit: number,
 ): { resource: string; id: string }[] {
   if (resources.length === 0) return [];
-  return statement<{ resources: string; limit: number }, { resource: string; id: string }>(
+  return query<{ resources: string; limit: number }, { resource: string; id: string }>(
     store.db,
     `SELECT resource, _id AS id FROM mirror
       WHERE resource IN (SELECT value FROM json_each(@resources))
         AND coalesce(json ->> '$.archived', 0) = 0 AND json ->> '$._reduced' IS NULL
       ORDER BY updated_at DESC LIMIT @limit`,
+    { resource: 'text', id: 'text' },
   ).all({ resources: JSON.stringify(resources), limit });
 }

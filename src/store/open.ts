@@ -3,7 +3,7 @@ import type { Clock } from '../shared/clock.js';
 import { SetupError } from '../shared/errors.js';
 import { APPLICATION_ID, migrate, requireCurrentSchema } from './migrate.js';
 import { createDatabase, inspectDatabaseFile, restrictDatabaseMode } from './databaseFile.js';
-import { plainStatement } from './statements.js';
+import { plainQuery } from './statements.js';
 import { storeOn, type Database, type Store } from './store.js';
 
 export interface OpenStoreOptions {
@@ -103,9 +103,10 @@ function connect(path: string): Database {
 function checkOwnership(db: Database, path: string): void {
   const applicationId = db.pragma('application_id', { simple: true });
   if (applicationId === APPLICATION_ID) return;
-  const tables = plainStatement<{ count: number }>(
+  const tables = plainQuery<{ count: number }>(
     db,
     "SELECT count(*) AS count FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'",
+    { count: 'number' },
   ).get();
   if (applicationId === 0 && tables?.count === 0) {
     throw new SetupError(

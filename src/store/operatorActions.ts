@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { statement } from './statements.js';
+import { query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -80,7 +80,7 @@ export function recordShowPersonal(
 
 /** The actions done to `subjects`, oldest first. */
 export function operatorActionsOn(store: Store, subjects: readonly string[]): RecordedAction[] {
-  const select = statement<
+  const select = query<
     { subject: string },
     {
       action: string;
@@ -94,6 +94,7 @@ export function operatorActionsOn(store: Store, subjects: readonly string[]): Re
     store.db,
     `SELECT action, subject, detail, os_user, host, at FROM operator_actions
      WHERE subject = @subject ORDER BY id`,
+    { action: 'text', subject: 'text', detail: 'text?', os_user: 'text', host: 'text', at: 'text' },
   );
   return subjects
     .flatMap((subject) => select.all({ subject }))

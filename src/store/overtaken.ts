@@ -1,4 +1,4 @@
-import { statement } from './statements.js';
+import { query } from './statements.js';
 import type { Store } from './store.js';
 
 /**
@@ -47,18 +47,18 @@ export interface OvertakenRow {
  */
 export function overtakingOf(store: Store, row: OvertakenRow): Overtaking | undefined {
   if (row.error?.startsWith(OVERTAKEN) !== true) return undefined;
-  const last = statement<Record<string, string | number | null>, Record<string, string | null>>(
+  const last = query<
+    Record<string, string | number | null>,
+    { name: string; source: string; received_at: string; stamp: string | null }
+  >(
     store.db,
     `SELECT name, source, received_at, stamp FROM inbox_messages INDEXED BY inbox_messages_entity
      WHERE entity = @entity AND kind = @kind AND id < @id AND state = 'done'
      ORDER BY id DESC LIMIT 1`,
+    { name: 'text', source: 'text', received_at: 'text', stamp: 'text?' },
   ).get({ entity: row.entity, kind: row.kind, id: row.id });
   if (last === undefined || row.entity === null) return undefined;
-  const by = {
-    name: last.name ?? '',
-    source: last.source ?? 'file',
-    receivedAt: last.received_at ?? '',
-  };
+  const by = { name: last.name, source: last.source, receivedAt: last.received_at };
   if (row.repeat_of !== null || row.stamp === null || last.stamp == null) return { by };
   return { by, stamps: { given: row.stamp, last: last.stamp } };
 }

@@ -1,5 +1,5 @@
 import type { OwnWrite } from '../contract/index.js';
-import { statement } from './statements.js';
+import { query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -34,10 +34,17 @@ export function recordOwnWrite(store: Store, resource: string, id: string, write
 }
 
 export function getOwnWrite(store: Store, resource: string, id: string): OwnWrite | undefined {
-  const row = statement<Record<string, string>, OwnWriteRow>(
+  const row = query<Record<string, string>, OwnWriteRow>(
     store.db,
     `SELECT fields, written_hash, base_fields, base_hash, editor FROM own_writes
      WHERE resource = @resource AND _id = @id`,
+    {
+      fields: 'text',
+      written_hash: 'text',
+      base_fields: 'text',
+      base_hash: 'text',
+      editor: 'text?',
+    },
   ).get({ resource, id });
   if (row === undefined) return undefined;
   return {
@@ -83,10 +90,11 @@ export function recordTriedCreate(
 
 /** The creates of `resource` whose record no pull has listed yet; none, nearly always. */
 export function triedCreatesOf(store: Store, resource: string): TriedCreate[] {
-  return statement<Record<string, string>, { _id: string; fields: string; written_hash: string }>(
+  return query<Record<string, string>, { _id: string; fields: string; written_hash: string }>(
     store.db,
     `SELECT _id, fields, written_hash FROM own_writes
      WHERE resource = @resource AND _id >= @from AND _id < @to`,
+    { _id: 'text', fields: 'text', written_hash: 'text' },
   )
     .all({ resource, from: TRIED_CREATE, to: TRIED_CREATE_END })
     .map((row) => ({

@@ -1,6 +1,6 @@
 import { operatorActionsOn, type RecordedAction } from './operatorActions.js';
 import { KIND_FILTER_SQL, kindParams, type KindFilter } from './queueRows.js';
-import { plainStatement, statement } from './statements.js';
+import { plainQuery, query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -63,10 +63,11 @@ export function resume(store: Store, direction: PauseDirection, target: string):
 }
 
 function pauseOf(store: Store, direction: PauseDirection, target: string): Pause | undefined {
-  const row = statement<Record<string, string>, PauseRow>(
+  const row = query<Record<string, string>, PauseRow>(
     store.db,
     `SELECT direction, target, paused_at FROM pauses
      WHERE direction = @direction AND target = @target AND resumed_at IS NULL`,
+    { direction: 'text', target: 'text', paused_at: 'text' },
   ).get({ direction, target });
   return row === undefined ? undefined : toPause(row);
 }
@@ -79,10 +80,11 @@ const toPause = (row: PauseRow): Pause => ({
 
 /** Every pause in force, pulls first, the whole direction before its targets. */
 export function pausesInForce(store: Store): Pause[] {
-  return plainStatement<PauseRow>(
+  return plainQuery<PauseRow>(
     store.db,
     `SELECT direction, target, paused_at FROM pauses WHERE resumed_at IS NULL
      ORDER BY direction, target <> '${EVERY_TARGET}', target`,
+    { direction: 'text', target: 'text', paused_at: 'text' },
   )
     .all()
     .map(toPause);
@@ -91,10 +93,11 @@ export function pausesInForce(store: Store): Pause[] {
 /** Whether the scheduled pulls of `resource` are paused, by themselves or with every resource. */
 export function isPullPaused(store: Store, resource: string): boolean {
   return (
-    statement<{ resource: string }, { one: number }>(
+    query<{ resource: string }, { one: number }>(
       store.db,
       `SELECT 1 AS one FROM pauses WHERE direction = 'pull' AND resumed_at IS NULL
          AND target IN (@resource, '${EVERY_TARGET}')`,
+      { one: 'number' },
     ).get({ resource }) !== undefined
   );
 }
@@ -120,10 +123,11 @@ export function countHeldJobs(store: Store, kinds: KindFilter): number {
     held: JSON.stringify(held.every ? [] : held.kinds),
   };
   return (
-    statement<typeof params, { n: number }>(
+    query<typeof params, { n: number }>(
       store.db,
       `SELECT count(*) AS n FROM queue WHERE state = 'pending' AND ${KIND_FILTER_SQL}
          AND (@every = 1 OR kind IN (SELECT value FROM json_each(@held)))`,
+      { n: 'number' },
     ).get(params)?.n ?? 0
   );
 }
@@ -133,10 +137,11 @@ export function countHeldJobs(store: Store, kinds: KindFilter): number {
  * resource), for those resumed at all: readiness counts a resource's freshness from then.
  */
 export function pullsResumedAt(store: Store, resources: readonly string[]): Record<string, string> {
-  const select = statement<{ resource: string }, { at: string | null }>(
+  const select = query<{ resource: string }, { at: string | null }>(
     store.db,
     `SELECT max(resumed_at) AS at FROM pauses
      WHERE direction = 'pull' AND target IN (@resource, '${EVERY_TARGET}')`,
+    { at: 'text?' },
   );
   return Object.fromEntries(
     resources.flatMap((resource) => {

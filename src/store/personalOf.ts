@@ -1,7 +1,7 @@
 import { maskPersonal, messageLabel, personalValues } from '../log/index.js';
 import { inboxJobKey, inboxMessageOfKey } from './jobKeys.js';
 import type { StoredJob } from './queueRows.js';
-import { statement } from './statements.js';
+import { query } from './statements.js';
 import type { Store } from './store.js';
 import { subjectOfJob } from './subjects.js';
 
@@ -25,13 +25,14 @@ export function personalValuesOf(
   const records =
     record === undefined
       ? []
-      : statement<RecordRef, { json: string }>(
+      : query<RecordRef, { json: string }>(
           store.db,
           `SELECT json FROM mirror WHERE resource = @resource AND _id = @id
            UNION ALL SELECT json FROM ledger
              WHERE resource = @resource AND _id = @id AND json IS NOT NULL
            UNION ALL SELECT json FROM mirror WHERE resource = 'patient' AND _id = (
              SELECT json ->> '$.patientId' FROM mirror WHERE resource = @resource AND _id = @id)`,
+          { json: 'text' },
         ).all(record);
   const texts = [...records.map((row) => row.json), ...payloads];
   return personalValues(texts.map(parsedOrText));

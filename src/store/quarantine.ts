@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { plainStatement, statement } from './statements.js';
+import { plainQuery, query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -59,10 +59,19 @@ export function listQuarantine(
   store: Store,
   options: { resource?: string; limit?: number } = {},
 ): QuarantineEntry[] {
-  return statement<{ resource: string | null; limit: number }, QuarantineRow>(
+  return query<{ resource: string | null; limit: number }, QuarantineRow>(
     store.db,
     `SELECT id, resource, record_id, reason, json, run_id, seen_at FROM quarantine
      WHERE @resource IS NULL OR resource = @resource ORDER BY id DESC LIMIT @limit`,
+    {
+      id: 'number',
+      resource: 'text',
+      record_id: 'text?',
+      reason: 'text',
+      json: 'text',
+      run_id: 'number?',
+      seen_at: 'text',
+    },
   )
     .all({ resource: options.resource ?? null, limit: options.limit ?? -1 })
     .map((row) => ({
@@ -79,7 +88,9 @@ export function listQuarantine(
 /** How many records are in quarantine, for `status`. */
 export function countQuarantined(store: Store): number {
   return (
-    plainStatement<{ n: number }>(store.db, 'SELECT count(*) AS n FROM quarantine').get()?.n ?? 0
+    plainQuery<{ n: number }>(store.db, 'SELECT count(*) AS n FROM quarantine', {
+      n: 'number',
+    }).get()?.n ?? 0
   );
 }
 
@@ -109,16 +120,32 @@ export function quarantineNotes(
 ): QuarantineNote[] {
   const columns = 'id, resource, record_id, reason, run_id, seen_at';
   if ('limit' in options) {
-    return statement<{ limit: number }, NoteRow>(
+    return query<{ limit: number }, NoteRow>(
       store.db,
       `SELECT ${columns} FROM quarantine ORDER BY id DESC LIMIT @limit`,
+      {
+        resource: 'text',
+        id: 'number',
+        record_id: 'text?',
+        reason: 'text',
+        run_id: 'number?',
+        seen_at: 'text',
+      },
     )
       .all({ limit: options.limit })
       .map(noteOf);
   }
-  return statement<{ resource: string; id: string }, NoteRow>(
+  return query<{ resource: string; id: string }, NoteRow>(
     store.db,
     `SELECT ${columns} FROM quarantine WHERE resource = @resource AND record_id = @id ORDER BY id`,
+    {
+      resource: 'text',
+      id: 'number',
+      record_id: 'text?',
+      reason: 'text',
+      run_id: 'number?',
+      seen_at: 'text',
+    },
   )
     .all(options.of)
     .map(noteOf);
@@ -126,9 +153,10 @@ export function quarantineNotes(
 
 /** The resources that hold a quarantined record with this `_id`. */
 export function quarantinedResources(store: Store, id: string): string[] {
-  return statement<{ id: string }, { resource: string }>(
+  return query<{ id: string }, { resource: string }>(
     store.db,
     'SELECT DISTINCT resource FROM quarantine WHERE record_id = @id ORDER BY resource',
+    { resource: 'text' },
   )
     .all({ id })
     .map((row) => row.resource);

@@ -1,4 +1,4 @@
-import { plainStatement, statement } from './statements.js';
+import { plainQuery, query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 import { transaction } from './transaction.js';
@@ -31,12 +31,13 @@ export interface InsertedJob {
 export function insertJob(store: Store, job: JobToInsert): InsertedJob {
   const insert = (): InsertedJob => {
     const now = storedNow(store);
-    const inserted = statement<Record<string, string | null>, { id: number }>(
+    const inserted = query<Record<string, string | null>, { id: number }>(
       store.db,
       `INSERT INTO queue (kind, entity_key, idempotency_key, payload, next_attempt_at, created_at,
          updated_at)
        VALUES (@kind, @entityKey, @idempotencyKey, @payload, @now, @now, @now)
        ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
+      { id: 'number' },
     ).get({
       kind: job.kind,
       entityKey: job.entityKey,
@@ -45,9 +46,10 @@ export function insertJob(store: Store, job: JobToInsert): InsertedJob {
       now,
     });
     if (inserted === undefined) {
-      const existing = statement<{ key: string }, { id: number }>(
+      const existing = query<{ key: string }, { id: number }>(
         store.db,
         'SELECT id FROM queue WHERE idempotency_key = @key',
+        { id: 'number' },
       ).get({ key: job.idempotencyKey ?? '' });
       if (existing === undefined)
         throw new Error(`queue: no job with idempotency key ${job.idempotencyKey}`);
@@ -60,13 +62,14 @@ export function insertJob(store: Store, job: JobToInsert): InsertedJob {
 }
 
 function supersedeOlder(store: Store, id: number, job: JobToInsert, now: string): number[] {
-  return statement<Record<string, string | number>, { id: number }>(
+  return query<Record<string, string | number>, { id: number }>(
     store.db,
     // Through the open jobs of the entity only (queue_open), not every job it ever had.
     `UPDATE queue INDEXED BY queue_open SET state = @to, superseded_by = @id, updated_at = @now
      WHERE kind = @kind AND entity_key = @entityKey AND state = @from
        AND state IN ('pending', 'running') AND id < @id
      RETURNING id`,
+    { id: 'number' },
   )
     .all({
       id,
@@ -96,12 +99,30 @@ export function claimJobs(
   batch: number | undefined,
 ): StoredJob[] {
   if (ids.length === 0) return [];
-  const rows = statement<Record<string, string | number | null>, JobRow>(
+  const rows = query<Record<string, string | number | null>, JobRow>(
     store.db,
     // By id (NOT INDEXED keeps SQLite from reading every pending job through queue_state).
     `UPDATE queue NOT INDEXED SET state = @to, lease_until = @leaseUntil, updated_at = @now,
        batch_id = coalesce(@batch, batch_id)
      WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @from RETURNING ${columns}`,
+    {
+      id: 'number',
+      kind: 'text',
+      entity_key: 'text',
+      idempotency_key: 'text?',
+      payload: 'text',
+      state: 'text',
+      attempts: 'number',
+      next_attempt_at: 'text',
+      retry_after_until: 'text?',
+      last_error: 'text?',
+      last_status: 'number?',
+      created_at: 'text',
+      updated_at: 'text',
+      superseded_by: 'number?',
+      lease_until: 'text?',
+      batch_id: 'number?',
+    },
   ).all({
     ids: JSON.stringify(ids),
     leaseUntil,
@@ -118,9 +139,10 @@ export function claimJobs(
 
 /** A new batch number for jobs of `kind` handed over together; numbers only ever grow. */
 export function newBatch(store: Store, kind: string): number {
-  const row = statement<Record<string, string>, { id: number }>(
+  const row = query<Record<string, string>, { id: number }>(
     store.db,
     'INSERT INTO job_batches (kind, formed_at) VALUES (@kind, @now) RETURNING id',
+    { id: 'number' },
   ).get({ kind, now: storedNow(store) });
   if (row === undefined) throw new Error('queue: no batch number was given out');
   return row.id;
@@ -135,9 +157,9 @@ export function newBatch(store: Store, kind: string): number {
  */
 export function raiseBatchNumbers(store: Store, highest: number): number | undefined {
   const given =
-    statement<object, { id: number | null }>(store.db, 'SELECT max(id) AS id FROM job_batches').get(
-      {},
-    )?.id ?? 0;
+    query<object, { id: number | null }>(store.db, 'SELECT max(id) AS id FROM job_batches', {
+      id: 'number?',
+    }).get({})?.id ?? 0;
   if (highest <= given) return undefined;
   statement<Record<string, string | number>>(
     store.db,
@@ -215,9 +237,10 @@ function failureParams(failure: JobFailure): Record<string, string | number | nu
  * jobs handed over again under the same number are recognised as a repeat. Returns their ids.
  */
 export function releaseRunning(store: Store, keep: ReadonlySet<number>): number[] {
-  const running = plainStatement<{ id: number }>(
+  const running = plainQuery<{ id: number }>(
     store.db,
     "SELECT id FROM queue WHERE state = 'running' ORDER BY id",
+    { id: 'number' },
   )
     .all()
     .map((row) => row.id)

@@ -1,4 +1,4 @@
-import { statement } from './statements.js';
+import { query } from './statements.js';
 import type { Store } from './store.js';
 import type { JobState } from './jobStates.js';
 
@@ -117,20 +117,22 @@ export function readyJobs(
     kind === undefined
       ? `queue AS job INDEXED BY queue_state WHERE state = 'pending'`
       : `queue AS job INDEXED BY queue_kind WHERE state = 'pending' AND kind = @kind`;
-  const first = statement<typeof conditions & { limit: number }, ReadyRow>(
+  const first = query<typeof conditions & { limit: number }, ReadyRow>(
     store.db,
     `SELECT id, kind, batch_id FROM ${source} AND ${ready} ORDER BY id LIMIT @limit`,
+    { id: 'number', kind: 'text', batch_id: 'number?' },
   ).all({ ...conditions, limit });
   const batches = new Set(first.flatMap((row) => (row.batch_id === null ? [] : [row.batch_id])));
   const last = first.at(-1);
   const rest =
     batches.size === 0 || last === undefined || first.length < limit
       ? []
-      : statement<typeof conditions & { after: number; batches: string }, ReadyRow>(
+      : query<typeof conditions & { after: number; batches: string }, ReadyRow>(
           store.db,
           `SELECT id, kind, batch_id FROM ${source} AND id > @after
              AND batch_id IN (SELECT value FROM json_each(@batches)) AND ${ready}
            ORDER BY id`,
+          { id: 'number', kind: 'text', batch_id: 'number?' },
         ).all({ ...conditions, after: last.id, batches: JSON.stringify([...batches]) });
   return [...first, ...rest].map((row) => ({
     id: row.id,
@@ -149,10 +151,11 @@ export function pendingKinds(
   kinds: KindFilter,
   held: readonly string[] = [],
 ): string[] {
-  const found = statement<{ after: string }, { kind: string | null }>(
+  const found = query<{ after: string }, { kind: string | null }>(
     store.db,
     `SELECT min(kind) AS kind FROM queue INDEXED BY queue_kind
      WHERE state = 'pending' AND kind > @after`,
+    { kind: 'text?' },
   );
   const kindsFound: string[] = [];
   let at = found.get({ after: '' })?.kind;
@@ -164,9 +167,27 @@ export function pendingKinds(
 }
 
 export function getStoredJob(store: Store, id: number): StoredJob | undefined {
-  const row = statement<{ id: number }, JobRow>(
+  const row = query<{ id: number }, JobRow>(
     store.db,
     `SELECT ${columns} FROM queue WHERE id = @id`,
+    {
+      id: 'number',
+      kind: 'text',
+      entity_key: 'text',
+      idempotency_key: 'text?',
+      payload: 'text',
+      state: 'text',
+      attempts: 'number',
+      next_attempt_at: 'text',
+      retry_after_until: 'text?',
+      last_error: 'text?',
+      last_status: 'number?',
+      created_at: 'text',
+      updated_at: 'text',
+      superseded_by: 'number?',
+      lease_until: 'text?',
+      batch_id: 'number?',
+    },
   ).get({ id });
   return row === undefined ? undefined : toStoredJob(row);
 }
@@ -181,11 +202,29 @@ export function listStoredJobs(
   limit = -1,
   kindPrefix = '',
 ): StoredJob[] {
-  return statement<{ states: string; limit: number; prefix: string }, JobRow>(
+  return query<{ states: string; limit: number; prefix: string }, JobRow>(
     store.db,
     `SELECT ${columns} FROM queue WHERE state IN (SELECT value FROM json_each(@states))
        AND substr(kind, 1, length(@prefix)) = @prefix
      ORDER BY id LIMIT @limit`,
+    {
+      id: 'number',
+      kind: 'text',
+      entity_key: 'text',
+      idempotency_key: 'text?',
+      payload: 'text',
+      state: 'text',
+      attempts: 'number',
+      next_attempt_at: 'text',
+      retry_after_until: 'text?',
+      last_error: 'text?',
+      last_status: 'number?',
+      created_at: 'text',
+      updated_at: 'text',
+      superseded_by: 'number?',
+      lease_until: 'text?',
+      batch_id: 'number?',
+    },
   )
     .all({ states: JSON.stringify(states), limit, prefix: kindPrefix })
     .map(toStoredJob);
@@ -193,21 +232,23 @@ export function listStoredJobs(
 
 /** The newest job after `id` of the same kind and entity that was not itself superseded. */
 export function newerJobId(store: Store, job: StoredJob): number | undefined {
-  return statement<Record<string, string | number>, { id: number }>(
+  return query<Record<string, string | number>, { id: number }>(
     store.db,
     `SELECT max(id) AS id FROM queue
      WHERE kind = @kind AND entity_key = @entityKey AND id > @id AND state <> 'superseded'
      HAVING max(id) IS NOT NULL`,
+    { id: 'number' },
   ).get({ id: job.id, kind: job.kind, entityKey: job.entityKey })?.id;
 }
 
 /** Jobs in `state`; with `kindPrefix`, only of kinds that start with it. */
 export function countJobs(store: Store, state: JobState, kindPrefix = ''): number {
   return (
-    statement<{ state: string; prefix: string }, { count: number }>(
+    query<{ state: string; prefix: string }, { count: number }>(
       store.db,
       `SELECT count(*) AS count FROM queue
        WHERE state = @state AND substr(kind, 1, length(@prefix)) = @prefix`,
+      { count: 'number' },
     ).get({ state, prefix: kindPrefix })?.count ?? 0
   );
 }
@@ -236,23 +277,42 @@ export function toStoredJob(row: JobRow): StoredJob {
 /** Dead jobs with an open dead letter; with `kindPrefix`, only of kinds that start with it. */
 export function countOpenDeadJobs(store: Store, kindPrefix = ''): number {
   return (
-    statement<{ prefix: string }, { count: number }>(
+    query<{ prefix: string }, { count: number }>(
       store.db,
       `SELECT count(*) AS count FROM queue
        WHERE state = 'dead' AND substr(kind, 1, length(@prefix)) = @prefix
          AND EXISTS (SELECT 1 FROM dead_letters
                      WHERE dead_letters.job_id = queue.id AND resolved_at IS NULL)`,
+      { count: 'number' },
     ).get({ prefix: kindPrefix })?.count ?? 0
   );
 }
 
 /** Pending jobs that failed at least once (waiting for their next try), oldest first. */
 export function listRetryingJobs(store: Store, kindPrefix: string, limit: number): StoredJob[] {
-  return statement<{ prefix: string; limit: number }, JobRow>(
+  return query<{ prefix: string; limit: number }, JobRow>(
     store.db,
     `SELECT ${columns} FROM queue
      WHERE state = 'pending' AND attempts > 0 AND substr(kind, 1, length(@prefix)) = @prefix
      ORDER BY id LIMIT @limit`,
+    {
+      id: 'number',
+      kind: 'text',
+      entity_key: 'text',
+      idempotency_key: 'text?',
+      payload: 'text',
+      state: 'text',
+      attempts: 'number',
+      next_attempt_at: 'text',
+      retry_after_until: 'text?',
+      last_error: 'text?',
+      last_status: 'number?',
+      created_at: 'text',
+      updated_at: 'text',
+      superseded_by: 'number?',
+      lease_until: 'text?',
+      batch_id: 'number?',
+    },
   )
     .all({ prefix: kindPrefix, limit })
     .map(toStoredJob);
@@ -260,13 +320,31 @@ export function listRetryingJobs(store: Store, kindPrefix: string, limit: number
 
 /** Dead jobs whose dead letter is open, oldest first. */
 export function listOpenDeadJobs(store: Store, kindPrefix: string, limit: number): StoredJob[] {
-  return statement<{ prefix: string; limit: number }, JobRow>(
+  return query<{ prefix: string; limit: number }, JobRow>(
     store.db,
     `SELECT ${columns} FROM queue
      WHERE state = 'dead' AND substr(kind, 1, length(@prefix)) = @prefix
        AND EXISTS (SELECT 1 FROM dead_letters
                    WHERE dead_letters.job_id = queue.id AND resolved_at IS NULL)
      ORDER BY id LIMIT @limit`,
+    {
+      id: 'number',
+      kind: 'text',
+      entity_key: 'text',
+      idempotency_key: 'text?',
+      payload: 'text',
+      state: 'text',
+      attempts: 'number',
+      next_attempt_at: 'text',
+      retry_after_until: 'text?',
+      last_error: 'text?',
+      last_status: 'number?',
+      created_at: 'text',
+      updated_at: 'text',
+      superseded_by: 'number?',
+      lease_until: 'text?',
+      batch_id: 'number?',
+    },
   )
     .all({ prefix: kindPrefix, limit })
     .map(toStoredJob);

@@ -1,4 +1,4 @@
-import { statement } from './statements.js';
+import { query, statement } from './statements.js';
 import type { Store } from './store.js';
 
 /**
@@ -9,9 +9,10 @@ import type { Store } from './store.js';
 /** The position kept under `name`, 0 before the first. */
 export function retentionCursor(store: Store, name: string): number {
   return (
-    statement<{ name: string }, { position: number }>(
+    query<{ name: string }, { position: number }>(
       store.db,
       'SELECT position FROM retention_cursors WHERE name = @name',
+      { position: 'number' },
     ).get({ name })?.position ?? 0
   );
 }

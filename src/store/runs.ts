@@ -1,4 +1,4 @@
-import { plainStatement, statement } from './statements.js';
+import { plainQuery, query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 import { transaction } from './transaction.js';
@@ -74,12 +74,13 @@ export function lastCount(
   store: Store,
   run: { resource: string; filter: string; kind: RunKind; whole: boolean },
 ): number | undefined {
-  return statement<Record<string, string | number>, { fetched: number }>(
+  return query<Record<string, string | number>, { fetched: number }>(
     store.db,
     `SELECT fetched FROM runs
      WHERE resource = @resource AND filter = @filter AND kind = @kind AND whole = @whole
        AND ok = 1
      ORDER BY id DESC LIMIT 1`,
+    { fetched: 'number' },
   ).get({ ...run, whole: run.whole ? 1 : 0 })?.fetched;
 }
 
@@ -101,11 +102,12 @@ export function recordRun(store: Store, runId: number, outcome: RunOutcome): voi
     watermark: outcome.watermark ?? null,
   };
   transaction(store, () => {
-    const run = statement<typeof values, { resource: string; filter: string }>(
+    const run = query<typeof values, { resource: string; filter: string }>(
       store.db,
       `UPDATE runs SET finished_at = @now, fetched = @fetched, new = @new, repeats = @repeats,
          quarantined = @quarantined, ok = @ok, error = @error, watermark = @watermark
        WHERE id = @id RETURNING resource, filter`,
+      { resource: 'text', filter: 'text' },
     ).get(values);
     if (run === undefined)
       throw new RangeError(`run ${runId} does not exist; start it with startRun()`);
@@ -120,7 +122,21 @@ export function recordRun(store: Store, runId: number, outcome: RunOutcome): voi
 }
 
 export function getRun(store: Store, runId: number): Run | undefined {
-  const row = statement<{ id: number }, RunRow>(store.db, 'SELECT * FROM runs WHERE id = @id').get({
+  const row = query<{ id: number }, RunRow>(store.db, 'SELECT * FROM runs WHERE id = @id', {
+    id: 'number',
+    resource: 'text',
+    filter: 'text',
+    kind: 'text',
+    started_at: 'text',
+    finished_at: 'text?',
+    fetched: 'number',
+    new: 'number',
+    repeats: 'number',
+    quarantined: 'number',
+    ok: 'number?',
+    error: 'text?',
+    watermark: 'text?',
+  }).get({
     id: runId,
   });
   return row === undefined ? undefined : toRun(row);
@@ -128,10 +144,25 @@ export function getRun(store: Store, runId: number): Run | undefined {
 
 /** The latest run of every list, for `status`. */
 export function latestRuns(store: Store): Run[] {
-  return plainStatement<RunRow>(
+  return plainQuery<RunRow>(
     store.db,
     `SELECT * FROM runs WHERE id IN (SELECT max(id) FROM runs GROUP BY resource, filter)
      ORDER BY resource, filter`,
+    {
+      id: 'number',
+      resource: 'text',
+      filter: 'text',
+      kind: 'text',
+      started_at: 'text',
+      finished_at: 'text?',
+      fetched: 'number',
+      new: 'number',
+      repeats: 'number',
+      quarantined: 'number',
+      ok: 'number?',
+      error: 'text?',
+      watermark: 'text?',
+    },
   )
     .all()
     .map(toRun);
@@ -139,11 +170,26 @@ export function latestRuns(store: Store): Run[] {
 
 /** The latest run of each list of one resource: its index steps only, however many runs there are. */
 export function latestRunsOf(store: Store, resource: string): Run[] {
-  return statement<{ resource: string }, RunRow>(
+  return query<{ resource: string }, RunRow>(
     store.db,
     `SELECT * FROM runs WHERE id IN (
        SELECT max(id) FROM runs INDEXED BY runs_latest WHERE resource = @resource GROUP BY filter)
      ORDER BY filter`,
+    {
+      id: 'number',
+      resource: 'text',
+      filter: 'text',
+      kind: 'text',
+      started_at: 'text',
+      finished_at: 'text?',
+      fetched: 'number',
+      new: 'number',
+      repeats: 'number',
+      quarantined: 'number',
+      ok: 'number?',
+      error: 'text?',
+      watermark: 'text?',
+    },
   )
     .all({ resource })
     .map(toRun);
@@ -179,10 +225,11 @@ export function lastSuccessfulPulls(
   store: Store,
   resources: readonly string[],
 ): Record<string, string> {
-  const last = statement<{ resource: string }, { at: string | null }>(
+  const last = query<{ resource: string }, { at: string | null }>(
     store.db,
     `SELECT max(finished_at) AS at FROM runs
      WHERE resource = @resource AND ok = 1 AND kind = 'pull'`,
+    { at: 'text?' },
   );
   return Object.fromEntries(
     resources.flatMap((resource) => {

@@ -1,5 +1,5 @@
 import { KIND_FILTER_SQL, kindParams, type KindFilter } from './queueRows.js';
-import { plainStatement, statement } from './statements.js';
+import { plainQuery, query } from './statements.js';
 import type { Store } from './store.js';
 
 /** The oldest piece of work still open in one place, and how many are open there. */
@@ -24,11 +24,12 @@ export function oldestOpenJob(
   kinds: KindFilter,
   held: readonly string[] = [],
 ): OldestOpen {
-  const row = statement<ReturnType<typeof kindParams> & { held: string }, Row>(
+  const row = query<ReturnType<typeof kindParams> & { held: string }, Row>(
     store.db,
     `SELECT count(*) AS n, min(created_at) AS oldest FROM queue
      WHERE state IN ('pending', 'running') AND ${KIND_FILTER_SQL}
        AND kind NOT IN (SELECT value FROM json_each(@held))`,
+    { n: 'number', oldest: 'text?' },
   ).get({ ...kindParams(kinds), held: JSON.stringify(held) });
   return { count: row?.n ?? 0, since: row?.oldest ?? undefined };
 }
@@ -36,7 +37,9 @@ export function oldestOpenJob(
 /** Whether the database answers a query at all (liveness). */
 export function databaseAnswers(store: Store): boolean {
   try {
-    return plainStatement<{ one: number }>(store.db, 'SELECT 1 AS one').get()?.one === 1;
+    return (
+      plainQuery<{ one: number }>(store.db, 'SELECT 1 AS one', { one: 'number' }).get()?.one === 1
+    );
   } catch {
     // The probe's whole answer: a database that throws here does not answer, whatever the cause.
     return false;

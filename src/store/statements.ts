@@ -2,33 +2,148 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { whenDiskFull } from './diskFull.js';
 import type { Database } from './store.js';
 
-const cache = new WeakMap<Database, Map<string, BetterSqlite3.Statement<unknown[]>>>();
+type Prepared = BetterSqlite3.Statement<unknown[], unknown>;
+
+const cache = new WeakMap<Database, Map<string, Prepared>>();
 
 /**
- * A prepared statement, compiled once per connection. Parameters are one object of named
- * values (`@name` in the SQL).
+ * What a result column holds as better-sqlite3 gives it: text, a number (INTEGER or REAL), a
+ * blob, `?` where it may be NULL; `any` for a column of values of several kinds.
  */
-export function statement<Params extends object, Row = unknown>(
-  db: Database,
-  sql: string,
-): BetterSqlite3.Statement<[Params], Row> {
+export type Column = 'text' | 'text?' | 'number' | 'number?' | 'blob' | 'blob?' | 'any';
+
+type ColumnOf<Value> = [Value] extends [string]
+  ? 'text'
+  : [Value] extends [number]
+    ? 'number'
+    : [Value] extends [Buffer]
+      ? 'blob'
+      : [Value] extends [string | null]
+        ? 'text?'
+        : [Value] extends [number | null]
+          ? 'number?'
+          : [Value] extends [Buffer | null]
+            ? 'blob?'
+            : 'any';
+
+type Optional<Row> = {
+  [Name in keyof Row]-?: undefined extends Row[Name] ? Name : never;
+}[keyof Row];
+
+/**
+ * The columns of a row of type `Row`, each named with what it holds: the compiler holds them to
+ * `Row`. A field `Row` leaves optional is a column only some statements answer: named where
+ * it is answered.
+ */
+export type ColumnsOf<Row> = {
+  readonly [Name in Exclude<keyof Row, Optional<Row>>]-?: ColumnOf<Row[Name]>;
+} & { readonly [Name in Optional<Row>]?: ColumnOf<Exclude<Row[Name], undefined>> };
+
+/** The type SQLite declares for a table's column, by what it holds (STRICT tables keep to it). */
+const DECLARED: Readonly<Record<string, readonly Column[]>> = {
+  TEXT: ['text', 'text?', 'any'],
+  INTEGER: ['number', 'number?', 'any'],
+  REAL: ['number', 'number?', 'any'],
+  BLOB: ['blob', 'blob?', 'any'],
+};
+
+/** A statement whose rows are not what its code says: a fault of ours, found at its first use. */
+export class RowShapeError extends Error {
+  constructor(sql: string, problem: string) {
+    super(`store: ${problem}, in: ${sql.replace(/\s+/g, ' ').trim()}`);
+    this.name = 'RowShapeError';
+  }
+}
+
+/**
+ * The row's columns against those declared: each declared one answered, and where it is a
+ * table's column, of the type the table declares.
+ */
+function checkColumns(prepared: Prepared, columns: Readonly<Record<string, Column>>): void {
+  const found = prepared.columns();
+  const names = new Set(found.map((column) => column.name));
+  const missing = Object.keys(columns).filter((name) => !names.has(name));
+  if (missing.length > 0) {
+    throw new RowShapeError(
+      prepared.source,
+      `its code reads ${missing.join(', ')}, which the statement does not answer`,
+    );
+  }
+  for (const { name, type } of found) {
+    const allowed = type === null ? undefined : DECLARED[type.toUpperCase()];
+    const column = columns[name];
+    if (allowed !== undefined && column !== undefined && !allowed.includes(column)) {
+      throw new RowShapeError(
+        prepared.source,
+        `${name} is ${type ?? ''}, its code reads ${column}`,
+      );
+    }
+  }
+}
+
+function prepared(db: Database, sql: string): Prepared {
   let byText = cache.get(db);
   if (byText === undefined) {
     byText = new Map();
     cache.set(db, byText);
   }
-  let prepared = byText.get(sql);
-  if (prepared === undefined) {
-    prepared = db.prepare(sql);
-    reportDiskFull(prepared, db.name);
-    byText.set(sql, prepared);
+  let made = byText.get(sql);
+  if (made === undefined) {
+    made = db.prepare(sql);
+    reportDiskFull(made, db.name);
+    byText.set(sql, made);
   }
-  // The cache holds statements of every shape; the SQL text fixes this one's parameters and rows.
-  return prepared as unknown as BetterSqlite3.Statement<[Params], Row>;
+  return made;
+}
+
+/** The columns each statement was found to answer, named as its code reads them. */
+const checked = new WeakMap<Prepared, Set<string>>();
+
+/**
+ * Holds the statement to `columns` (checkColumns), once for each way its code names them: from
+ * then on its rows are `Row`s. The compiler cannot read SQL; this check is what lets it take the
+ * rows as typed.
+ */
+function checkRows<Bind extends unknown[], Row>(
+  made: Prepared,
+  columns: ColumnsOf<Row>,
+): asserts made is BetterSqlite3.Statement<Bind, Row> {
+  let named = '';
+  for (const [name, column] of Object.entries(columns)) named += `${name} ${String(column)},`;
+  let seen = checked.get(made);
+  if (seen?.has(named) === true) return;
+  checkColumns(made, columns);
+  if (seen === undefined) checked.set(made, (seen = new Set()));
+  seen.add(named);
+}
+
+/**
+ * A prepared statement, compiled once per connection, for what it changes. Parameters are one
+ * object of named values (`@name` in the SQL). A statement whose rows are read is a `query`.
+ */
+export function statement<Params extends object>(
+  db: Database,
+  sql: string,
+): BetterSqlite3.Statement<[Params], unknown> {
+  return prepared(db, sql);
+}
+
+/**
+ * A prepared statement whose rows are read: `columns` names each column of its rows and what it
+ * holds (the compiler holds them to `Row`), checked against the statement when it is prepared.
+ */
+export function query<Params extends object, Row>(
+  db: Database,
+  sql: string,
+  columns: ColumnsOf<Row>,
+): BetterSqlite3.Statement<[Params], Row> {
+  const made = prepared(db, sql);
+  checkRows<[Params], Row>(made, columns);
+  return made;
 }
 
 /** Makes the statement's SQLITE_FULL the store's one clear error (see whenDiskFull). */
-function reportDiskFull(prepared: BetterSqlite3.Statement<unknown[]>, path: string): void {
+function reportDiskFull(prepared: Prepared, path: string): void {
   for (const name of ['run', 'get', 'all'] as const) {
     const original: (...args: unknown[]) => unknown = prepared[name].bind(prepared);
     Object.defineProperty(prepared, name, {
@@ -43,12 +158,20 @@ function reportDiskFull(prepared: BetterSqlite3.Statement<unknown[]>, path: stri
   }
 }
 
-/** A statement without parameters. */
-export function plainStatement<Row = unknown>(
+/** A statement without parameters (see statement). */
+export function plainStatement(db: Database, sql: string): BetterSqlite3.Statement<[], unknown> {
+  return prepared(db, sql);
+}
+
+/** A query without parameters (see query). */
+export function plainQuery<Row>(
   db: Database,
   sql: string,
+  columns: ColumnsOf<Row>,
 ): BetterSqlite3.Statement<[], Row> {
-  return statement<object, Row>(db, sql) as unknown as BetterSqlite3.Statement<[], Row>;
+  const made = prepared(db, sql);
+  checkRows<[], Row>(made, columns);
+  return made;
 }
 
 /** The row of an entry selected under the entry's own names: a field not set is SQL's NULL. */

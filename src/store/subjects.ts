@@ -1,5 +1,5 @@
 import { RESOURCE_NAMES } from '../contract/index.js';
-import { statement } from './statements.js';
+import { query } from './statements.js';
 import type { Store } from './store.js';
 
 /**
@@ -76,12 +76,20 @@ export function subjectOfRow(row: MirrorKeys): RecordSubject {
  * takes the mirror's key or one of its indexes.
  */
 export function mirroredBy(store: Store, name: MirrorKeyName, value: string): RecordSubject[] {
-  return statement<{ value: string; resources: string }, MirrorKeys>(
+  return query<{ value: string; resources: string }, MirrorKeys>(
     store.db,
     `SELECT ${MIRROR_KEYS} FROM mirror INDEXED BY ${MIRROR_KEY_INDEXES[name]}
      WHERE resource IN (SELECT value FROM json_each(@resources))
        AND ${MIRROR_KEY_COLUMNS[name]} = @value AND ${MIRROR_KEY_COLUMNS[name]} IS NOT NULL
      ORDER BY resource, _id`,
+    {
+      resource: 'text',
+      _id: 'text',
+      customer_id: 'text?',
+      customer_number: 'text?',
+      sales_id: 'text?',
+      serial_number: 'text?',
+    },
   )
     .all({ value, resources: JSON.stringify(RESOURCE_NAMES) })
     .map(subjectOfRow);
@@ -100,9 +108,10 @@ export function subjectOfEntity(store: Store, key: string): RecordSubject {
 
 /** The record a job is about, by its entity key; undefined for a job not in the queue. */
 export function subjectOfJob(store: Store, jobId: number): RecordSubject | undefined {
-  const job = statement<{ id: number }, { entity_key: string }>(
+  const job = query<{ id: number }, { entity_key: string }>(
     store.db,
     'SELECT entity_key FROM queue WHERE id = @id',
+    { entity_key: 'text' },
   ).get({ id: jobId });
   return job === undefined ? undefined : subjectOfEntity(store, job.entity_key);
 }

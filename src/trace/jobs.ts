@@ -1,6 +1,6 @@
 import { DELIVER_PREFIX, sentText } from '../queue/index.js';
 import type { RecordSubject, Store } from '../store/index.js';
-import { statement } from '../store/statements.js';
+import { query } from '../store/statements.js';
 import type { TraceEvent } from './event.js';
 import type { HandOverNaming } from './handOvers.js';
 import { messageOf, type Mask } from './messages.js';
@@ -28,22 +28,41 @@ export interface JobRow {
 
 /** The jobs about the subject, by its entity keys, oldest first per key. */
 export function jobsOf(store: Store, subject: RecordSubject): JobRow[] {
-  const select = statement<{ key: string }, JobRow>(
+  const select = query<{ key: string }, JobRow>(
     store.db,
     `SELECT id, kind, state, attempts, last_error, last_status, answer, created_at, updated_at,
        idempotency_key, payload, batch_id, entity_key, next_attempt_at, lease_until,
        retry_after_until
      FROM queue INDEXED BY queue_entity WHERE entity_key = @key ORDER BY id`,
+    {
+      id: 'number',
+      kind: 'text',
+      state: 'text',
+      attempts: 'number',
+      last_error: 'text?',
+      last_status: 'number?',
+      answer: 'text?',
+      created_at: 'text',
+      updated_at: 'text',
+      idempotency_key: 'text?',
+      payload: 'text',
+      batch_id: 'number?',
+      entity_key: 'text',
+      next_attempt_at: 'text',
+      lease_until: 'text?',
+      retry_after_until: 'text?',
+    },
   );
   return subject.entityKeys.flatMap((key) => select.all({ key }));
 }
 
 /** The open dead letter of each dead job among `jobs`, by job id: its reason. */
 export function openDeadLetters(store: Store, jobs: readonly JobRow[]): Map<number, string> {
-  const letter = statement<{ id: number }, { reason: string }>(
+  const letter = query<{ id: number }, { reason: string }>(
     store.db,
     `SELECT reason FROM dead_letters WHERE job_id = @id AND resolved_at IS NULL
      ORDER BY id DESC LIMIT 1`,
+    { reason: 'text' },
   );
   const open = new Map<number, string>();
   for (const job of jobs.filter((j) => j.state === 'dead')) {
@@ -111,12 +130,13 @@ export function jobEvents(
     const what = jobState(job, mask, handOvers);
     events.push({ at: job.updated_at, kind: 'job', what, job: job.id });
   }
-  const letters = statement<
+  const letters = query<
     { id: number },
     { reason: string; dead_at: string; resolved_at: string | null; resolution: string | null }
   >(
     store.db,
     'SELECT reason, dead_at, resolved_at, resolution FROM dead_letters WHERE job_id = @id ORDER BY id',
+    { reason: 'text', dead_at: 'text', resolved_at: 'text?', resolution: 'text?' },
   ).all({ id: job.id });
   for (const letter of letters) {
     events.push({

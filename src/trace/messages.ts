@@ -9,7 +9,7 @@ import {
   type Store,
 } from '../store/index.js';
 
-import { statement } from '../store/statements.js';
+import { query } from '../store/statements.js';
 import type { TraceEvent } from './event.js';
 
 /** The ERP's messages in a record's timeline (timeline.ts). */
@@ -30,11 +30,12 @@ export function messageOf(
 ): TraceEvent | undefined {
   const message = inboxMessageOfKey(job.idempotency_key ?? undefined);
   if (message === undefined) return undefined;
-  const row = statement<InboxMessageKey, { received_at: string }>(
+  const row = query<InboxMessageKey, { received_at: string }>(
     store.db,
     `SELECT received_at FROM inbox_messages
      WHERE kind = @kind AND source = @source AND name = @name AND sha256 = @sha256
      ORDER BY id LIMIT 1`,
+    { received_at: 'text' },
   ).get(message);
   if (row === undefined) return undefined;
   const { kind, source, name } = message;
@@ -73,7 +74,7 @@ export function unqueuedMessageEvents(
   subject: RecordSubject,
   mask: Mask,
 ): TraceEvent[] {
-  const rows = statement<{ keys: string }, UnqueuedRow>(
+  const rows = query<{ keys: string }, UnqueuedRow>(
     store.db,
     `SELECT m.id, m.kind, m.entity, m.stamp, m.repeat_of, m.source, m.name, m.received_at,
        m.state, m.error, f.name AS first
@@ -82,6 +83,19 @@ export function unqueuedMessageEvents(
      WHERE m.entity IN (SELECT value FROM json_each(@keys))
        AND (m.state = 'rejected' OR (m.repeat_of IS NOT NULL AND m.state = 'done'))
      ORDER BY m.id`,
+    {
+      source: 'text',
+      name: 'text',
+      received_at: 'text',
+      state: 'text',
+      error: 'text?',
+      first: 'text?',
+      id: 'number',
+      kind: 'text',
+      entity: 'text?',
+      stamp: 'text?',
+      repeat_of: 'number?',
+    },
   ).all({ keys: JSON.stringify(subject.entityKeys) });
   return rows.map((row) => {
     const from = row.source === 'file' ? 'file' : 'request';

@@ -7,7 +7,7 @@ import {
   type MirrorKeyName,
   type Store,
 } from '../store/index.js';
-import { statement } from '../store/statements.js';
+import { query } from '../store/statements.js';
 import { distinctMatches, matched, type KeyMatch } from './keys.js';
 import { MIRROR_KEY_NAMES, subjectsOfMessage } from './search.js';
 
@@ -24,35 +24,54 @@ const rangeOf = (prefix: string) => ({ prefix, end: `${prefix}\uffff` });
 
 function mirrorStarting(store: Store, name: MirrorKeyName, prefix: string, limit: number) {
   const column = MIRROR_KEY_COLUMNS[name];
-  return statement<Record<string, string | number>, Row>(
+  return query<Record<string, string | number>, Row>(
     store.db,
     `SELECT ${MIRROR_KEYS}, ${column} AS value FROM mirror INDEXED BY ${MIRROR_KEY_INDEXES[name]}
      WHERE resource IN (SELECT value FROM json_each(@resources))
        AND ${column} >= @prefix AND ${column} < @end AND ${column} IS NOT NULL
      ORDER BY ${column}, resource LIMIT @limit`,
+    {
+      resource: 'text',
+      _id: 'text',
+      customer_id: 'text?',
+      customer_number: 'text?',
+      sales_id: 'text?',
+      serial_number: 'text?',
+      value: 'text',
+    },
   )
     .all({ ...rangeOf(prefix), resources: JSON.stringify(RESOURCE_NAMES), limit })
     .map((row) => matched(name, row.value)(subjectOfRow(row)));
 }
 
 function erpOrderNumbersStarting(store: Store, prefix: string, limit: number): KeyMatch[] {
-  return statement<Record<string, string | number>, Row>(
+  return query<Record<string, string | number>, Row>(
     store.db,
     `SELECT ${MIRROR_KEYS}, json ->> '$.erpOrderNumber' AS value
      FROM mirror INDEXED BY mirror_erp_order_number
      WHERE resource IN ('singleOrder', 'directOrder')
        AND json ->> '$.erpOrderNumber' >= @prefix AND json ->> '$.erpOrderNumber' < @end
      ORDER BY json ->> '$.erpOrderNumber' LIMIT @limit`,
+    {
+      resource: 'text',
+      _id: 'text',
+      customer_id: 'text?',
+      customer_number: 'text?',
+      sales_id: 'text?',
+      serial_number: 'text?',
+      value: 'text',
+    },
   )
     .all({ ...rangeOf(prefix), limit })
     .map((row) => matched('erpOrderNumber', row.value)(subjectOfRow(row)));
 }
 
 function messagesStarting(store: Store, prefix: string, limit: number): KeyMatch[] {
-  const names = statement<Record<string, string | number>, { name: string }>(
+  const names = query<Record<string, string | number>, { name: string }>(
     store.db,
     `SELECT DISTINCT name FROM inbox_messages INDEXED BY inbox_messages_name
      WHERE name >= @prefix AND name < @end ORDER BY name LIMIT @limit`,
+    { name: 'text' },
   ).all({ ...rangeOf(prefix), limit });
   return names.flatMap((row) => subjectsOfMessage(store, row.name));
 }

@@ -14,7 +14,7 @@ import {
   type RecordSubject,
   type Store,
 } from '../store/index.js';
-import { statement } from '../store/statements.js';
+import { query } from '../store/statements.js';
 import { distinctMatches, matched, type KeyKind, type KeyMatch } from './keys.js';
 
 /**
@@ -42,11 +42,19 @@ function mirroredByAnyKey(store: Store, key: string): KeyMatch[] {
  * record keeps it): only the order's body holds it, indexed for the orders that have one.
  */
 function mirroredByErpOrderNumber(store: Store, number: string): KeyMatch[] {
-  return statement<{ number: string }, Parameters<typeof subjectOfRow>[0]>(
+  return query<{ number: string }, Parameters<typeof subjectOfRow>[0]>(
     store.db,
     `SELECT ${MIRROR_KEYS} FROM mirror INDEXED BY mirror_erp_order_number
      WHERE resource IN ('singleOrder', 'directOrder') AND json ->> '$.erpOrderNumber' = @number
      ORDER BY resource, _id`,
+    {
+      resource: 'text',
+      _id: 'text',
+      customer_id: 'text?',
+      customer_number: 'text?',
+      sales_id: 'text?',
+      serial_number: 'text?',
+    },
   )
     .all({ number })
     .map(subjectOfRow)
@@ -68,9 +76,10 @@ const ERP_KEYED: readonly [string, KeyKind][] = [
  * refused to create, an order status by a salesId no pull has brought. Only its jobs know it.
  */
 function queuedByErpKey(store: Store, key: string): KeyMatch[] {
-  const jobOf = statement<{ key: string }, { id: number }>(
+  const jobOf = query<{ key: string }, { id: number }>(
     store.db,
     'SELECT id FROM queue INDEXED BY queue_entity WHERE entity_key = @key LIMIT 1',
+    { id: 'number' },
   );
   return ERP_KEYED.flatMap(([prefix, kind]) => {
     const job = jobOf.get({ key: `${prefix}${key}` });
@@ -87,9 +96,10 @@ function queuedByErpKey(store: Store, key: string): KeyMatch[] {
 function messagesLabelled(store: Store, key: string): string[] {
   const hash = LABEL.exec(key)?.[1]?.toLowerCase();
   if (hash === undefined) return [];
-  const names = statement<Record<string, never>, { name: string }>(
+  const names = query<Record<string, never>, { name: string }>(
     store.db,
     'SELECT DISTINCT name FROM inbox_messages',
+    { name: 'text' },
   ).all({});
   return names
     .map((row) => row.name)
@@ -121,12 +131,13 @@ function messagesNamed(store: Store, name: string): NamedMessage[] {
     inFile,
     inFileEnd: `${inFile}\uffff`,
   };
-  const messages = statement<Record<string, string>, NamedMessage>(
+  const messages = query<Record<string, string>, NamedMessage>(
     store.db,
     `SELECT kind, source, name, sha256, entity FROM inbox_messages INDEXED BY inbox_messages_name
      WHERE name = @name OR (name > @replays AND name < @replaysEnd)
        OR (name > @inFile AND name < @inFileEnd)
      ORDER BY id`,
+    { entity: 'text?', kind: 'text', source: 'text', name: 'text', sha256: 'text' },
   ).all(ranges);
   const wanted = row?.[2];
   if (wanted === undefined) return messages;
@@ -142,9 +153,10 @@ function messagesNamed(store: Store, name: string): NamedMessage[] {
  * as an inbox file or a request key (`kind`: a label's, when a label named them).
  */
 export function subjectsOfMessage(store: Store, name: string, kind?: KeyKind): KeyMatch[] {
-  const jobOf = statement<{ key: string }, { id: number }>(
+  const jobOf = query<{ key: string }, { id: number }>(
     store.db,
     'SELECT id FROM queue WHERE idempotency_key = @key',
+    { id: 'number' },
   );
   const matches: KeyMatch[] = [];
   for (const message of messagesNamed(store, name)) {
@@ -173,10 +185,11 @@ const BATCH_FILE = /^[A-Za-z0-9.~-]+_(\d{10})\.(?:csv|ndjson)$/;
 function subjectsOfBatch(store: Store, file: string): KeyMatch[] {
   const batch = BATCH_FILE.exec(file.split('/').pop() ?? file)?.[1];
   if (batch === undefined) return [];
-  return statement<{ batch: number }, { entity_key: string }>(
+  return query<{ batch: number }, { entity_key: string }>(
     store.db,
     `SELECT DISTINCT entity_key FROM queue INDEXED BY queue_batches
      WHERE batch_id = @batch ORDER BY entity_key`,
+    { entity_key: 'text' },
   )
     .all({ batch: Number(batch) })
     .map((row) => matched('outboxFile', file)(subjectOfEntity(store, row.entity_key)));

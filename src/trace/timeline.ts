@@ -8,7 +8,7 @@ import {
   type RecordSubject,
   type Store,
 } from '../store/index.js';
-import { statement } from '../store/statements.js';
+import { query } from '../store/statements.js';
 import type { TraceEvent } from './event.js';
 import { UNNAMED, type HandOverNaming } from './handOvers.js';
 import { jobEvents, jobsOf, openDeadLetters, type JobRow } from './jobs.js';
@@ -32,12 +32,13 @@ import { whyWaiting } from './waiting.js';
  */
 
 function ownWriteEvent(store: Store, subject: RecordSubject): TraceEvent[] {
-  const row = statement<
+  const row = query<
     { resource: string; id: string },
     { written_at: string; editor: string | null }
   >(
     store.db,
     'SELECT written_at, editor FROM own_writes WHERE resource = @resource AND _id = @id',
+    { written_at: 'text', editor: 'text?' },
   ).get({ resource: subject.resource, id: subject.id });
   if (row === undefined) return [];
   const editor = row.editor === null ? '' : ` (the platform named ${row.editor})`;

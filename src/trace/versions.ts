@@ -6,7 +6,7 @@ import {
   type Store,
   type VersionChanges,
 } from '../store/index.js';
-import { statement } from '../store/statements.js';
+import { query } from '../store/statements.js';
 import type { TraceEvent } from './event.js';
 import type { HandOverNaming } from './handOvers.js';
 
@@ -53,11 +53,12 @@ function handOverJobOf(
   const archival = row._id !== subject.id;
   const key = archival ? archivalKey(version) : version;
   const again = `${version}${AGAIN}`;
-  const job = statement<Record<string, string>, { batch_id: number | null }>(
+  const job = query<Record<string, string>, { batch_id: number | null }>(
     store.db,
     `SELECT batch_id FROM queue WHERE idempotency_key = @key
        OR (@again <> '' AND idempotency_key > @again AND idempotency_key < @againEnd)
      ORDER BY id LIMIT 1`,
+    { batch_id: 'number?' },
   ).get({ key, again: archival ? '' : again, againEnd: `${again}\uffff` });
   return job === undefined ? undefined : { batch: job.batch_id ?? undefined };
 }
@@ -68,10 +69,19 @@ export function versionEvents(
   subject: RecordSubject,
   handOvers: HandOverNaming,
 ): TraceEvent[] {
-  const rows = statement<{ resource: string; id: string; archived: string }, LedgerRow>(
+  const rows = query<{ resource: string; id: string; archived: string }, LedgerRow>(
     store.db,
     `SELECT version, _id, run_id, seen_at, delivered_at, ack_state, changed FROM ledger
      WHERE resource = @resource AND _id IN (@id, @archived) ORDER BY seq`,
+    {
+      version: 'text',
+      _id: 'text',
+      run_id: 'number?',
+      seen_at: 'text',
+      delivered_at: 'text?',
+      ack_state: 'text',
+      changed: 'text?',
+    },
   ).all({ resource: subject.resource, id: subject.id, archived: `${subject.id}#archived` });
   return rows.flatMap((row) => {
     const archival = row._id !== subject.id;

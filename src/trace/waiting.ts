@@ -6,7 +6,7 @@ import {
   type RecordSubject,
   type Store,
 } from '../store/index.js';
-import { statement } from '../store/statements.js';
+import { query } from '../store/statements.js';
 import type { JobRow } from './jobs.js';
 import type { Mask } from './messages.js';
 
@@ -30,10 +30,11 @@ export interface WaitContext {
 }
 
 function quarantined({ store, subject, mask }: WaitContext): string[] {
-  const row = statement<{ resource: string; id: string }, { reason: string; seen_at: string }>(
+  const row = query<{ resource: string; id: string }, { reason: string; seen_at: string }>(
     store.db,
     `SELECT reason, seen_at FROM quarantine WHERE resource = @resource AND record_id = @id
      ORDER BY id DESC LIMIT 1`,
+    { reason: 'text', seen_at: 'text' },
   ).get({ resource: subject.resource, id: subject.id });
   if (row === undefined) return [];
   return [

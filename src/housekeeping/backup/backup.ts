@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SetupError } from '../../shared/errors.js';
 import { markRestorePoint } from './restorePoint.js';
 import { fileBytes } from '../../store/space.js';
-import { plainStatement, statement } from '../../store/statements.js';
+import { plainQuery, statement } from '../../store/statements.js';
 import { storedNow, type Store } from '../../store/store.js';
 import { transaction } from '../../store/transaction.js';
 import { cutoffOf } from '../retention/prune.js';
@@ -117,9 +117,10 @@ function asBackupProblem(error: unknown, file: string): unknown {
 
 /** The backups `backupStore` made, newest first. */
 export function listBackups(store: Store): StoredBackup[] {
-  return plainStatement<{ path: string; made_at: string; bytes: number }>(
+  return plainQuery<{ path: string; made_at: string; bytes: number }>(
     store.db,
     'SELECT path, made_at, bytes FROM backups ORDER BY made_at DESC, path',
+    { path: 'text', made_at: 'text', bytes: 'number' },
   )
     .all()
     .map((row) => ({ path: row.path, madeAt: row.made_at, bytes: row.bytes }));

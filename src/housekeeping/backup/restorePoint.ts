@@ -1,5 +1,5 @@
 import Sqlite from 'better-sqlite3';
-import { plainStatement } from '../../store/statements.js';
+import { plainQuery, plainStatement } from '../../store/statements.js';
 import type { Store } from '../../store/store.js';
 
 /**
@@ -23,8 +23,9 @@ export function markRestorePoint(file: string, takenAt: string): void {
 
 /** When the backup this database was restored from was taken; undefined for any other. */
 export function restorePointOf(store: Store): string | undefined {
-  return plainStatement<{ taken_at: string }>(store.db, 'SELECT taken_at FROM restore_point').get()
-    ?.taken_at;
+  return plainQuery<{ taken_at: string }>(store.db, 'SELECT taken_at FROM restore_point', {
+    taken_at: 'text',
+  }).get()?.taken_at;
 }
 
 /** The restore is dealt with (operations/restored.ts): from here on the database is the daemon's own. */

@@ -16,7 +16,7 @@ import {
 import { currentOperator } from '../../store/operatorActions.js';
 import { reducedRecord } from '../../store/reducedRecord.js';
 import { compact } from '../../store/space.js';
-import { statement } from '../../store/statements.js';
+import { query, statement } from '../../store/statements.js';
 import { storedNow, storeOn, type Store } from '../../store/store.js';
 import { transaction } from '../../store/transaction.js';
 
@@ -67,9 +67,10 @@ function eraseRecords(store: Store, patient: Patient, now: string): Record<strin
     store.db,
     'UPDATE mirror SET json = @json WHERE resource = @resource AND _id = @id',
   );
-  const read = statement<{ resource: string; id: string }, { json: string }>(
+  const read = query<{ resource: string; id: string }, { json: string }>(
     store.db,
     'SELECT json FROM mirror WHERE resource = @resource AND _id = @id',
+    { json: 'text' },
   );
   const ledger = statement<{ resource: string; id: string }>(
     store.db,

@@ -1,6 +1,6 @@
 import { PERSONAL_FIELDS, SHARED_PERSONAL_FIELDS } from '../../contract/personalFields.js';
 import { errorMessage, SetupError } from '../../shared/errors.js';
-import { statement } from '../../store/statements.js';
+import { query } from '../../store/statements.js';
 import type { Store } from '../../store/store.js';
 
 /**
@@ -75,19 +75,21 @@ function bodyOf(row: { resource: string; _id: string; json: string }): unknown {
 
 /** The patient whose `_id` is `id`, when the database knows one. */
 function byId(store: Store, id: string): string | undefined {
-  const known = statement<{ id: string }, { n: number }>(
+  const known = query<{ id: string }, { n: number }>(
     store.db,
     `SELECT count(*) AS n FROM mirror WHERE ${PATIENT_REFERENCE_SQL}`,
+    { n: 'number' },
   ).get({ id });
   return (known?.n ?? 0) > 0 ? id : undefined;
 }
 
 /** The `_id` of the patient whose customerId is `customerId`, when the database knows one. */
 function byCustomerId(store: Store, customerId: string): string | undefined {
-  return statement<{ customerId: string }, { _id: string }>(
+  return query<{ customerId: string }, { _id: string }>(
     store.db,
     `SELECT _id FROM mirror WHERE resource IN ('patient', 'patientCustomerMapping')
        AND customer_id = @customerId ORDER BY resource = 'patient' DESC LIMIT 1`,
+    { _id: 'text' },
   ).get({ customerId })?._id;
 }
 
@@ -120,14 +122,16 @@ export function namedPatient(store: Store, subject: ErasureSubject): NamedPatien
 const known = (id: string | undefined): NamedPatient => (id === undefined ? undefined : { id });
 
 export function findPatient(store: Store, id: string): Patient {
-  const rows = statement<{ id: string }, { resource: string; _id: string; json: string }>(
+  const rows = query<{ id: string }, { resource: string; _id: string; json: string }>(
     store.db,
     `SELECT resource, _id, json FROM mirror WHERE ${PATIENT_REFERENCE_SQL} ORDER BY resource, _id`,
+    { resource: 'text', _id: 'text', json: 'text' },
   ).all({ id });
-  const customerId = statement<{ id: string }, { customer_id: string }>(
+  const customerId = query<{ id: string }, { customer_id: string }>(
     store.db,
     `SELECT customer_id FROM mirror WHERE resource IN ('patient', 'patientCustomerMapping')
        AND _id = @id AND customer_id IS NOT NULL LIMIT 1`,
+    { customer_id: 'text' },
   ).get({ id })?.customer_id;
   const values = new Set<string>();
   for (const row of rows) personalValues(bodyOf(row), values);
@@ -148,10 +152,11 @@ export function findPatient(store: Store, id: string): Patient {
 
 function patientMessages(store: Store, customerId: string | undefined): string[] {
   if (customerId === undefined) return [];
-  return statement<{ customerId: string }, { body: string }>(
+  return query<{ customerId: string }, { body: string }>(
     store.db,
     `SELECT body FROM inbox_messages WHERE kind = 'patient' AND body <> ''
        AND json_valid(body) AND body ->> '$.customerId' = @customerId`,
+    { body: 'text' },
   )
     .all({ customerId })
     .map((row) => row.body);

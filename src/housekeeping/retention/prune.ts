@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { batchSizer } from '../../shared/batchSizer.js';
 import { moveRetentionCursor, retentionCursor } from '../../store/retentionCursors.js';
 import { autoVacuumOf, checkpointWal, freePages, pragmaNumber } from '../../store/space.js';
-import { statement } from '../../store/statements.js';
+import { query, statement } from '../../store/statements.js';
 import type { Store } from '../../store/store.js';
 import { transaction } from '../../store/transaction.js';
 import {
@@ -62,9 +62,10 @@ function stepper(store: Store, cutoff: string, sweep: Sweep): (limit: number) =>
   const { walk } = sweep;
   let after = typeof walk === 'object' ? retentionCursor(store, walk.cursor) : 0;
   return (limit) => {
-    const rows = statement<{ after: number; cutoff: string; limit: number }, SweptRow>(
+    const rows = query<{ after: number; cutoff: string; limit: number }, SweptRow>(
       store.db,
       sweep.select,
+      { id: 'number' },
     ).all({ after, cutoff, limit });
     const young = rows.findIndex((row) => row.madeAt !== undefined && row.madeAt >= cutoff);
     const old = young === -1 ? rows : rows.slice(0, young);
