@@ -1,4 +1,4 @@
-import { plainQuery, query, statement } from './statements.js';
+import { type ColumnsOf, plainQuery, query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow, storedTime } from './store.js';
 import { transaction } from './transaction.js';
@@ -28,21 +28,23 @@ interface CheckpointRow {
   last_error: string | null;
 }
 
-const columns = 'resource, filter, watermark, updated_at, last_run_at, last_run_ok, last_error';
+const CHECKPOINT_COLUMNS: ColumnsOf<CheckpointRow> = {
+  resource: 'text',
+  filter: 'text',
+  watermark: 'text?',
+  updated_at: 'text',
+  last_run_at: 'text?',
+  last_run_ok: 'number?',
+  last_error: 'text?',
+};
+
+const columns = Object.keys(CHECKPOINT_COLUMNS).join(', ');
 
 export function getCheckpoint(store: Store, resource: string, filter = ''): Checkpoint | undefined {
   const row = query<{ resource: string; filter: string }, CheckpointRow>(
     store.db,
     `SELECT ${columns} FROM checkpoints WHERE resource = @resource AND filter = @filter`,
-    {
-      resource: 'text',
-      filter: 'text',
-      watermark: 'text?',
-      updated_at: 'text',
-      last_run_at: 'text?',
-      last_run_ok: 'number?',
-      last_error: 'text?',
-    },
+    CHECKPOINT_COLUMNS,
   ).get({ resource, filter });
   return row === undefined ? undefined : toCheckpoint(row);
 }
@@ -51,15 +53,7 @@ export function listCheckpoints(store: Store): Checkpoint[] {
   return plainQuery<CheckpointRow>(
     store.db,
     `SELECT ${columns} FROM checkpoints ORDER BY resource, filter`,
-    {
-      resource: 'text',
-      filter: 'text',
-      watermark: 'text?',
-      updated_at: 'text',
-      last_run_at: 'text?',
-      last_run_ok: 'number?',
-      last_error: 'text?',
-    },
+    CHECKPOINT_COLUMNS,
   )
     .all()
     .map(toCheckpoint);

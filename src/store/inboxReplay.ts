@@ -1,6 +1,6 @@
 import { inboxJobKey, replayedName, replayJobKeyStart, type InboxMessageKey } from './jobKeys.js';
-import { columns, toStoredJob, type JobRow, type StoredJob } from './queueRows.js';
-import { query } from './statements.js';
+import { columns, JOB_COLUMNS, toStoredJob, type JobRow, type StoredJob } from './queueRows.js';
+import { type ColumnsOf, query } from './statements.js';
 import type { Store } from './store.js';
 
 /**
@@ -38,8 +38,23 @@ interface KeptRow extends InboxMessageKey {
   repeat_of: number | null;
 }
 
-const KEPT =
-  'id, kind, source, name, sha256, body, received_at, state, error, entity, content, stamp, repeat_of';
+const KEPT_COLUMNS: ColumnsOf<KeptRow> = {
+  id: 'number',
+  body: 'text',
+  received_at: 'text',
+  state: 'text',
+  error: 'text?',
+  entity: 'text?',
+  content: 'text?',
+  stamp: 'text?',
+  repeat_of: 'number?',
+  kind: 'text',
+  source: 'text',
+  name: 'text',
+  sha256: 'text',
+};
+
+const KEPT = Object.keys(KEPT_COLUMNS).join(', ');
 
 const kept = (row: KeptRow): KeptMessage => ({
   id: row.id,
@@ -62,21 +77,7 @@ export function keptMessage(store: Store, id: number): KeptMessage | undefined {
   const row = query<{ id: number }, KeptRow>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages WHERE id = @id`,
-    {
-      id: 'number',
-      body: 'text',
-      received_at: 'text',
-      state: 'text',
-      error: 'text?',
-      entity: 'text?',
-      content: 'text?',
-      stamp: 'text?',
-      repeat_of: 'number?',
-      kind: 'text',
-      source: 'text',
-      name: 'text',
-      sha256: 'text',
-    },
+    KEPT_COLUMNS,
   ).get({ id });
   return row === undefined ? undefined : kept(row);
 }
@@ -91,42 +92,14 @@ export function firstMessageOf(store: Store, key: InboxMessageKey): KeptMessage 
     store.db,
     `SELECT ${KEPT} FROM inbox_messages
      WHERE source = @source AND kind = @kind AND name = @name AND sha256 = @sha256`,
-    {
-      id: 'number',
-      body: 'text',
-      received_at: 'text',
-      state: 'text',
-      error: 'text?',
-      entity: 'text?',
-      content: 'text?',
-      stamp: 'text?',
-      repeat_of: 'number?',
-      kind: 'text',
-      source: 'text',
-      name: 'text',
-      sha256: 'text',
-    },
+    KEPT_COLUMNS,
   ).get(key);
   if (exact !== undefined) return kept(exact);
   const alike = query<{ kind: string; content: string }, KeptRow>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages INDEXED BY inbox_messages_content
      WHERE kind = @kind AND content = @content AND state = 'done' ORDER BY id`,
-    {
-      id: 'number',
-      body: 'text',
-      received_at: 'text',
-      state: 'text',
-      error: 'text?',
-      entity: 'text?',
-      content: 'text?',
-      stamp: 'text?',
-      repeat_of: 'number?',
-      kind: 'text',
-      source: 'text',
-      name: 'text',
-      sha256: 'text',
-    },
+    KEPT_COLUMNS,
   ).all({ kind: key.kind, content: key.sha256 });
   const first = alike.find((row) => replayedName(row.name) === undefined && row.repeat_of === null);
   return first === undefined ? undefined : kept(first);
@@ -149,21 +122,7 @@ export function newerMessageAbout(
      WHERE kind = @kind AND entity = @entity AND id > @id AND state = 'done'
        AND content IS NOT @content
      ORDER BY id DESC LIMIT 1`,
-    {
-      id: 'number',
-      body: 'text',
-      received_at: 'text',
-      state: 'text',
-      error: 'text?',
-      entity: 'text?',
-      content: 'text?',
-      stamp: 'text?',
-      repeat_of: 'number?',
-      kind: 'text',
-      source: 'text',
-      name: 'text',
-      sha256: 'text',
-    },
+    KEPT_COLUMNS,
   ).get({ kind, entity, id, content: content ?? null });
   return row === undefined ? undefined : kept(row);
 }
@@ -173,21 +132,7 @@ export function requestsNamed(store: Store, name: string): KeptMessage[] {
   return query<{ name: string }, KeptRow>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages WHERE source = 'http' AND name = @name ORDER BY id`,
-    {
-      id: 'number',
-      body: 'text',
-      received_at: 'text',
-      state: 'text',
-      error: 'text?',
-      entity: 'text?',
-      content: 'text?',
-      stamp: 'text?',
-      repeat_of: 'number?',
-      kind: 'text',
-      source: 'text',
-      name: 'text',
-      sha256: 'text',
-    },
+    KEPT_COLUMNS,
   )
     .all({ name })
     .map(kept);
@@ -198,24 +143,7 @@ export function jobOfMessage(store: Store, message: InboxMessageKey): StoredJob 
   const row = query<{ key: string }, JobRow>(
     store.db,
     `SELECT ${columns} FROM queue WHERE idempotency_key = @key`,
-    {
-      id: 'number',
-      kind: 'text',
-      entity_key: 'text',
-      idempotency_key: 'text?',
-      payload: 'text',
-      state: 'text',
-      attempts: 'number',
-      next_attempt_at: 'text',
-      retry_after_until: 'text?',
-      last_error: 'text?',
-      last_status: 'number?',
-      created_at: 'text',
-      updated_at: 'text',
-      superseded_by: 'number?',
-      lease_until: 'text?',
-      batch_id: 'number?',
-    },
+    JOB_COLUMNS,
   ).get({ key: inboxJobKey(message) });
   return row === undefined ? undefined : toStoredJob(row);
 }

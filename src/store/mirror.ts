@@ -1,5 +1,5 @@
 import { stampSql } from '../contract/index.js';
-import { query, statement } from './statements.js';
+import { type ColumnsOf, query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -40,6 +40,14 @@ interface MirrorRow {
   json: string;
   updated_at: string;
 }
+
+const MIRROR_COLUMNS: ColumnsOf<MirrorRow> = {
+  resource: 'text',
+  _id: 'text',
+  version: 'text',
+  json: 'text',
+  updated_at: 'text',
+};
 
 /**
  * Stores the latest known state of a record. A version older than the stored one is ignored
@@ -88,7 +96,7 @@ export function getMirror(store: Store, resource: string, id: string): MirrorEnt
   const row = query<{ resource: string; id: string }, MirrorRow>(
     store.db,
     'SELECT resource, _id, version, json, updated_at FROM mirror WHERE resource = @resource AND _id = @id',
-    { resource: 'text', _id: 'text', version: 'text', json: 'text', updated_at: 'text' },
+    MIRROR_COLUMNS,
   ).get({ resource, id });
   return row === undefined ? undefined : toEntry(row);
 }
@@ -167,7 +175,7 @@ export function findMirrorBy(
     `SELECT resource, _id, version, json, updated_at FROM mirror
      WHERE resource = @resource AND ${keyColumns[field]} = @value
      ORDER BY updated_at DESC, _id`,
-    { resource: 'text', _id: 'text', version: 'text', json: 'text', updated_at: 'text' },
+    MIRROR_COLUMNS,
   )
     .all({ resource, value })
     .map(toEntry);

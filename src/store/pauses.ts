@@ -1,6 +1,6 @@
 import { operatorActionsOn, type RecordedAction } from './operatorActions.js';
 import { KIND_FILTER_SQL, kindParams, type KindFilter } from './queueRows.js';
-import { plainQuery, query, statement } from './statements.js';
+import { type ColumnsOf, plainQuery, query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -26,6 +26,8 @@ interface PauseRow {
   target: string;
   paused_at: string;
 }
+
+const PAUSE_COLUMNS: ColumnsOf<PauseRow> = { direction: 'text', target: 'text', paused_at: 'text' };
 
 /** How pauses are named in the operator's audit: `pull:patient`, `push:orderStatus`, `push:*`. */
 export const pauseSubject = (direction: PauseDirection, target: string): string =>
@@ -67,7 +69,7 @@ function pauseOf(store: Store, direction: PauseDirection, target: string): Pause
     store.db,
     `SELECT direction, target, paused_at FROM pauses
      WHERE direction = @direction AND target = @target AND resumed_at IS NULL`,
-    { direction: 'text', target: 'text', paused_at: 'text' },
+    PAUSE_COLUMNS,
   ).get({ direction, target });
   return row === undefined ? undefined : toPause(row);
 }
@@ -84,7 +86,7 @@ export function pausesInForce(store: Store): Pause[] {
     store.db,
     `SELECT direction, target, paused_at FROM pauses WHERE resumed_at IS NULL
      ORDER BY direction, target <> '${EVERY_TARGET}', target`,
-    { direction: 'text', target: 'text', paused_at: 'text' },
+    PAUSE_COLUMNS,
   )
     .all()
     .map(toPause);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { plainQuery, query, statement } from './statements.js';
+import { type ColumnsOf, plainQuery, query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -99,6 +99,15 @@ export type QuarantineNote = Omit<QuarantineEntry, 'json'>;
 
 type NoteRow = Omit<QuarantineRow, 'json'>;
 
+const NOTE_COLUMNS: ColumnsOf<NoteRow> = {
+  resource: 'text',
+  id: 'number',
+  record_id: 'text?',
+  reason: 'text',
+  run_id: 'number?',
+  seen_at: 'text',
+};
+
 function noteOf(row: NoteRow): QuarantineNote {
   return {
     id: row.id,
@@ -123,14 +132,7 @@ export function quarantineNotes(
     return query<{ limit: number }, NoteRow>(
       store.db,
       `SELECT ${columns} FROM quarantine ORDER BY id DESC LIMIT @limit`,
-      {
-        resource: 'text',
-        id: 'number',
-        record_id: 'text?',
-        reason: 'text',
-        run_id: 'number?',
-        seen_at: 'text',
-      },
+      NOTE_COLUMNS,
     )
       .all({ limit: options.limit })
       .map(noteOf);
@@ -138,14 +140,7 @@ export function quarantineNotes(
   return query<{ resource: string; id: string }, NoteRow>(
     store.db,
     `SELECT ${columns} FROM quarantine WHERE resource = @resource AND record_id = @id ORDER BY id`,
-    {
-      resource: 'text',
-      id: 'number',
-      record_id: 'text?',
-      reason: 'text',
-      run_id: 'number?',
-      seen_at: 'text',
-    },
+    NOTE_COLUMNS,
   )
     .all(options.of)
     .map(noteOf);

@@ -3,7 +3,7 @@ import type { Store } from './store.js';
 import { storedNow } from './store.js';
 import { transaction } from './transaction.js';
 import { transition } from './jobStates.js';
-import { columns, toStoredJob, type JobRow, type StoredJob } from './queueRows.js';
+import { columns, JOB_COLUMNS, toStoredJob, type JobRow, type StoredJob } from './queueRows.js';
 
 export type { JobState } from './jobStates.js';
 
@@ -105,24 +105,7 @@ export function claimJobs(
     `UPDATE queue NOT INDEXED SET state = @to, lease_until = @leaseUntil, updated_at = @now,
        batch_id = coalesce(@batch, batch_id)
      WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @from RETURNING ${columns}`,
-    {
-      id: 'number',
-      kind: 'text',
-      entity_key: 'text',
-      idempotency_key: 'text?',
-      payload: 'text',
-      state: 'text',
-      attempts: 'number',
-      next_attempt_at: 'text',
-      retry_after_until: 'text?',
-      last_error: 'text?',
-      last_status: 'number?',
-      created_at: 'text',
-      updated_at: 'text',
-      superseded_by: 'number?',
-      lease_until: 'text?',
-      batch_id: 'number?',
-    },
+    JOB_COLUMNS,
   ).all({
     ids: JSON.stringify(ids),
     leaseUntil,

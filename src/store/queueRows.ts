@@ -1,4 +1,4 @@
-import { query } from './statements.js';
+import { type ColumnsOf, query } from './statements.js';
 import type { Store } from './store.js';
 import type { JobState } from './jobStates.js';
 
@@ -44,9 +44,26 @@ export interface JobRow {
   batch_id: number | null;
 }
 
-export const columns = `id, kind, entity_key, idempotency_key, payload, state, attempts, next_attempt_at,
-  retry_after_until, last_error, last_status, created_at, updated_at, superseded_by, lease_until,
-  batch_id`;
+export const JOB_COLUMNS: ColumnsOf<JobRow> = {
+  id: 'number',
+  kind: 'text',
+  entity_key: 'text',
+  idempotency_key: 'text?',
+  payload: 'text',
+  state: 'text',
+  attempts: 'number',
+  next_attempt_at: 'text',
+  retry_after_until: 'text?',
+  last_error: 'text?',
+  last_status: 'number?',
+  created_at: 'text',
+  updated_at: 'text',
+  superseded_by: 'number?',
+  lease_until: 'text?',
+  batch_id: 'number?',
+};
+
+export const columns = Object.keys(JOB_COLUMNS).join(', ');
 
 /** A job that may run now, with what a worker needs to group it with others. */
 export interface ReadyJob {
@@ -86,6 +103,8 @@ interface ReadyRow {
   batch_id: number | null;
 }
 
+const READY_COLUMNS: ColumnsOf<ReadyRow> = { id: 'number', kind: 'text', batch_id: 'number?' };
+
 /**
  * The first `limit` jobs of `kinds` that may run at `now`, oldest first: pending, due, and
  * first in line for their entity (no older job of the same key, of any kind, is pending or
@@ -120,7 +139,7 @@ export function readyJobs(
   const first = query<typeof conditions & { limit: number }, ReadyRow>(
     store.db,
     `SELECT id, kind, batch_id FROM ${source} AND ${ready} ORDER BY id LIMIT @limit`,
-    { id: 'number', kind: 'text', batch_id: 'number?' },
+    READY_COLUMNS,
   ).all({ ...conditions, limit });
   const batches = new Set(first.flatMap((row) => (row.batch_id === null ? [] : [row.batch_id])));
   const last = first.at(-1);
@@ -132,7 +151,7 @@ export function readyJobs(
           `SELECT id, kind, batch_id FROM ${source} AND id > @after
              AND batch_id IN (SELECT value FROM json_each(@batches)) AND ${ready}
            ORDER BY id`,
-          { id: 'number', kind: 'text', batch_id: 'number?' },
+          READY_COLUMNS,
         ).all({ ...conditions, after: last.id, batches: JSON.stringify([...batches]) });
   return [...first, ...rest].map((row) => ({
     id: row.id,
@@ -170,24 +189,7 @@ export function getStoredJob(store: Store, id: number): StoredJob | undefined {
   const row = query<{ id: number }, JobRow>(
     store.db,
     `SELECT ${columns} FROM queue WHERE id = @id`,
-    {
-      id: 'number',
-      kind: 'text',
-      entity_key: 'text',
-      idempotency_key: 'text?',
-      payload: 'text',
-      state: 'text',
-      attempts: 'number',
-      next_attempt_at: 'text',
-      retry_after_until: 'text?',
-      last_error: 'text?',
-      last_status: 'number?',
-      created_at: 'text',
-      updated_at: 'text',
-      superseded_by: 'number?',
-      lease_until: 'text?',
-      batch_id: 'number?',
-    },
+    JOB_COLUMNS,
   ).get({ id });
   return row === undefined ? undefined : toStoredJob(row);
 }
@@ -207,24 +209,7 @@ export function listStoredJobs(
     `SELECT ${columns} FROM queue WHERE state IN (SELECT value FROM json_each(@states))
        AND substr(kind, 1, length(@prefix)) = @prefix
      ORDER BY id LIMIT @limit`,
-    {
-      id: 'number',
-      kind: 'text',
-      entity_key: 'text',
-      idempotency_key: 'text?',
-      payload: 'text',
-      state: 'text',
-      attempts: 'number',
-      next_attempt_at: 'text',
-      retry_after_until: 'text?',
-      last_error: 'text?',
-      last_status: 'number?',
-      created_at: 'text',
-      updated_at: 'text',
-      superseded_by: 'number?',
-      lease_until: 'text?',
-      batch_id: 'number?',
-    },
+    JOB_COLUMNS,
   )
     .all({ states: JSON.stringify(states), limit, prefix: kindPrefix })
     .map(toStoredJob);
@@ -295,24 +280,7 @@ export function listRetryingJobs(store: Store, kindPrefix: string, limit: number
     `SELECT ${columns} FROM queue
      WHERE state = 'pending' AND attempts > 0 AND substr(kind, 1, length(@prefix)) = @prefix
      ORDER BY id LIMIT @limit`,
-    {
-      id: 'number',
-      kind: 'text',
-      entity_key: 'text',
-      idempotency_key: 'text?',
-      payload: 'text',
-      state: 'text',
-      attempts: 'number',
-      next_attempt_at: 'text',
-      retry_after_until: 'text?',
-      last_error: 'text?',
-      last_status: 'number?',
-      created_at: 'text',
-      updated_at: 'text',
-      superseded_by: 'number?',
-      lease_until: 'text?',
-      batch_id: 'number?',
-    },
+    JOB_COLUMNS,
   )
     .all({ prefix: kindPrefix, limit })
     .map(toStoredJob);
@@ -327,24 +295,7 @@ export function listOpenDeadJobs(store: Store, kindPrefix: string, limit: number
        AND EXISTS (SELECT 1 FROM dead_letters
                    WHERE dead_letters.job_id = queue.id AND resolved_at IS NULL)
      ORDER BY id LIMIT @limit`,
-    {
-      id: 'number',
-      kind: 'text',
-      entity_key: 'text',
-      idempotency_key: 'text?',
-      payload: 'text',
-      state: 'text',
-      attempts: 'number',
-      next_attempt_at: 'text',
-      retry_after_until: 'text?',
-      last_error: 'text?',
-      last_status: 'number?',
-      created_at: 'text',
-      updated_at: 'text',
-      superseded_by: 'number?',
-      lease_until: 'text?',
-      batch_id: 'number?',
-    },
+    JOB_COLUMNS,
   )
     .all({ prefix: kindPrefix, limit })
     .map(toStoredJob);

@@ -1,4 +1,4 @@
-import { plainQuery, query, statement } from './statements.js';
+import { type ColumnsOf, plainQuery, query, statement } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 import { transaction } from './transaction.js';
@@ -41,6 +41,22 @@ interface RunRow {
   error: string | null;
   watermark: string | null;
 }
+
+const RUN_COLUMNS: ColumnsOf<RunRow> = {
+  id: 'number',
+  resource: 'text',
+  filter: 'text',
+  kind: 'text',
+  started_at: 'text',
+  finished_at: 'text?',
+  fetched: 'number',
+  new: 'number',
+  repeats: 'number',
+  quarantined: 'number',
+  ok: 'number?',
+  error: 'text?',
+  watermark: 'text?',
+};
 
 /**
  * Opens a run; its id goes into the ledger rows and quarantine entries it writes. `startedAt`
@@ -122,21 +138,11 @@ export function recordRun(store: Store, runId: number, outcome: RunOutcome): voi
 }
 
 export function getRun(store: Store, runId: number): Run | undefined {
-  const row = query<{ id: number }, RunRow>(store.db, 'SELECT * FROM runs WHERE id = @id', {
-    id: 'number',
-    resource: 'text',
-    filter: 'text',
-    kind: 'text',
-    started_at: 'text',
-    finished_at: 'text?',
-    fetched: 'number',
-    new: 'number',
-    repeats: 'number',
-    quarantined: 'number',
-    ok: 'number?',
-    error: 'text?',
-    watermark: 'text?',
-  }).get({
+  const row = query<{ id: number }, RunRow>(
+    store.db,
+    'SELECT * FROM runs WHERE id = @id',
+    RUN_COLUMNS,
+  ).get({
     id: runId,
   });
   return row === undefined ? undefined : toRun(row);
@@ -148,21 +154,7 @@ export function latestRuns(store: Store): Run[] {
     store.db,
     `SELECT * FROM runs WHERE id IN (SELECT max(id) FROM runs GROUP BY resource, filter)
      ORDER BY resource, filter`,
-    {
-      id: 'number',
-      resource: 'text',
-      filter: 'text',
-      kind: 'text',
-      started_at: 'text',
-      finished_at: 'text?',
-      fetched: 'number',
-      new: 'number',
-      repeats: 'number',
-      quarantined: 'number',
-      ok: 'number?',
-      error: 'text?',
-      watermark: 'text?',
-    },
+    RUN_COLUMNS,
   )
     .all()
     .map(toRun);
@@ -175,21 +167,7 @@ export function latestRunsOf(store: Store, resource: string): Run[] {
     `SELECT * FROM runs WHERE id IN (
        SELECT max(id) FROM runs INDEXED BY runs_latest WHERE resource = @resource GROUP BY filter)
      ORDER BY filter`,
-    {
-      id: 'number',
-      resource: 'text',
-      filter: 'text',
-      kind: 'text',
-      started_at: 'text',
-      finished_at: 'text?',
-      fetched: 'number',
-      new: 'number',
-      repeats: 'number',
-      quarantined: 'number',
-      ok: 'number?',
-      error: 'text?',
-      watermark: 'text?',
-    },
+    RUN_COLUMNS,
   )
     .all({ resource })
     .map(toRun);

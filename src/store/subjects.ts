@@ -1,5 +1,5 @@
 import { RESOURCE_NAMES } from '../contract/index.js';
-import { query } from './statements.js';
+import { query, type ColumnsOf } from './statements.js';
 import type { Store } from './store.js';
 
 /**
@@ -38,7 +38,8 @@ export const MIRROR_KEY_INDEXES: Readonly<Record<MirrorKeyName, string>> = {
   serialNumber: 'mirror_serial_number',
 };
 
-interface MirrorKeys {
+/** A mirrored record's keys, as subjectOfRow reads them. */
+export interface MirrorKeys {
   resource: string;
   _id: string;
   customer_id: string | null;
@@ -47,8 +48,17 @@ interface MirrorKeys {
   serial_number: string | null;
 }
 
+export const MIRROR_KEYS_COLUMNS: ColumnsOf<MirrorKeys> = {
+  resource: 'text',
+  _id: 'text',
+  customer_id: 'text?',
+  customer_number: 'text?',
+  sales_id: 'text?',
+  serial_number: 'text?',
+};
+
 /** The columns subjectOfRow reads, for the trace's own look-ups of the mirror. */
-export const MIRROR_KEYS = 'resource, _id, customer_id, customer_number, sales_id, serial_number';
+export const MIRROR_KEYS = Object.keys(MIRROR_KEYS_COLUMNS).join(', ');
 
 /**
  * The queue's entity keys for a record: `<resource>:<_id>`, and the ERP's own key where the
@@ -82,14 +92,7 @@ export function mirroredBy(store: Store, name: MirrorKeyName, value: string): Re
      WHERE resource IN (SELECT value FROM json_each(@resources))
        AND ${MIRROR_KEY_COLUMNS[name]} = @value AND ${MIRROR_KEY_COLUMNS[name]} IS NOT NULL
      ORDER BY resource, _id`,
-    {
-      resource: 'text',
-      _id: 'text',
-      customer_id: 'text?',
-      customer_number: 'text?',
-      sales_id: 'text?',
-      serial_number: 'text?',
-    },
+    MIRROR_KEYS_COLUMNS,
   )
     .all({ value, resources: JSON.stringify(RESOURCE_NAMES) })
     .map(subjectOfRow);

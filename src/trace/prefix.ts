@@ -3,9 +3,11 @@ import {
   MIRROR_KEY_COLUMNS,
   MIRROR_KEY_INDEXES,
   MIRROR_KEYS,
+  MIRROR_KEYS_COLUMNS,
   subjectOfRow,
   type MirrorKeyName,
   type Store,
+  type MirrorKeys,
 } from '../store/index.js';
 import { query } from '../store/statements.js';
 import { distinctMatches, matched, type KeyMatch } from './keys.js';
@@ -17,7 +19,7 @@ import { MIRROR_KEY_NAMES, subjectsOfMessage } from './search.js';
  * names), so a search costs a few index steps however large the database is.
  */
 
-type Row = Parameters<typeof subjectOfRow>[0] & { value: string };
+type Row = MirrorKeys & { value: string };
 
 /** The end of the range of texts that start with `prefix` (all of ours are below \uffff). */
 const rangeOf = (prefix: string) => ({ prefix, end: `${prefix}\uffff` });
@@ -30,15 +32,7 @@ function mirrorStarting(store: Store, name: MirrorKeyName, prefix: string, limit
      WHERE resource IN (SELECT value FROM json_each(@resources))
        AND ${column} >= @prefix AND ${column} < @end AND ${column} IS NOT NULL
      ORDER BY ${column}, resource LIMIT @limit`,
-    {
-      resource: 'text',
-      _id: 'text',
-      customer_id: 'text?',
-      customer_number: 'text?',
-      sales_id: 'text?',
-      serial_number: 'text?',
-      value: 'text',
-    },
+    { ...MIRROR_KEYS_COLUMNS, value: 'text' },
   )
     .all({ ...rangeOf(prefix), resources: JSON.stringify(RESOURCE_NAMES), limit })
     .map((row) => matched(name, row.value)(subjectOfRow(row)));
@@ -52,15 +46,7 @@ function erpOrderNumbersStarting(store: Store, prefix: string, limit: number): K
      WHERE resource IN ('singleOrder', 'directOrder')
        AND json ->> '$.erpOrderNumber' >= @prefix AND json ->> '$.erpOrderNumber' < @end
      ORDER BY json ->> '$.erpOrderNumber' LIMIT @limit`,
-    {
-      resource: 'text',
-      _id: 'text',
-      customer_id: 'text?',
-      customer_number: 'text?',
-      sales_id: 'text?',
-      serial_number: 'text?',
-      value: 'text',
-    },
+    { ...MIRROR_KEYS_COLUMNS, value: 'text' },
   )
     .all({ ...rangeOf(prefix), limit })
     .map((row) => matched('erpOrderNumber', row.value)(subjectOfRow(row)));

@@ -2,6 +2,7 @@ import { fileLabel, fileOfMessage, LABEL } from '../log/index.js';
 import {
   inboxJobKey,
   MIRROR_KEYS,
+  MIRROR_KEYS_COLUMNS,
   mirroredBy,
   replayedName,
   quarantinedResources,
@@ -13,6 +14,7 @@ import {
   type MirrorKeyName,
   type RecordSubject,
   type Store,
+  type MirrorKeys,
 } from '../store/index.js';
 import { query } from '../store/statements.js';
 import { distinctMatches, matched, type KeyKind, type KeyMatch } from './keys.js';
@@ -42,19 +44,12 @@ function mirroredByAnyKey(store: Store, key: string): KeyMatch[] {
  * record keeps it): only the order's body holds it, indexed for the orders that have one.
  */
 function mirroredByErpOrderNumber(store: Store, number: string): KeyMatch[] {
-  return query<{ number: string }, Parameters<typeof subjectOfRow>[0]>(
+  return query<{ number: string }, MirrorKeys>(
     store.db,
     `SELECT ${MIRROR_KEYS} FROM mirror INDEXED BY mirror_erp_order_number
      WHERE resource IN ('singleOrder', 'directOrder') AND json ->> '$.erpOrderNumber' = @number
      ORDER BY resource, _id`,
-    {
-      resource: 'text',
-      _id: 'text',
-      customer_id: 'text?',
-      customer_number: 'text?',
-      sales_id: 'text?',
-      serial_number: 'text?',
-    },
+    MIRROR_KEYS_COLUMNS,
   )
     .all({ number })
     .map(subjectOfRow)
