@@ -1,6 +1,6 @@
 import { inboxJobKey, replayedName, replayJobKeyStart, type InboxMessageKey } from './jobKeys.js';
 import { columns, JOB_COLUMNS, toStoredJob, type JobRow, type StoredJob } from './queueRows.js';
-import { type ColumnsOf, query } from './statements.js';
+import { type ColumnsOf, entryOf, query, type RowOf, selectList } from './statements.js';
 import type { Store } from './store.js';
 
 /**
@@ -26,55 +26,29 @@ export interface KeptMessage extends InboxMessageKey {
   repeatOf: number | undefined;
 }
 
-interface KeptRow extends InboxMessageKey {
-  id: number;
-  body: string;
-  received_at: string;
-  state: string;
-  error: string | null;
-  entity: string | null;
-  content: string | null;
-  stamp: string | null;
-  repeat_of: number | null;
-}
-
-const KEPT_COLUMNS: ColumnsOf<KeptRow> = {
+const KEPT_COLUMNS: ColumnsOf<RowOf<KeptMessage>> = {
   id: 'number',
+  kind: 'text',
+  source: 'text',
+  name: 'text',
+  sha256: 'text',
   body: 'text',
-  received_at: 'text',
+  receivedAt: 'text',
   state: 'text',
   error: 'text?',
   entity: 'text?',
   content: 'text?',
   stamp: 'text?',
-  repeat_of: 'number?',
-  kind: 'text',
-  source: 'text',
-  name: 'text',
-  sha256: 'text',
+  repeatOf: 'number?',
 };
 
-const KEPT = Object.keys(KEPT_COLUMNS).join(', ');
+const KEPT = selectList(KEPT_COLUMNS);
 
-const kept = (row: KeptRow): KeptMessage => ({
-  id: row.id,
-  kind: row.kind,
-  source: row.source,
-  name: row.name,
-  sha256: row.sha256,
-  body: row.body,
-  receivedAt: row.received_at,
-  state: row.state,
-  error: row.error ?? undefined,
-  entity: row.entity ?? undefined,
-  content: row.content ?? undefined,
-  stamp: row.stamp ?? undefined,
-  repeatOf: row.repeat_of ?? undefined,
-});
+const kept = (row: RowOf<KeptMessage>) => entryOf<KeptMessage>(row);
 
 /** A kept message by its id. */
 export function keptMessage(store: Store, id: number): KeptMessage | undefined {
-  const row = query<{ id: number }, KeptRow>(
+  const row = query<{ id: number }, RowOf<KeptMessage>>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages WHERE id = @id`,
     KEPT_COLUMNS,
@@ -88,20 +62,20 @@ export function keptMessage(store: Store, id: number): KeptMessage | undefined {
  * with its content, which is `key.sha256` for every message read now.
  */
 export function firstMessageOf(store: Store, key: InboxMessageKey): KeptMessage | undefined {
-  const exact = query<InboxMessageKey, KeptRow>(
+  const exact = query<InboxMessageKey, RowOf<KeptMessage>>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages
      WHERE source = @source AND kind = @kind AND name = @name AND sha256 = @sha256`,
     KEPT_COLUMNS,
   ).get(key);
   if (exact !== undefined) return kept(exact);
-  const alike = query<{ kind: string; content: string }, KeptRow>(
+  const alike = query<{ kind: string; content: string }, RowOf<KeptMessage>>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages INDEXED BY inbox_messages_content
      WHERE kind = @kind AND content = @content AND state = 'done' ORDER BY id`,
     KEPT_COLUMNS,
   ).all({ kind: key.kind, content: key.sha256 });
-  const first = alike.find((row) => replayedName(row.name) === undefined && row.repeat_of === null);
+  const first = alike.find((row) => replayedName(row.name) === undefined && row.repeatOf === null);
   return first === undefined ? undefined : kept(first);
 }
 
@@ -116,7 +90,7 @@ export function newerMessageAbout(
   id: number,
   content: string | undefined,
 ): KeptMessage | undefined {
-  const row = query<Record<string, string | number | null>, KeptRow>(
+  const row = query<Record<string, string | number | null>, RowOf<KeptMessage>>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages INDEXED BY inbox_messages_entity
      WHERE kind = @kind AND entity = @entity AND id > @id AND state = 'done'
@@ -129,7 +103,7 @@ export function newerMessageAbout(
 
 /** The messages that came as requests (`POST /erp/<kind>`) under the ERP's key `name`. */
 export function requestsNamed(store: Store, name: string): KeptMessage[] {
-  return query<{ name: string }, KeptRow>(
+  return query<{ name: string }, RowOf<KeptMessage>>(
     store.db,
     `SELECT ${KEPT} FROM inbox_messages WHERE source = 'http' AND name = @name ORDER BY id`,
     KEPT_COLUMNS,

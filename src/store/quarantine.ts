@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { type ColumnsOf, plainQuery, query, statement } from './statements.js';
+import {
+  type ColumnsOf,
+  entryOf,
+  plainQuery,
+  query,
+  type RowOf,
+  selectList,
+  statement,
+} from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -14,15 +22,20 @@ export interface QuarantineEntry {
   seenAt: string;
 }
 
-interface QuarantineRow {
-  id: number;
-  resource: string;
-  record_id: string | null;
-  reason: string;
-  json: string;
-  run_id: number | null;
-  seen_at: string;
-}
+/** A quarantined record as `status` and `trace` name it: without the text it came as. */
+export type QuarantineNote = Omit<QuarantineEntry, 'json'>;
+
+/** A note's columns, selected under the entry's own names (RowOf). */
+const NOTE_COLUMNS: ColumnsOf<RowOf<QuarantineNote>> = {
+  id: 'number',
+  resource: 'text',
+  recordId: 'text?',
+  reason: 'text',
+  runId: 'number?',
+  seenAt: 'text',
+};
+
+const NOTE = selectList(NOTE_COLUMNS);
 
 /**
  * Keeps a rejected record. The same text arriving again (the overlap window repeats it) is kept
@@ -59,30 +72,14 @@ export function listQuarantine(
   store: Store,
   options: { resource?: string; limit?: number } = {},
 ): QuarantineEntry[] {
-  return query<{ resource: string | null; limit: number }, QuarantineRow>(
+  return query<{ resource: string | null; limit: number }, RowOf<QuarantineEntry>>(
     store.db,
-    `SELECT id, resource, record_id, reason, json, run_id, seen_at FROM quarantine
+    `SELECT ${NOTE}, json FROM quarantine
      WHERE @resource IS NULL OR resource = @resource ORDER BY id DESC LIMIT @limit`,
-    {
-      id: 'number',
-      resource: 'text',
-      record_id: 'text?',
-      reason: 'text',
-      json: 'text',
-      run_id: 'number?',
-      seen_at: 'text',
-    },
+    { ...NOTE_COLUMNS, json: 'text' },
   )
     .all({ resource: options.resource ?? null, limit: options.limit ?? -1 })
-    .map((row) => ({
-      id: row.id,
-      resource: row.resource,
-      recordId: row.record_id ?? undefined,
-      reason: row.reason,
-      json: row.json,
-      runId: row.run_id ?? undefined,
-      seenAt: row.seen_at,
-    }));
+    .map((row) => entryOf<QuarantineEntry>(row));
 }
 
 /** How many records are in quarantine, for `status`. */
@@ -94,31 +91,6 @@ export function countQuarantined(store: Store): number {
   );
 }
 
-/** A quarantined record as `status` and `trace` name it: without the text it came as. */
-export type QuarantineNote = Omit<QuarantineEntry, 'json'>;
-
-type NoteRow = Omit<QuarantineRow, 'json'>;
-
-const NOTE_COLUMNS: ColumnsOf<NoteRow> = {
-  resource: 'text',
-  id: 'number',
-  record_id: 'text?',
-  reason: 'text',
-  run_id: 'number?',
-  seen_at: 'text',
-};
-
-function noteOf(row: NoteRow): QuarantineNote {
-  return {
-    id: row.id,
-    resource: row.resource,
-    recordId: row.record_id ?? undefined,
-    reason: row.reason,
-    runId: row.run_id ?? undefined,
-    seenAt: row.seen_at,
-  };
-}
-
 /**
  * The latest quarantined records (newest first), or those of one record (`of`, oldest first),
  * without their texts, which may be large.
@@ -127,23 +99,19 @@ export function quarantineNotes(
   store: Store,
   options: { limit: number } | { of: { resource: string; id: string } },
 ): QuarantineNote[] {
-  const columns = 'id, resource, record_id, reason, run_id, seen_at';
-  if ('limit' in options) {
-    return query<{ limit: number }, NoteRow>(
-      store.db,
-      `SELECT ${columns} FROM quarantine ORDER BY id DESC LIMIT @limit`,
-      NOTE_COLUMNS,
-    )
-      .all({ limit: options.limit })
-      .map(noteOf);
-  }
-  return query<{ resource: string; id: string }, NoteRow>(
-    store.db,
-    `SELECT ${columns} FROM quarantine WHERE resource = @resource AND record_id = @id ORDER BY id`,
-    NOTE_COLUMNS,
-  )
-    .all(options.of)
-    .map(noteOf);
+  const rows =
+    'limit' in options
+      ? query<{ limit: number }, RowOf<QuarantineNote>>(
+          store.db,
+          `SELECT ${NOTE} FROM quarantine ORDER BY id DESC LIMIT @limit`,
+          NOTE_COLUMNS,
+        ).all({ limit: options.limit })
+      : query<{ resource: string; id: string }, RowOf<QuarantineNote>>(
+          store.db,
+          `SELECT ${NOTE} FROM quarantine WHERE resource = @resource AND record_id = @id ORDER BY id`,
+          NOTE_COLUMNS,
+        ).all(options.of);
+  return rows.map((row) => entryOf<QuarantineNote>(row));
 }
 
 /** The resources that hold a quarantined record with this `_id`. */

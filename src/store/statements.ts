@@ -181,6 +181,18 @@ export type RowOf<Entry> = {
     : Entry[Key];
 };
 
+/**
+ * The SELECT list of a row of an entry (RowOf) from its columns: each column under the entry's
+ * name (`received_at AS receivedAt`).
+ */
+export function selectList(columns: object): string {
+  const named = Object.keys(columns).map((name) => {
+    const column = name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    return column === name ? name : `${column} AS ${name}`;
+  });
+  return named.join(', ');
+}
+
 /** The entry a row holds (see RowOf): each NULL a field not set. */
 export function entryOf<Entry>(row: RowOf<Entry>): Entry {
   const fields = Object.entries(row).map(([key, value]) => [key, value ?? undefined]);
