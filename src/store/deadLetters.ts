@@ -1,4 +1,4 @@
-import { entryOf, query, type RowOf, statement } from './statements.js';
+import { entryOf, query, type RowOf, statement, values } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -64,13 +64,11 @@ export function deadLettersOf(store: Store, jobId: number): DeadLetter[] {
 
 /** Ids of the jobs with an unresolved dead letter, oldest first. */
 export function openDeadLetterJobIds(store: Store): number[] {
-  return query<object, { job_id: number }>(
+  return values<object, number>(
     store.db,
     'SELECT DISTINCT job_id FROM dead_letters WHERE resolved_at IS NULL ORDER BY job_id',
-    { job_id: 'number' },
-  )
-    .all({})
-    .map((row) => row.job_id);
+    'number',
+  ).all({});
 }
 
 /** Resolves the job's open dead letters; returns how many there were. */

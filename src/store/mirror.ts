@@ -1,5 +1,5 @@
 import { stampSql } from '../contract/index.js';
-import { type ColumnsOf, query, statement } from './statements.js';
+import { type ColumnsOf, query, statement, values } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
 
@@ -122,13 +122,11 @@ export function mirroredTextsOf(
 
 /** The `_id` of every mirrored record of `resource` (no bodies read: a list may be long). */
 export function mirrorIdsOf(store: Store, resource: string): string[] {
-  return query<{ resource: string }, { id: string }>(
+  return values<{ resource: string }, string>(
     store.db,
     'SELECT _id AS id FROM mirror WHERE resource = @resource',
-    { id: 'text' },
-  )
-    .all({ resource })
-    .map((row) => row.id);
+    'text',
+  ).all({ resource });
 }
 
 /** The version of the mirrored record, read alone; undefined when it is not in the mirror. */

@@ -7,6 +7,7 @@ import {
   type RowOf,
   selectList,
   statement,
+  values,
 } from './statements.js';
 import type { Store } from './store.js';
 import { storedNow } from './store.js';
@@ -116,13 +117,11 @@ export function quarantineNotes(
 
 /** The resources that hold a quarantined record with this `_id`. */
 export function quarantinedResources(store: Store, id: string): string[] {
-  return query<{ id: string }, { resource: string }>(
+  return values<{ id: string }, string>(
     store.db,
     'SELECT DISTINCT resource FROM quarantine WHERE record_id = @id ORDER BY resource',
-    { resource: 'text' },
-  )
-    .all({ id })
-    .map((row) => row.resource);
+    'text',
+  ).all({ id });
 }
 
 /** Each time a version of the record was set aside, with why: the trace's lines of it. */

@@ -12,7 +12,8 @@ const cache = new WeakMap<Database, Map<string, Prepared>>();
  */
 export type Column = 'text' | 'text?' | 'number' | 'number?' | 'blob' | 'blob?' | 'any';
 
-type ColumnOf<Value> = [Value] extends [string]
+/** The column that holds a `Value` (see Column). */
+export type ColumnOf<Value> = [Value] extends [string]
   ? 'text'
   : [Value] extends [number]
     ? 'number'
@@ -59,7 +60,10 @@ export class RowShapeError extends Error {
  * The row's columns against those declared: each declared one answered, and where it is a
  * table's column, of the type the table declares.
  */
-function checkColumns(prepared: Prepared, columns: Readonly<Record<string, Column>>): void {
+function checkColumns(
+  prepared: Prepared,
+  columns: Readonly<Record<string, Column | undefined>>,
+): void {
   const found = prepared.columns();
   const names = new Set(found.map((column) => column.name));
   const missing = Object.keys(columns).filter((name) => !names.has(name));
@@ -81,17 +85,20 @@ function checkColumns(prepared: Prepared, columns: Readonly<Record<string, Colum
   }
 }
 
-function prepared(db: Database, sql: string): Prepared {
+/** The statement for `sql` on this connection; `pluck`: one that answers each row's one value. */
+function prepared(db: Database, sql: string, pluck = false): Prepared {
   let byText = cache.get(db);
   if (byText === undefined) {
     byText = new Map();
     cache.set(db, byText);
   }
-  let made = byText.get(sql);
+  const key = pluck ? `pluck\n${sql}` : sql;
+  let made = byText.get(key);
   if (made === undefined) {
     made = db.prepare(sql);
+    if (pluck) made.pluck();
     reportDiskFull(made, db.name);
-    byText.set(sql, made);
+    byText.set(key, made);
   }
   return made;
 }
@@ -110,9 +117,28 @@ function checkRows<Bind extends unknown[], Row>(
 ): asserts made is BetterSqlite3.Statement<Bind, Row> {
   let named = '';
   for (const [name, column] of Object.entries(columns)) named += `${name} ${String(column)},`;
+  checkOnce(made, named, () => checkColumns(made, columns));
+}
+
+/** A query of one column whose rows are its values (pluck): the column checked as checkRows does. */
+function checkValues<Bind extends unknown[], Value>(
+  made: Prepared,
+  column: ColumnOf<Value>,
+): asserts made is BetterSqlite3.Statement<Bind, Value> {
+  checkOnce(made, column, () => {
+    const [only, ...more] = made.columns();
+    if (only === undefined || more.length > 0) {
+      throw new RowShapeError(made.source, 'its code reads one column, the statement answers more');
+    }
+    checkColumns(made, { [only.name]: column });
+  });
+}
+
+/** Runs `check` the first time the statement's code names its columns as `named`. */
+function checkOnce(made: Prepared, named: string, check: () => void): void {
   let seen = checked.get(made);
   if (seen?.has(named) === true) return;
-  checkColumns(made, columns);
+  check();
   if (seen === undefined) checked.set(made, (seen = new Set()));
   seen.add(named);
 }
@@ -139,6 +165,20 @@ export function query<Params extends object, Row>(
 ): BetterSqlite3.Statement<[Params], Row> {
   const made = prepared(db, sql);
   checkRows<[Params], Row>(made, columns);
+  return made;
+}
+
+/**
+ * A query of one column whose rows are read as that column's values (`SELECT _id FROM …` answers
+ * ids): `column` says what it holds, checked as a query's columns are.
+ */
+export function values<Params extends object, Value>(
+  db: Database,
+  sql: string,
+  column: ColumnOf<Value>,
+): BetterSqlite3.Statement<[Params], Value> {
+  const made = prepared(db, sql, true);
+  checkValues<[Params], Value>(made, column);
   return made;
 }
 

@@ -1,6 +1,6 @@
 import { PERSONAL_FIELDS, SHARED_PERSONAL_FIELDS } from '../../contract/personalFields.js';
 import { errorMessage, SetupError } from '../../shared/errors.js';
-import { query } from '../../store/statements.js';
+import { query, values } from '../../store/statements.js';
 import type { Store } from '../../store/store.js';
 
 /**
@@ -152,12 +152,10 @@ export function findPatient(store: Store, id: string): Patient {
 
 function patientMessages(store: Store, customerId: string | undefined): string[] {
   if (customerId === undefined) return [];
-  return query<{ customerId: string }, { body: string }>(
+  return values<{ customerId: string }, string>(
     store.db,
     `SELECT body FROM inbox_messages WHERE kind = 'patient' AND body <> ''
        AND json_valid(body) AND body ->> '$.customerId' = @customerId`,
-    { body: 'text' },
-  )
-    .all({ customerId })
-    .map((row) => row.body);
+    'text',
+  ).all({ customerId });
 }

@@ -1,5 +1,5 @@
 import type { Patient } from './patient.js';
-import { query, statement } from '../../store/statements.js';
+import { query, statement, values } from '../../store/statements.js';
 import type { Store } from '../../store/store.js';
 
 /**
@@ -34,16 +34,14 @@ export function params(patient: Patient): { keys: string; needles: string } {
 
 /** Work for the patient still under way: it would write the data again, or need it. */
 export function unresolvedWork(store: Store, patient: Patient): UnresolvedWork {
-  const jobs = query<{ keys: string; needles: string }, { id: number }>(
+  const jobs = values<{ keys: string; needles: string }, number>(
     store.db,
     `SELECT id FROM queue WHERE ${PATIENT_JOB_SQL} AND (state IN ('pending', 'running')
        OR (state = 'dead' AND EXISTS (SELECT 1 FROM dead_letters
          WHERE job_id = queue.id AND resolved_at IS NULL)))
      ORDER BY id`,
-    { id: 'number' },
-  )
-    .all(params(patient))
-    .map((row) => row.id);
+    'number',
+  ).all(params(patient));
   const versions = query<{ records: string }, { key: string }>(
     store.db,
     `SELECT resource || ':' || _id || ':' || version AS key FROM ledger
@@ -54,13 +52,11 @@ export function unresolvedWork(store: Store, patient: Patient): UnresolvedWork {
   )
     .all({ records: JSON.stringify(patient.records.map((r) => `${r.resource}:${r.id}`)) })
     .map((row) => row.key);
-  const messages = query<{ needles: string }, { id: number }>(
+  const messages = values<{ needles: string }, number>(
     store.db,
     `SELECT id FROM inbox_messages WHERE state = 'received' AND ${holdsNeedle('body')} ORDER BY id`,
-    { id: 'number' },
-  )
-    .all({ needles: JSON.stringify(patient.needles) })
-    .map((row) => row.id);
+    'number',
+  ).all({ needles: JSON.stringify(patient.needles) });
   return { jobs, versions, messages };
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/store/index.js';
-import { plainQuery, query, RowShapeError } from '../../../src/store/statements.js';
+import { plainQuery, query, RowShapeError, values } from '../../../src/store/statements.js';
 import { tempStores, type TempStores } from '../../support/store/tempStore.js';
 
 let temp: TempStores;
@@ -52,5 +52,13 @@ describe('a query holds its rows to the columns it names', () => {
         last_run_ok: 'text?',
       });
     expect(read).toThrow(/last_run_ok is INTEGER, its code reads text\?/);
+  });
+
+  it('reads a one-column query as its values, and refuses one of more columns', () => {
+    const resources = values<object, string>(store.db, 'SELECT resource FROM checkpoints', 'text');
+    expect(resources.all({})).toEqual(['singleOrder']);
+    expect(() =>
+      values<object, string>(store.db, 'SELECT resource, filter FROM checkpoints', 'text'),
+    ).toThrow(/reads one column, the statement answers more/);
   });
 });
