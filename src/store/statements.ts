@@ -106,6 +106,9 @@ function prepared(db: Database, sql: string, pluck = false): Prepared {
 /** The columns each statement was found to answer, named as its code reads them. */
 const checked = new WeakMap<Prepared, Set<string>>();
 
+/** The declaration each statement was last checked against. */
+const lastChecked = new WeakMap<Prepared, object>();
+
 /**
  * Holds the statement to `columns` (checkColumns), once for each way its code names them: from
  * then on its rows are `Row`s. The compiler cannot read SQL; this check is what lets it take the
@@ -115,9 +118,12 @@ function checkRows<Bind extends unknown[], Row>(
   made: Prepared,
   columns: ColumnsOf<Row>,
 ): asserts made is BetterSqlite3.Statement<Bind, Row> {
+  // The same declaration as last time (a row's columns declared once): checked already.
+  if (lastChecked.get(made) === columns) return;
   let named = '';
   for (const [name, column] of Object.entries(columns)) named += `${name} ${String(column)},`;
   checkOnce(made, named, () => checkColumns(made, columns));
+  lastChecked.set(made, columns);
 }
 
 /** A query of one column whose rows are its values (pluck): the column checked as checkRows does. */
