@@ -7,25 +7,21 @@ type Prepared = BetterSqlite3.Statement<unknown[], unknown>;
 const cache = new WeakMap<Database, Map<string, Prepared>>();
 
 /**
- * What a result column holds as better-sqlite3 gives it: text, a number (INTEGER or REAL), a
- * blob, `?` where it may be NULL; `any` for a column of values of several kinds.
+ * What a result column holds as better-sqlite3 gives it: text, a number (INTEGER or REAL), `?`
+ * where it may be NULL; `any` for a column of values of several kinds.
  */
-export type Column = 'text' | 'text?' | 'number' | 'number?' | 'blob' | 'blob?' | 'any';
+export type Column = 'text' | 'text?' | 'number' | 'number?' | 'any';
 
 /** The column that holds a `Value` (see Column). */
 export type ColumnOf<Value> = [Value] extends [string]
   ? 'text'
   : [Value] extends [number]
     ? 'number'
-    : [Value] extends [Buffer]
-      ? 'blob'
-      : [Value] extends [string | null]
-        ? 'text?'
-        : [Value] extends [number | null]
-          ? 'number?'
-          : [Value] extends [Buffer | null]
-            ? 'blob?'
-            : 'any';
+    : [Value] extends [string | null]
+      ? 'text?'
+      : [Value] extends [number | null]
+        ? 'number?'
+        : 'any';
 
 type Optional<Row> = {
   [Name in keyof Row]-?: undefined extends Row[Name] ? Name : never;
@@ -45,7 +41,6 @@ const DECLARED: Readonly<Record<string, readonly Column[]>> = {
   TEXT: ['text', 'text?', 'any'],
   INTEGER: ['number', 'number?', 'any'],
   REAL: ['number', 'number?', 'any'],
-  BLOB: ['blob', 'blob?', 'any'],
 };
 
 /** A statement whose rows are not what its code says: a fault of ours, found at its first use. */
