@@ -165,6 +165,7 @@ export async function createApp(config: Config, deps: AppDeps): Promise<App> {
   try {
     return await assemble(config, deps, opened);
   } catch (error) {
+    // The build's own error is the one to tell; a part that fails to close after it adds nothing.
     for (const close of opened.reverse()) await Promise.resolve(close()).catch(() => undefined);
     throw error;
   }

@@ -175,6 +175,7 @@ export async function startDaemon(app: App, options: DaemonOptions = {}): Promis
   const inFlight = new Set<Promise<unknown>>();
   const tracked = <T>(work: Promise<T>): Promise<T> => {
     inFlight.add(work);
+    // Only the bookkeeping: the work's failure reaches whoever awaits `work`.
     void work.finally(() => inFlight.delete(work)).catch(() => undefined);
     return work;
   };

@@ -17,6 +17,7 @@ function identity(path: string): string | undefined {
     const stats = fs.statSync(path);
     return `${stats.dev}:${stats.ino}`;
   } catch {
+    // No file there (any more): no identity, which the caller takes as not in place.
     return undefined;
   }
 }

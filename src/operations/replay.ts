@@ -95,6 +95,7 @@ function subfolders(dir: string): string[] {
       .filter((entry) => entry.isDirectory())
       .map((entry) => path.join(dir, entry.name));
   } catch {
+    // A folder that is not there holds no archived file to replay.
     return [];
   }
 }

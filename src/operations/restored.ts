@@ -66,6 +66,7 @@ async function archivedSince(archive: string, fromDay: string): Promise<Archived
     for (const day of days) {
       for (const name of await namesIn(join(archive, folder, day))) {
         const path = join(archive, folder, day, name);
+        // Gone since the folder was listed (pruned meanwhile): nothing to re-derive from it.
         const info = await stat(path).catch(() => undefined);
         if (name.startsWith('.') || info?.isFile() !== true) continue;
         files.push({ folder, name, path, archivedMs: info.ctimeMs });

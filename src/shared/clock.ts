@@ -13,6 +13,7 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => new Date(),
+  // Aborted: the sleep ends early, as asked; its AbortError is no fault.
   sleep: (ms, signal) =>
     realSleep(ms, undefined, signal === undefined ? {} : { signal }).catch(() => undefined),
 };

@@ -25,6 +25,7 @@ function makesHttpUrl(baseUrl: string, template: string): boolean {
   try {
     return isHttpUrl(expandUrl(baseUrl, template, SAMPLE).href);
   } catch {
+    // No URL can be made: the caller's problem line names the template.
     return false;
   }
 }
