@@ -98,27 +98,20 @@ function prepared(db: Database, sql: string, pluck = false): Prepared {
   return made;
 }
 
-/** The columns each statement was found to answer, named as its code reads them. */
-const checked = new WeakMap<Prepared, Set<string>>();
-
-/** The declaration each statement was last checked against. */
-const lastChecked = new WeakMap<Prepared, object>();
+/** The statements whose columns were checked: the SQL fixes them, so once is enough. */
+const checked = new WeakSet<Prepared>();
 
 /**
- * Holds the statement to `columns` (checkColumns), once for each way its code names them: from
- * then on its rows are `Row`s. The compiler cannot read SQL; this check is what lets it take the
- * rows as typed.
+ * Holds the statement to `columns` at its first use (checkColumns): from then on its rows are
+ * `Row`s. The compiler cannot read SQL; this check is what lets it take the rows as typed.
  */
 function checkRows<Bind extends unknown[], Row>(
   made: Prepared,
   columns: ColumnsOf<Row>,
 ): asserts made is BetterSqlite3.Statement<Bind, Row> {
-  // The same declaration as last time (a row's columns declared once): checked already.
-  if (lastChecked.get(made) === columns) return;
-  let named = '';
-  for (const [name, column] of Object.entries(columns)) named += `${name} ${String(column)},`;
-  checkOnce(made, named, () => checkColumns(made, columns));
-  lastChecked.set(made, columns);
+  if (checked.has(made)) return;
+  checkColumns(made, columns);
+  checked.add(made);
 }
 
 /** A query of one column whose rows are its values (pluck): the column checked as checkRows does. */
@@ -126,22 +119,13 @@ function checkValues<Bind extends unknown[], Value>(
   made: Prepared,
   column: ColumnOf<Value>,
 ): asserts made is BetterSqlite3.Statement<Bind, Value> {
-  checkOnce(made, column, () => {
-    const [only, ...more] = made.columns();
-    if (only === undefined || more.length > 0) {
-      throw new RowShapeError(made.source, 'its code reads one column, the statement answers more');
-    }
-    checkColumns(made, { [only.name]: column });
-  });
-}
-
-/** Runs `check` the first time the statement's code names its columns as `named`. */
-function checkOnce(made: Prepared, named: string, check: () => void): void {
-  let seen = checked.get(made);
-  if (seen?.has(named) === true) return;
-  check();
-  if (seen === undefined) checked.set(made, (seen = new Set()));
-  seen.add(named);
+  if (checked.has(made)) return;
+  const [only, ...more] = made.columns();
+  if (only === undefined || more.length > 0) {
+    throw new RowShapeError(made.source, 'its code reads one column, the statement answers more');
+  }
+  checkColumns(made, { [only.name]: column });
+  checked.add(made);
 }
 
 /**
