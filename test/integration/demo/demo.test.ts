@@ -104,13 +104,14 @@ describe.each(['B', 'A'] as const)('the demo in variant %s', (variant) => {
       const onPlatform = await control.getRecord(order.resource, order.id);
       expect(onPlatform).toMatchObject({ status: 5, salesId: order.salesId });
       expect(onPlatform['trackingInfo']).toHaveLength(1);
-      const erpOrders = running.simulator.state.store.findBy(
-        'demo',
-        'erpOrder',
-        'salesId',
-        order.salesId,
+      const erpOrders = () =>
+        running.simulator.state.store.findBy('demo', 'erpOrder', 'salesId', order.salesId);
+      // The ERP order with its tracking is a job of its own beside the status: it may come after.
+      await eventually(
+        () => `the ERP order of ${order.salesId} on the platform`,
+        () => erpOrders().length > 0,
       );
-      expect(erpOrders).toHaveLength(1);
+      expect(erpOrders()).toHaveLength(1);
 
       const { outbox, inbox } = running.config.erp.file;
       const outboxFiles = filesUnder(join(outbox, order.resource));
