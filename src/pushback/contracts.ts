@@ -1,5 +1,11 @@
+import { z } from 'zod';
+import { entitySchema } from '../contract/index.js';
+import { CSV_BY_FIELD_NAMES } from '../erp/messages/index.js';
 import type { PlatformRecord } from '../platform/index.js';
 import type { Handler } from '../queue/types.js';
+import type { PushBackKind } from './descriptor.js';
+import { first } from './entityKeys.js';
+import { onCreate } from './inboxRules.js';
 import { createOnce } from './once/create.js';
 import { about } from './once/failures.js';
 import { textOf, without } from './payload.js';
@@ -45,4 +51,23 @@ export function pushContract(resource: ContractResource): Handler {
     };
     return remember(context, resource, await about(subject, send), { body });
   };
+}
+
+/**
+ * The push-back kind of a contract resource: both are one kind of message (a record by its
+ * `_id`, else a new one by its name), each newer message of the record superseding the older.
+ */
+export function contractKind<Resource extends ContractResource>(resource: Resource) {
+  return {
+    name: resource,
+    inbox: {
+      entity: entitySchema(resource),
+      minimum: z.looseObject({}),
+      rules: onCreate('name'),
+    },
+    inboxMapping: CSV_BY_FIELD_NAMES,
+    businessKey: (body) => `${resource}:${first(body, '_id', 'name')}`,
+    supersedes: true,
+    handler: pushContract(resource),
+  } as const satisfies PushBackKind;
 }
