@@ -1,10 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { claimJob, countJobs, listStoredJobs } from '../../../src/store/index.js';
-import { useAppCycle } from '../../support/appCycle.js';
+import { useAppCycle, type AppCycle } from '../../support/appCycle.js';
 import { eventually } from '../../support/eventually.js';
 import { answeringUntil, api } from '../../support/simulator.js';
 
 const RESOURCES = ['patient', 'article', 'integratedCare', 'singleOrder'] as const;
+
+/**
+ * A first pass that hands the orders over while every acknowledgement fails: one of them waits,
+ * with the one file of its order.
+ */
+async function anAcknowledgementWaits(cycle: AppCycle) {
+  const { sim, rig, app } = cycle;
+  await sim.control.setFault({ method: 'PATCH', errorStatus: 503 });
+  await cycle.pass(RESOURCES);
+  await sim.control.clearFaults();
+  const [job] = listStoredJobs(app.store, ['pending'], 1, 'ack.singleOrder');
+  if (job === undefined) throw new Error('no acknowledgement waits');
+  const id = String(job.payload['id']);
+  const files = () => rig.outboxFiles('singleOrder').filter((name) => name.startsWith(id));
+  const filesBefore = files();
+  expect(filesBefore).toHaveLength(1);
+  /** The order's files and the platform's acknowledgements of it: one each. */
+  const handedOnceAcknowledgedOnce = async () => {
+    expect(files()).toEqual(filesBefore);
+    const acknowledgements = (await sim.control.requests()).filter(
+      (r) => r.method === 'PATCH' && r.path === `/singleOrder/${id}` && r.status === 200,
+    );
+    expect(acknowledgements).toHaveLength(1);
+  };
+  return { job, id, handedOnceAcknowledgedOnce };
+}
 
 /**
  * A daemon killed after the platform applied an acknowledgement, before the daemon kept its
@@ -17,15 +43,7 @@ describe('an acknowledgement interrupted after the platform applied it', () => {
 
   it('hands the ERP no second file of the order, and the platform gets one acknowledgement', async () => {
     const { sim, rig, app } = cycle();
-    // The first pass hands the orders over; their acknowledgements fail and wait.
-    await sim.control.setFault({ method: 'PATCH', errorStatus: 503 });
-    await cycle().pass(RESOURCES);
-    await sim.control.clearFaults();
-    const [job] = listStoredJobs(app.store, ['pending'], 1, 'ack.singleOrder');
-    if (job === undefined) throw new Error('no acknowledgement waits');
-    const id = String(job.payload['id']);
-    const filesBefore = rig.outboxFiles('singleOrder').filter((name) => name.startsWith(id));
-    expect(filesBefore).toHaveLength(1);
+    const { job, id, handedOnceAcknowledgedOnce } = await anAcknowledgementWaits(cycle());
 
     // The killed life: it claimed the job and the platform applied its PATCH; nothing more.
     expect(claimJob(app.store, job.id, rig.clock.now().toISOString())).toBeDefined();
@@ -43,13 +61,7 @@ describe('an acknowledgement interrupted after the platform applied it', () => {
     expect(countJobs(next.store, 'pending', 'deliver.')).toBe(0);
 
     await next.worker.runUntilEmpty();
-    expect(rig.outboxFiles('singleOrder').filter((name) => name.startsWith(id))).toEqual(
-      filesBefore,
-    );
-    const acknowledgements = (await sim.control.requests()).filter(
-      (r) => r.method === 'PATCH' && r.path === `/singleOrder/${id}` && r.status === 200,
-    );
-    expect(acknowledgements).toHaveLength(1);
+    await handedOnceAcknowledgedOnce();
   });
 });
 
@@ -62,14 +74,7 @@ describe('an acknowledgement whose answer is still coming when a pull lists the 
 
   it('hands the ERP no second file of the order, and the platform gets one acknowledgement', async () => {
     const { sim, rig, app, simClock } = cycle();
-    await sim.control.setFault({ method: 'PATCH', errorStatus: 503 });
-    await cycle().pass(RESOURCES);
-    await sim.control.clearFaults();
-    const [job] = listStoredJobs(app.store, ['pending'], 1, 'ack.singleOrder');
-    if (job === undefined) throw new Error('no acknowledgement waits');
-    const id = String(job.payload['id']);
-    const filesBefore = rig.outboxFiles('singleOrder').filter((name) => name.startsWith(id));
-    expect(filesBefore).toHaveLength(1);
+    const { id, handedOnceAcknowledgedOnce } = await anAcknowledgementWaits(cycle());
     simClock.advance(60_000);
     rig.clock.advance(60_000);
 
@@ -83,12 +88,6 @@ describe('an acknowledgement whose answer is still coming when a pull lists the 
     await answeringUntil(sim, 1_000, acknowledging);
 
     await app.worker.runUntilEmpty();
-    expect(rig.outboxFiles('singleOrder').filter((name) => name.startsWith(id))).toEqual(
-      filesBefore,
-    );
-    const acknowledgements = (await sim.control.requests()).filter(
-      (r) => r.method === 'PATCH' && r.path === `/singleOrder/${id}` && r.status === 200,
-    );
-    expect(acknowledgements).toHaveLength(1);
+    await handedOnceAcknowledgedOnce();
   });
 });
