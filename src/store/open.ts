@@ -5,6 +5,7 @@ import { APPLICATION_ID, migrate, requireCurrentSchema } from './migrate.js';
 import { createDatabase, inspectDatabaseFile, restrictDatabaseMode } from './databaseFile.js';
 import { plainQuery } from './statements.js';
 import { storeOn, type Database, type Store } from './store.js';
+import { SYNCED_COMMITS } from './transaction.js';
 
 export interface OpenStoreOptions {
   /** `storage.path` from the config; `:memory:` for a database that lives only in memory. */
@@ -74,7 +75,7 @@ function openConnection(
     // Only before the first table: an existing file needs one VACUUM to change it (space.ts).
     else db.pragma('auto_vacuum = INCREMENTAL');
     useWal(db, path);
-    db.pragma('synchronous = FULL');
+    db.pragma(SYNCED_COMMITS);
     db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     db.pragma('foreign_keys = ON');

@@ -13,6 +13,9 @@ import { ROOM_QUIET_MS, storedNow, type Store } from './store.js';
  */
 export type Durable = 'synced' | 'withTheNextSync';
 
+/** The store's rule for every commit but a `withTheNextSync` one (set when a file is opened). */
+export const SYNCED_COMMITS = 'synchronous = FULL';
+
 /**
  * Runs `work` in one write transaction: everything it wrote commits together, or, when it
  * throws, nothing does. The write lock is taken at the start (IMMEDIATE), so a second process
@@ -36,7 +39,7 @@ export function transaction<T>(store: Store, work: () => T, durable: Durable = '
     }
     throw reported;
   } finally {
-    if (later) store.db.pragma('synchronous = FULL');
+    if (later) store.db.pragma(SYNCED_COMMITS);
   }
   roomBack(store);
   return result;
