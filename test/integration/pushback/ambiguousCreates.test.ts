@@ -7,6 +7,7 @@ import {
   startPass,
   type Pass,
 } from '../../support/pushback/passRig.js';
+import { erpOrderMessage } from '../../support/pushback/erpOrderMessage.js';
 
 /**
  * #23.3: a POST whose answer is lost after the platform made the record must not make a second
@@ -174,19 +175,7 @@ describe('a create whose answer is lost after the platform made the record', () 
  * platform refuses the second create, and the job updates the one record.
  */
 describe('a create with a natural key whose answer is lost', () => {
-  const erpOrder = {
-    salesId: 'S-77',
-    patientCustomerId: 'K-50',
-    outboundDate: '2026-03-02T10:00:00.000Z',
-    deliveryAddress: { name: 'Home', address: 'Weg 1', postalCode: '10115', city: 'Berlin' },
-    erpOrderedArticleLines: [{ articleId: 'a-1', quantity: 2, deliveredQuantity: 2 }],
-    trackingInfo: [{ trackingCode: 'T-1' }],
-    annotation: '',
-    prescriptionStatus: 'requested',
-    trackingLink: '',
-    therapyId: 3,
-    completed: true,
-  };
+  const erpOrder = erpOrderMessage('S-77', 'K-50');
   const article = {
     customerNumber: 'ART-77',
     name: 'Verband',

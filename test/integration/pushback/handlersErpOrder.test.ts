@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NOT_KNOWN_GRACE_ATTEMPTS } from '../../../src/pushback/index.js';
 import { PermanentError, TransientError } from '../../../src/shared/errors.js';
 import { startHandlerRig, type HandlerRig } from '../../support/pushback/handlersRig.js';
+import { erpOrderMessage } from '../../support/pushback/erpOrderMessage.js';
 
 let rig: HandlerRig | undefined;
 afterEach(async () => {
@@ -10,20 +11,7 @@ afterEach(async () => {
 });
 
 function erpOrder(salesId: string, trackingCode: string): Record<string, unknown> {
-  return {
-    salesId,
-    patientCustomerId: 'K-1000',
-    outboundDate: '2026-03-02T10:00:00.000Z',
-    deliveryAddress: { name: 'Home', address: 'Weg 1', postalCode: '10115', city: 'Berlin' },
-    erpOrderedArticleLines: [{ articleId: 'a-1', quantity: 2, deliveredQuantity: 2 }],
-    trackingInfo: [{ trackingCode }],
-    // Variant B's body schema marks every field required; A and C take them as well.
-    annotation: '',
-    prescriptionStatus: 'requested',
-    trackingLink: '',
-    therapyId: 3,
-    completed: true,
-  };
+  return erpOrderMessage(salesId, 'K-1000', trackingCode);
 }
 
 async function withPatient(current: HandlerRig): Promise<string> {

@@ -10,6 +10,7 @@ import {
 } from '../../../src/pushback/index.js';
 import { previewJob } from '../../../src/pushback/preview/run.js';
 import type { Handler, HandlerContext } from '../../../src/queue/types.js';
+import { erpOrderMessage } from '../../support/pushback/erpOrderMessage.js';
 import { startHandlerRig, type HandlerRig } from '../../support/pushback/handlersRig.js';
 
 let rig: HandlerRig | undefined;
@@ -85,23 +86,7 @@ describe('push-back previews say the writes the handlers make', () => {
       },
     ],
     ['C', 'device', { serialNumber: 'SN-1', description: 'Pumpe', patientCustomerId: 'K-50' }],
-    [
-      'B',
-      'erpOrder',
-      {
-        salesId: 'S-1',
-        patientCustomerId: 'K-50',
-        outboundDate: '2026-03-02T10:00:00.000Z',
-        deliveryAddress: { name: 'Home', address: 'Weg 1', postalCode: '10115', city: 'Berlin' },
-        erpOrderedArticleLines: [{ articleId: 'a-1', quantity: 2, deliveredQuantity: 2 }],
-        trackingInfo: [{ trackingCode: 'T-1' }],
-        annotation: '',
-        prescriptionStatus: 'requested',
-        trackingLink: '',
-        therapyId: 3,
-        completed: true,
-      },
-    ],
+    ['B', 'erpOrder', erpOrderMessage('S-1', 'K-50')],
   ] as const)('%s %s: a create, then an update of the same entity', async (variant, kind, body) => {
     const current = await started(variant);
     for (const round of ['create', 'update']) {
